@@ -1,0 +1,109 @@
+/**
+ * Streaming JSONL reader. Runs reach hundreds of MB, so lines are split on raw
+ * bytes (never the whole file in memory) and each line is decoded strictly:
+ * invalid UTF-8 is reported, not silently replaced.
+ */
+import { createReadStream } from "node:fs";
+import { UserError, errorMessage } from "./errors.ts";
+
+export type JsonlItem =
+  | { kind: "value"; line: number; value: unknown; bytes: number }
+  | { kind: "error"; line: number; message: string };
+
+export interface JsonlOptions {
+  /** Longest line accepted, in bytes; longer lines are reported and skipped. */
+  maxLineBytes?: number;
+}
+
+const DEFAULT_MAX_LINE = 256 * 1024 * 1024;
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Yields one item per non-blank line: the parsed JSON value, or an error that
+ * names the line. Parsing errors never stop the stream; I/O errors do (as UserError).
+ */
+export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGenerator<JsonlItem> {
+  const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let overlong = false;
+  let lineNo = 0;
+
+  const finishLine = (last: boolean): JsonlItem | null => {
+    lineNo += 1;
+    const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    if (overlong) {
+      overlong = false;
+      return { kind: "error", line: lineNo, message: `line is longer than ${maxLine} bytes; skipped` };
+    }
+    return parseLine(buf, lineNo, last);
+  };
+
+  let stream;
+  try {
+    stream = createReadStream(file);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(0x0a, start);
+        if (nl === -1) break;
+        if (!overlong) {
+          pending.push(chunk.subarray(start, nl));
+          pendingBytes += nl - start;
+        }
+        const item = finishLine(false);
+        if (item) yield item;
+        start = nl + 1;
+      }
+      if (start < chunk.length && !overlong) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > maxLine) {
+          overlong = true;
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+    }
+  } catch (e) {
+    throw new UserError(`${file}: cannot read: ${ioReason(e)}`);
+  }
+  if (pendingBytes > 0 || overlong) {
+    const item = finishLine(true);
+    if (item) yield item;
+  }
+}
+
+function parseLine(buf: Buffer, line: number, last: boolean): JsonlItem | null {
+  let text: string;
+  try {
+    text = decoder.decode(buf);
+  } catch {
+    return { kind: "error", line, message: "not valid UTF-8" };
+  }
+  if (text.trim() === "") return null;
+  try {
+    return { kind: "value", line, value: JSON.parse(text), bytes: buf.length };
+  } catch (e) {
+    const why = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text)
+      ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)"
+      : errorMessage(e).replace(/^JSON\.parse: /, "");
+    const hint = last ? " (the last line looks truncated: was the file still being written?)" : "";
+    return { kind: "error", line, message: `not valid JSON: ${why}${hint}` };
+  }
+}
+
+/** A readable reason for a filesystem error, without Node's stack. */
+export function ioReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err?.code) {
+    case "ENOENT": return "no such file";
+    case "EACCES": case "EPERM": return "permission denied";
+    case "EISDIR": return "is a directory, expected a file";
+    case "ENOTDIR": return "a parent path is not a directory";
+    case "ELOOP": return "too many levels of symbolic links (a symlink loop)";
+    default: return err?.code ? `${err.code}: ${errorMessage(e)}` : errorMessage(e);
+  }
+}
