@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/**
+ * georeplay command line. Each command lives in src/commands/<name>.ts and
+ * registers itself here; this file only wires them and turns errors into
+ * messages and exit codes (never a stack trace for bad input).
+ */
+import { Command } from "commander";
+import { registerVerify } from "./commands/verify.ts";
+import { runMain } from "./commands/run-main.ts";
+
+const program = new Command();
+program
+  .name("georeplay")
+  .description(
+    "Verify, replay and publish recorded GeoGuesser agent episodes.\n\n" +
+      "Traces store no pixels: georeplay re-renders every view from the recorded\n" +
+      "camera and the panoramas on disk, and checks it byte for byte against the\n" +
+      "recorded sha256 before it shows it to anyone.",
+  )
+  .version("0.1.0")
+  .showHelpAfterError("(run with --help for usage)")
+  .configureHelp({ sortSubcommands: false });
+
+registerVerify(program);
+
+await runMain(program);

@@ -1,0 +1,24 @@
+/** Runs the commander program, mapping errors to messages and exit codes. */
+import { Command, CommanderError } from "commander";
+import { UserError, EXIT_INPUT } from "../io/errors.ts";
+
+export async function runMain(program: Command): Promise<void> {
+  program.exitOverride();
+  try {
+    await program.parseAsync(process.argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander already printed its message; --help and --version exit 0.
+      process.exitCode = e.exitCode === 0 ? 0 : EXIT_INPUT;
+      return;
+    }
+    if (e instanceof UserError) {
+      process.stderr.write(`georeplay: ${e.message}\n`);
+      process.exitCode = e.exitCode;
+      return;
+    }
+    // A bug, not bad input: say so plainly, with the stack for the report.
+    process.stderr.write(`georeplay: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,27 @@
+/** Shared test paths and a runner for the built CLI (tests drive the real program). */
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const FIXTURES = join(ROOT, "test", "fixtures");
+export const TRIESTE = join(FIXTURES, "trieste");
+export const MIXED = join(FIXTURES, "mixed");
+export const CLI = join(ROOT, "dist", "src", "cli.js");
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
+  const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    env: { ...process.env, ...opts.env },
+    encoding: "utf8",
+    timeout: opts.timeoutMs ?? 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
