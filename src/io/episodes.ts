@@ -5,13 +5,13 @@
 import { readJsonl } from "./jsonl.ts";
 import { classifyRecord, type RecordResult } from "../schema/record.ts";
 
-export type EpisodeRecord = { file: string; line: number } & (RecordResult | { kind: "unreadable"; message: string });
+export type EpisodeRecord = { file: string; line: number; bytes: number } & (RecordResult | { kind: "unreadable"; message: string });
 
 export async function* readEpisodeRecords(files: string[]): AsyncGenerator<EpisodeRecord> {
   for (const file of files) {
     for await (const item of readJsonl(file)) {
-      if (item.kind === "error") yield { file, line: item.line, kind: "unreadable", message: item.message };
-      else yield { file, line: item.line, ...classifyRecord(item.value) };
+      if (item.kind === "error") yield { file, line: item.line, bytes: item.bytes, kind: "unreadable", message: item.message };
+      else yield { file, line: item.line, bytes: item.bytes, ...classifyRecord(item.value) };
     }
   }
 }

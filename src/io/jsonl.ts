@@ -8,7 +8,7 @@ import { UserError, errorMessage } from "./errors.ts";
 
 export type JsonlItem =
   | { kind: "value"; line: number; value: unknown; bytes: number }
-  | { kind: "error"; line: number; message: string };
+  | { kind: "error"; line: number; message: string; bytes: number };
 
 export interface JsonlOptions {
   /** Longest line accepted, in bytes; longer lines are reported and skipped. */
@@ -28,15 +28,17 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
   let pendingBytes = 0;
   let overlong = false;
   let lineNo = 0;
+  let lastBytes = 0;
 
   const finishLine = (last: boolean): JsonlItem | null => {
     lineNo += 1;
     const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    lastBytes = overlong ? maxLine : pendingBytes + 1;
     pending = [];
     pendingBytes = 0;
     if (overlong) {
       overlong = false;
-      return { kind: "error", line: lineNo, message: `line is longer than ${maxLine} bytes; skipped` };
+      return { kind: "error", line: lineNo, message: `line is longer than ${maxLine} bytes; skipped`, bytes: lastBytes };
     }
     return parseLine(buf, lineNo, last);
   };
@@ -81,17 +83,17 @@ function parseLine(buf: Buffer, line: number, last: boolean): JsonlItem | null {
   try {
     text = decoder.decode(buf);
   } catch {
-    return { kind: "error", line, message: "not valid UTF-8" };
+    return { kind: "error", line, message: "not valid UTF-8", bytes: buf.length + 1 };
   }
   if (text.trim() === "") return null;
   try {
-    return { kind: "value", line, value: JSON.parse(text), bytes: buf.length };
+    return { kind: "value", line, value: JSON.parse(text), bytes: buf.length + 1 };
   } catch (e) {
     const why = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text)
       ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)"
       : errorMessage(e).replace(/^JSON\.parse: /, "");
     const hint = last ? " (the last line looks truncated: was the file still being written?)" : "";
-    return { kind: "error", line, message: `not valid JSON: ${why}${hint}` };
+    return { kind: "error", line, message: `not valid JSON: ${why}${hint}`, bytes: buf.length + 1 };
   }
 }
 

@@ -1,0 +1,251 @@
+/**
+ * The verifier: streams episode records, re-renders every recorded view on a
+ * worker pool and compares digests. Produces the `--json` report of
+ * `georeplay verify`, and optionally hands each verified episode (with its
+ * rendered JPEGs) to a consumer in input order, one at a time, so pages and
+ * videos are built from views that were checked on the way.
+ */
+import { availableParallelism } from "node:os";
+import { statSync } from "node:fs";
+import { UserError, EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../src/io/errors.ts";
+import { ioReason } from "../src/io/jsonl.ts";
+import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
+import { openPanoDir } from "../src/panos/store.ts";
+import { TaskIndex } from "../src/tasks/task-index.ts";
+import type { Episode, Camera } from "../src/schema/episode.ts";
+import type { TaskRow } from "../src/schema/task.ts";
+import { createPool } from "./pool.ts";
+import { viewJobs } from "./view-jobs.ts";
+import type { ViewOutcome } from "./check-jobs.ts";
+
+export type { ViewOutcome } from "./check-jobs.ts";
+
+export interface Shard {
+  index: number; // 1-based
+  count: number;
+}
+
+export interface VerifyProgress {
+  episodes: number;
+  views: number;
+  mismatch: number;
+  /** Share of the input bytes read so far (0..1). */
+  fraction: number;
+}
+
+export interface VerifyOptions {
+  episodes: string[];
+  tasks: string;
+  panos: string;
+  viewSize?: number;
+  jobs?: number;
+  shard?: Shard;
+  limit?: number;
+  keepImages?: boolean;
+  episodeFilter?: (e: Episode, ordinal: number) => boolean;
+  onEpisode?: (v: VerifiedEpisode) => void | Promise<void>;
+  onProgress?: (p: VerifyProgress) => void;
+}
+
+export interface VerifiedEpisode {
+  file: string;
+  line: number;
+  /** 1-based position among the replayable episodes of the input, before sharding. */
+  ordinal: number;
+  episode: Episode;
+  task: TaskRow | null;
+  views: ViewOutcome[];
+  errors: string[];
+}
+
+export interface MismatchEntry {
+  episode_id: string;
+  turn: number;
+  split: string;
+  index: number;
+  camera: Camera;
+  recorded: string;
+  rendered: string;
+  file: string;
+  line: number;
+}
+
+export interface ProblemEntry {
+  file: string;
+  line: number | null;
+  episode_id: string | null;
+  message: string;
+}
+
+export interface VerifyReport {
+  episodes: number;
+  checked: number;
+  match: number;
+  mismatch: number;
+  resolved: number;
+  skipped: {
+    map_turns: number;
+    no_image_turns: number;
+    views_without_hash: number;
+    errored_episodes: number;
+    other_shards: number;
+  };
+  mismatches: MismatchEntry[];
+  errors: ProblemEntry[];
+  errored_episodes: ProblemEntry[];
+  warnings: ProblemEntry[];
+  shard: string | null;
+}
+
+export function exitCodeFor(r: VerifyReport): number {
+  if (r.mismatch > 0) return EXIT_MISMATCH;
+  if (r.errors.length > 0 || r.checked === 0) return EXIT_INPUT;
+  return EXIT_OK;
+}
+
+export function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m) throw new UserError(`--shard ${text}: expected i/n, e.g. 1/4 (i from 1 to n)`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index < 1 || index > count) throw new UserError(`--shard ${text}: i must be between 1 and n (got ${index}/${count})`);
+  return { index, count };
+}
+
+function checkInputFiles(files: string[]): number {
+  if (files.length === 0) throw new UserError("no episodes file given");
+  let total = 0;
+  for (const f of files) {
+    let st;
+    try {
+      st = statSync(f);
+    } catch (e) {
+      throw new UserError(`${f}: ${ioReason(e)}`);
+    }
+    if (st.isDirectory()) throw new UserError(`${f}: is a directory, expected an episodes .jsonl file`);
+    total += st.size;
+  }
+  return total;
+}
+
+export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
+  const totalBytes = checkInputFiles(opts.episodes);
+  const tasks = TaskIndex.open(opts.tasks);
+  const panos = openPanoDir(opts.panos);
+  const size = opts.viewSize ?? 640;
+  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  const pool = createPool({ jobs, panos, keepImages: opts.keepImages ?? false });
+
+  const report: VerifyReport = {
+    episodes: 0,
+    checked: 0,
+    match: 0,
+    mismatch: 0,
+    resolved: 0,
+    skipped: { map_turns: 0, no_image_turns: 0, views_without_hash: 0, errored_episodes: 0, other_shards: 0 },
+    mismatches: [],
+    errors: [],
+    errored_episodes: [],
+    warnings: [],
+    shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
+  };
+  const seenIds = new Map<string, string>();
+  // Episodes in flight, in input order; consumers see them in that order.
+  const inflight: Promise<VerifiedEpisode>[] = [];
+  const maxInflight = jobs * 3;
+  let bytesRead = 0;
+  let ordinal = 0;
+
+  const progress = () =>
+    opts.onProgress?.({ episodes: report.episodes, views: report.checked, mismatch: report.mismatch, fraction: totalBytes ? bytesRead / totalBytes : 1 });
+
+  const settle = async (v: VerifiedEpisode) => {
+    for (const out of v.views) {
+      if (out.status === "error") continue;
+      report.checked++;
+      if (out.status === "mismatch") {
+        report.mismatch++;
+        const t = v.episode.turns.find((x) => x.turn === out.turn)!;
+        report.mismatches.push({
+          episode_id: v.episode.episode_id,
+          turn: out.turn,
+          split: v.episode.task.split,
+          index: v.episode.task.index,
+          camera: t.camera_after as Camera,
+          recorded: out.recorded,
+          rendered: out.rendered ?? "",
+          file: v.file,
+          line: v.line,
+        });
+      } else {
+        report.match++;
+        if (out.status === "resolved") report.resolved++;
+      }
+    }
+    for (const message of v.errors) report.errors.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
+    progress();
+    await opts.onEpisode?.(v);
+  };
+
+  try {
+    for await (const rec of readEpisodeRecords(opts.episodes)) {
+      if (opts.limit !== undefined && report.episodes >= opts.limit) break;
+      bytesRead += rec.bytes;
+      const problem = recordProblem(rec);
+      if (problem) {
+        report.errors.push({ file: rec.file, line: rec.line, episode_id: null, message: problem });
+        continue;
+      }
+      if (rec.kind === "errored") {
+        report.skipped.errored_episodes++;
+        report.errored_episodes.push({ file: rec.file, line: rec.line, episode_id: rec.episodeId, message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}` });
+        continue;
+      }
+      if (rec.kind !== "episode") continue;
+      const ep = rec.episode;
+      ordinal++;
+      if (opts.shard && (ordinal - 1) % opts.shard.count !== opts.shard.index - 1) {
+        report.skipped.other_shards++;
+        continue;
+      }
+      if (opts.episodeFilter && !opts.episodeFilter(ep, ordinal)) continue;
+      const where = `${rec.file}:${rec.line}`;
+      const prev = seenIds.get(ep.episode_id);
+      if (prev) report.warnings.push({ file: rec.file, line: rec.line, episode_id: ep.episode_id, message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked` });
+      else seenIds.set(ep.episode_id, where);
+      report.episodes++;
+
+      inflight.push(checkEpisode(ep, rec.file, rec.line, ordinal));
+      while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
+    }
+    while (inflight.length) await settle(await inflight.shift()!);
+    for (const p of await tasks.problems()) report.errors.push({ file: opts.tasks, line: null, episode_id: null, message: p });
+  } finally {
+    await pool.close();
+  }
+  bytesRead = totalBytes;
+  progress();
+  report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
+  return report;
+
+  async function checkEpisode(ep: Episode, file: string, line: number, ord: number): Promise<VerifiedEpisode> {
+    const where = `${file}:${line}: episode ${ep.episode_id}`;
+    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, task: null, views: [], errors: [] };
+    let task: TaskRow;
+    try {
+      task = (await tasks.lookup(ep.task.split, ep.task.index)).row;
+    } catch (e) {
+      base.errors.push(`${where}: ${(e as Error).message}`);
+      return base;
+    }
+    base.task = task;
+    const built = viewJobs(ep, task, panos, size, "sha256");
+    report.skipped.map_turns += built.counts.map;
+    report.skipped.no_image_turns += built.counts.none;
+    report.skipped.views_without_hash += built.counts.viewWithoutHash;
+    for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
+    base.views = built.jobs.length ? await pool.run(built.jobs) : [];
+    for (const v of base.views) if (v.status === "error") base.errors.push(`${where}: ${v.error}`);
+    return base;
+  }
+}
