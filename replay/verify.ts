@@ -187,10 +187,12 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     await opts.onEpisode?.(v);
   };
 
+  const recordsPerFile = new Map<string, number>(opts.episodes.map((f) => [f, 0]));
   try {
     for await (const rec of readEpisodeRecords(opts.episodes)) {
       if (opts.limit !== undefined && report.episodes >= opts.limit) break;
       bytesRead += rec.bytes;
+      recordsPerFile.set(rec.file, (recordsPerFile.get(rec.file) ?? 0) + 1);
       const problem = recordProblem(rec);
       if (problem) {
         report.errors.push({ file: rec.file, line: rec.line, episode_id: null, message: problem });
@@ -219,6 +221,10 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
     while (inflight.length) await settle(await inflight.shift()!);
+    const limited = opts.limit !== undefined && report.episodes >= opts.limit;
+    for (const [file, n] of recordsPerFile) {
+      if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty)` });
+    }
     for (const p of await tasks.problems()) report.errors.push({ file: opts.tasks, line: null, episode_id: null, message: p });
   } finally {
     await pool.close();

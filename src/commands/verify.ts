@@ -51,15 +51,22 @@ export function registerVerify(program: Command): void {
         bar.stop();
         off();
       }
-      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+      if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+      else {
+        const { out, err } = formatReport(report);
+        if (err) process.stderr.write(err);
+        process.stdout.write(out);
+      }
       process.exitCode = exitCodeFor(report);
     });
 }
 
 const short = (h: string) => h.slice(0, 12);
 
-export function formatReport(r: VerifyReport): string {
+/** The text report: the summary and mismatches on stdout, problems on stderr. */
+export function formatReport(r: VerifyReport): { out: string; err: string } {
   const out: string[] = [];
+  const err: string[] = [];
   out.push(`${r.episodes} episodes · ${r.checked} view turns checked · ${r.match} match · ${r.mismatch} mismatch`);
   const notes: string[] = [];
   if (r.resolved) notes.push(`${r.resolved} matched on an exact sampling boundary (resolved)`);
@@ -75,11 +82,13 @@ export function formatReport(r: VerifyReport): string {
         ` · recorded ${short(m.recorded)}… rendered ${short(m.rendered)}… (${m.file}:${m.line})`,
     );
   }
-  for (const e of r.errored_episodes) out.push(`skipped: ${e.message}`);
-  for (const w of r.warnings) out.push(`warning: ${w.message}`);
-  for (const e of r.errors) out.push(`error: ${e.message}`);
+  for (const e of r.errored_episodes) err.push(`skipped: ${e.message}`);
+  for (const w of r.warnings) err.push(`warning: ${w.message}`);
+  for (const e of r.errors) err.push(`error: ${e.message}`);
   if (r.mismatch === 0 && r.errors.length === 0 && r.checked > 0) out.push("every view turn reproduces byte-for-byte");
-  else if (r.checked === 0 && r.errors.length === 0) out.push("error: nothing to check (no view turn with a recorded hash)");
+  else if (r.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
   else if (r.mismatch > 0) out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
-  return out.join("\n") + "\n";
+  if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2 unless a view drifted)`);
+  const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
+  return { out: join(out), err: join(err) };
 }

@@ -23,6 +23,21 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
  * names the line. Parsing errors never stop the stream; I/O errors do (as UserError).
  */
 export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGenerator<JsonlItem> {
+  // One item of lookahead, so a parse error on the file's last line can say it looks truncated.
+  let held: JsonlItem | null = null;
+  for await (const item of readLines(file, opts)) {
+    if (held) yield held;
+    held = item;
+  }
+  if (held) {
+    if (held.kind === "error" && held.message.startsWith("not valid JSON") && !held.message.includes("truncated")) {
+      held = { ...held, message: `${held.message} (the last line looks truncated: was the file still being written?)` };
+    }
+    yield held;
+  }
+}
+
+async function* readLines(file: string, opts: JsonlOptions): AsyncGenerator<JsonlItem> {
   const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -30,7 +45,7 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
   let lineNo = 0;
   let lastBytes = 0;
 
-  const finishLine = (last: boolean): JsonlItem | null => {
+  const finishLine = (): JsonlItem | null => {
     lineNo += 1;
     const buf = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
     lastBytes = overlong ? maxLine : pendingBytes + 1;
@@ -40,7 +55,7 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
       overlong = false;
       return { kind: "error", line: lineNo, message: `line is longer than ${maxLine} bytes; skipped`, bytes: lastBytes };
     }
-    return parseLine(buf, lineNo, last);
+    return parseLine(buf, lineNo);
   };
 
   let stream;
@@ -55,7 +70,7 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
           pending.push(chunk.subarray(start, nl));
           pendingBytes += nl - start;
         }
-        const item = finishLine(false);
+        const item = finishLine();
         if (item) yield item;
         start = nl + 1;
       }
@@ -73,12 +88,12 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
     throw new UserError(`${file}: cannot read: ${ioReason(e)}`);
   }
   if (pendingBytes > 0 || overlong) {
-    const item = finishLine(true);
+    const item = finishLine();
     if (item) yield item;
   }
 }
 
-function parseLine(buf: Buffer, line: number, last: boolean): JsonlItem | null {
+function parseLine(buf: Buffer, line: number): JsonlItem | null {
   let text: string;
   try {
     text = decoder.decode(buf);
@@ -92,8 +107,7 @@ function parseLine(buf: Buffer, line: number, last: boolean): JsonlItem | null {
     const why = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text)
       ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)"
       : errorMessage(e).replace(/^JSON\.parse: /, "");
-    const hint = last ? " (the last line looks truncated: was the file still being written?)" : "";
-    return { kind: "error", line, message: `not valid JSON: ${why}${hint}`, bytes: buf.length + 1 };
+    return { kind: "error", line, message: `not valid JSON: ${why}`, bytes: buf.length + 1 };
   }
 }
 

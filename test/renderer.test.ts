@@ -1,0 +1,75 @@
+/**
+ * Renderer parity with the environment's reference (look_reference.py):
+ * index maps produced by the reference itself (see
+ * test/fixtures/reference/make_reference_fixtures.py) against ours.
+ */
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { indexMap, indexAt, trigConstants, type ViewSpec } from "../src/render/reproject.ts";
+import { OFFSETS, perturb } from "../src/render/boundary.ts";
+import { ulpStep } from "../src/render/ulp.ts";
+import { FIXTURES } from "./helpers.ts";
+
+interface Case {
+  heading: number; pitch: number; fov: number; width: number; height: number;
+  srcWidth: number; srcHeight: number; sha256: string; indices?: number[];
+}
+const cases: Case[] = JSON.parse(readFileSync(join(FIXTURES, "reference", "index-maps.json"), "utf8"));
+const sha = (a: Int32Array) => createHash("sha256").update(Buffer.from(a.buffer, a.byteOffset, a.byteLength)).digest("hex");
+
+/** Ours, plain; or, on a sampling boundary, the ulp candidate that reproduces the reference. */
+function reproduce(c: Case): "plain" | "boundary" | "none" {
+  const view: ViewSpec = { headingDeg: c.heading, pitchDeg: c.pitch, fovDeg: c.fov, width: c.width, height: c.height };
+  const k = trigConstants(view);
+  const { map, sensitive } = indexMap(view, c.srcWidth, c.srcHeight, k, true);
+  if (sha(map) === c.sha256) return "plain";
+  const idx = new Int32Array(sensitive.length);
+  const cand = new Int32Array(map);
+  for (const off of OFFSETS) {
+    indexAt(view, c.srcWidth, c.srcHeight, perturb(k, off), sensitive, idx);
+    sensitive.forEach((p, j) => (cand[p] = idx[j]));
+    if (sha(cand) === c.sha256) return "boundary";
+  }
+  return "none";
+}
+
+describe("reprojection source indices match the reference", () => {
+  it.each(cases.map((c) => [`h=${c.heading} p=${c.pitch} fov=${c.fov} ${c.width}x${c.height} src ${c.srcWidth}`, c] as const))("%s", (_name, c) => {
+    expect(reproduce(c)).not.toBe("none");
+  });
+
+  it("matches the reference plainly on generic parameters and most round ones", () => {
+    const results = cases.map(reproduce);
+    const plain = results.filter((r) => r === "plain").length;
+    // Only exact-boundary views may need the ulp search; generic ones never do.
+    expect(plain).toBeGreaterThanOrEqual(cases.length - 3);
+    cases.slice(0, 4).forEach((c, i) => expect(results[i], `generic case ${i}`).toBe("plain"));
+  });
+
+  it("small outputs agree pixel by pixel, including non-square ones", () => {
+    for (const c of cases.filter((x) => x.indices)) {
+      const view = { headingDeg: c.heading, pitchDeg: c.pitch, fovDeg: c.fov, width: c.width, height: c.height };
+      const { map } = indexMap(view, c.srcWidth, c.srcHeight);
+      expect(Array.from(map)).toEqual(c.indices);
+    }
+  });
+});
+
+describe("ulp stepping", () => {
+  it("moves to the adjacent float64 values", () => {
+    expect(ulpStep(1, 1)).toBe(1 + Number.EPSILON);
+    expect(ulpStep(1, -1)).toBe(1 - Number.EPSILON / 2);
+    expect(ulpStep(-1, 1)).toBe(-1 + Number.EPSILON / 2);
+    expect(ulpStep(0, 1)).toBe(Number.MIN_VALUE);
+    expect(ulpStep(Math.tan(Math.PI / 4), 1)).toBe(1); // V8's tan(pi/4) is one ulp below numpy's 1.0
+  });
+
+  it("enumerates every +-1 ulp combination of the five constants once, fewest changes first", () => {
+    expect(OFFSETS.length).toBe(242);
+    expect(new Set(OFFSETS.map((o) => o.join())).size).toBe(242);
+    const weights = OFFSETS.map((o) => o.filter((x) => x !== 0).length);
+    expect(weights).toEqual([...weights].sort((a, b) => a - b));
+  });
+});
