@@ -6,6 +6,7 @@
  */
 import { Command } from "commander";
 import { registerVerify } from "./commands/verify.ts";
+import { registerFrames } from "./commands/frames.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -22,5 +23,6 @@ program
   .configureHelp({ sortSubcommands: false });
 
 registerVerify(program);
+registerFrames(program);
 
 await runMain(program);

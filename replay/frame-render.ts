@@ -1,0 +1,50 @@
+/**
+ * Renders one in-between frame file: reprojection + the environment's JPEG
+ * encoder, written to a temp file beside the target and renamed, so a frame
+ * file that exists is always complete. Shared by the worker threads and the
+ * in-thread fallback, so both produce the same bytes.
+ */
+import { createHash } from "node:crypto";
+import { rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { threadId } from "node:worker_threads";
+import type { PanoStore } from "../src/panos/store.ts";
+import { indexMap, sampleRgb, type ViewSpec } from "../src/render/reproject.ts";
+import { encodeJpeg } from "../src/render/encode.ts";
+
+export interface RenderTask {
+  /** Absolute path of the frame file to write. */
+  path: string;
+  /** The panorama file to sample (hires rule already applied). */
+  pano: string;
+  view: ViewSpec;
+}
+
+/** Writes bytes atomically (temp file in the same dir, then rename). */
+export async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
+  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${threadId}`);
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, path);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+export const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).digest("hex");
+
+/** Reusable buffers per output size: a frame allocates nothing per pixel. */
+const scratch = new Map<number, { map: Int32Array; rgb: Uint8Array }>();
+
+export async function renderFrameFile(store: PanoStore, task: RenderTask): Promise<string> {
+  const pano = await store.get(task.pano);
+  const n = task.view.width * task.view.height;
+  let buf = scratch.get(n);
+  if (!buf) scratch.set(n, (buf = { map: new Int32Array(n), rgb: new Uint8Array(n * 3) }));
+  indexMap(task.view, pano.width, pano.height, undefined, false, buf.map);
+  sampleRgb(pano.data, buf.map, buf.rgb);
+  const jpeg = await encodeJpeg(buf.rgb, task.view.width, task.view.height);
+  await writeAtomic(task.path, jpeg);
+  return sha256(jpeg);
+}

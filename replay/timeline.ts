@@ -1,0 +1,119 @@
+/**
+ * Plan + episode -> `timeline.json` (pure). The result is validated against
+ * TimelineSchema, the contract the Remotion composition renders from.
+ * No timestamps, no absolute paths: the same inputs give the same bytes.
+ */
+import type { Episode, Turn } from "../src/schema/episode.ts";
+import type { TaskRow } from "../src/schema/task.ts";
+import { TimelineSchema, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
+import { pointsForDistance } from "./camera-path.ts";
+import { actionName, turnFailed, type EpisodePlan } from "./segments.ts";
+
+export interface TimelineOptions {
+  fps: number;
+  width: number;
+  height: number;
+  framesDir: string;
+  /** True when every view was re-rendered and matched its recorded hash. */
+  verified: boolean;
+  /** Per keyframe file: its sha256 when it is byte-for-byte the recorded image, else null. */
+  keyframeSha: Map<string, string | null>;
+}
+
+/** `look(heading_deg=90, fov_deg=90)`: the action as a call, from the parsed action object. */
+export function toolCall(t: Turn): string | null {
+  const name = actionName(t);
+  if (name === null) return null;
+  const a = t.action as Record<string, unknown>;
+  const args = Object.keys(a)
+    .filter((k) => k !== "action" && k !== "op")
+    .map((k) => `${k}=${typeof a[k] === "number" ? String(a[k]) : JSON.stringify(a[k])}`);
+  return `${name}(${args.join(", ")})`;
+}
+
+const numOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
+const intOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isInteger(x) ? x : null);
+
+export function traceEntry(t: Turn): TraceEntry {
+  const m = t.model ?? null;
+  return {
+    turn: t.turn,
+    status: t.status,
+    failed: turnFailed(t),
+    actionName: actionName(t),
+    toolCall: toolCall(t),
+    reply: m?.reply ?? null,
+    reasoning: m?.reasoning ?? null,
+    feedback: t.feedback ?? null,
+    tokensIn: numOrNull(m?.tokens?.input),
+    tokensOut: numOrNull(m?.tokens?.output),
+    latencyS: numOrNull(m?.latency_s),
+    errors: (m?.errors ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e) ?? String(e))),
+  };
+}
+
+export function outcomeOf(episode: Episode): Outcome | null {
+  const o = episode.outcome;
+  if (!o) return null;
+  const d = numOrNull(o.distance_km);
+  return {
+    guess: o.guess ? [o.guess[0], o.guess[1]] : null,
+    truth: o.truth ? [o.truth[0], o.truth[1]] : null,
+    distanceKm: d,
+    reward: numOrNull(o.reward),
+    points: d === null ? null : pointsForDistance(d),
+    verdict: o.verdict ?? null,
+    cost: numOrNull(o.action_cost),
+    turnsUsed: intOrNull(o.turns_used),
+    forcedGuess: o.forced_guess === true,
+  };
+}
+
+export function buildTimeline(plan: EpisodePlan, episode: Episode, task: TaskRow, opts: TimelineOptions): Timeline {
+  let start = 0;
+  const segments = plan.segments.map((s) => {
+    const seg = {
+      turn: s.turn,
+      kind: s.kind,
+      startFrame: start,
+      durationFrames: s.durationFrames,
+      frames: s.frames,
+      hud: s.hud,
+      crossfade: s.crossfade,
+      motionFrames: s.motionFrames,
+      pins: s.pins,
+      keyframe: s.keyframe ? { offset: s.keyframe.offset, file: s.keyframe.file, sha256: opts.keyframeSha.get(s.keyframe.file) ?? null } : null,
+    };
+    start += s.durationFrames;
+    return seg;
+  });
+  const att = episode.task.attribution ?? task.attribution ?? null;
+  const timeline: Timeline = {
+    version: 1,
+    fps: opts.fps,
+    viewport: { width: opts.width, height: opts.height },
+    totalFrames: start,
+    framesDir: opts.framesDir,
+    episode: {
+      episodeId: episode.episode_id,
+      modelName: episode.model_name,
+      split: episode.task.split,
+      index: episode.task.index,
+      taskId: episode.task.task_id ?? task.task_id ?? null,
+      country: plan.guessed ? (episode.task.country ?? task.country ?? null) : null,
+      attribution: {
+        creator: att?.creator_username ?? null,
+        licence: att?.licence ?? "CC-BY-SA-4.0",
+        source: att?.source ?? "Mapillary",
+      },
+      verified: opts.verified,
+      source: "replay",
+      recordFormat: "eval",
+    },
+    segments,
+    trace: episode.turns.map(traceEntry),
+    outcome: outcomeOf(episode),
+  };
+  // The contract check: a timeline the composition cannot read is a bug here, not bad input.
+  return TimelineSchema.parse(timeline);
+}
