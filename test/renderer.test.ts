@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { indexMap, indexAt, trigConstants, type ViewSpec } from "../src/render/reproject.ts";
+import { indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "../src/render/reproject.ts";
 import { OFFSETS, perturb } from "../src/render/boundary.ts";
 import { ulpStep } from "../src/render/ulp.ts";
 import { FIXTURES } from "./helpers.ts";
@@ -71,5 +71,28 @@ describe("ulp stepping", () => {
     expect(new Set(OFFSETS.map((o) => o.join())).size).toBe(242);
     const weights = OFFSETS.map((o) => o.filter((x) => x !== 0).length);
     expect(weights).toEqual([...weights].sort((a, b) => a - b));
+  });
+});
+
+describe("fast index map equals the reference operation order on every pixel", () => {
+  // A deterministic spread of views: random, round, polar, huge headings, odd sizes.
+  let seed = 12345;
+  const rnd = (a: number, b: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return a + (seed / 2147483648) * (b - a);
+  };
+  const views = Array.from({ length: 40 }, (_, i) => ({
+    headingDeg: i % 3 ? rnd(-3600, 3600) : Math.round(rnd(0, 8)) * 45,
+    pitchDeg: i % 2 ? rnd(-90, 90) : [0, 5, 10, -10, 20, 90, -90][i % 7],
+    fovDeg: i % 4 ? rnd(10, 120) : [30, 45, 60, 90, 100, 120][i % 6],
+    width: i % 5 ? 320 : 97,
+    height: i % 5 ? 240 : 55,
+  }));
+  it.each(views.map((v, i) => [i, v] as const))("view %i", (_i, view) => {
+    for (const sw of [2048, 4096]) {
+      const fast = indexMap(view, sw, sw / 2).map;
+      const exact = indexMapExact(view, sw, sw / 2);
+      expect(Buffer.compare(Buffer.from(fast.buffer), Buffer.from(exact.buffer))).toBe(0);
+    }
   });
 });

@@ -88,8 +88,97 @@ export interface IndexMapResult {
 }
 
 /**
+ * Per-pixel geometry that does not depend on the heading: for a camera at
+ * heading 0, the longitude and latitude every pixel samples. Heading only
+ * rotates about the vertical axis, so it leaves latitude (and thus v) exactly
+ * unchanged and shifts longitude by the heading angle.
+ */
+interface Geometry {
+  lon0: Float64Array;
+  lat: Float64Array;
+  /** 1 / horizontal radius of the ray: how much component rounding can move its longitude. */
+  invR: Float32Array;
+  /** Per source size: v * srcW for every pixel (exact, as the reference computes v), and v's boundary flags. */
+  rows: Map<string, { vBase: Int32Array; vOnBoundary: Uint8Array }>;
+  bytes: number;
+}
+
+const geometryCache = new Map<string, Geometry>();
+let geometryBytes = 0;
+/** Enough for a few dozen (fov, pitch) pairs at 640x640; views mostly share a handful. */
+export const GEOMETRY_CACHE_BYTES = 160 * 1024 * 1024;
+
+function geometryFor(W: number, H: number, k: TrigConstants): Geometry {
+  const key = `${W}x${H}:${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}`;
+  const hit = geometryCache.get(key);
+  if (hit) {
+    geometryCache.delete(key);
+    geometryCache.set(key, hit);
+    return hit;
+  }
+  const n = W * H;
+  const g: Geometry = { lon0: new Float64Array(n), lat: new Float64Array(n), invR: new Float32Array(n), rows: new Map(), bytes: n * 25 };
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const cp = k.cosPitch;
+  const sp = k.sinPitch;
+  const halfW = W / 2;
+  const halfH = H / 2;
+  let i = 0;
+  for (let y = 0; y < H; y++) {
+    const ry0 = -(y - halfH);
+    for (let x = 0; x < W; x++, i++) {
+      const rx0 = x - halfW;
+      const nrm = Math.sqrt(rx0 * rx0 + ry0 * ry0 + focal * focal);
+      const rx = rx0 / nrm;
+      const ry = ry0 / nrm;
+      const rz = focal / nrm;
+      const a1 = ry * cp + rz * -sp;
+      const a2 = ry * sp + rz * cp;
+      g.lon0[i] = Math.atan2(rx, a2);
+      g.lat[i] = Math.asin(a1 < -1 ? -1 : a1 > 1 ? 1 : a1);
+      g.invR[i] = 1 / Math.sqrt(rx * rx + a2 * a2);
+    }
+  }
+  geometryCache.set(key, g);
+  geometryBytes += g.bytes;
+  for (const [k2, v] of geometryCache) {
+    if (geometryBytes <= GEOMETRY_CACHE_BYTES || geometryCache.size <= 1) break;
+    geometryCache.delete(k2);
+    geometryBytes -= v.bytes;
+  }
+  return g;
+}
+
+function rowsFor(g: Geometry, srcW: number, srcH: number) {
+  const key = `${srcW}x${srcH}`;
+  let r = g.rows.get(key);
+  if (!r) {
+    const n = g.lat.length;
+    r = { vBase: new Int32Array(n), vOnBoundary: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) {
+      const fv = (0.5 - g.lat[i] / Math.PI) * srcH;
+      let v = Math.trunc(fv);
+      if (v < 0) v = 0;
+      else if (v > srcH - 1) v = srcH - 1;
+      r.vBase[i] = v * srcW;
+      r.vOnBoundary[i] = Math.abs(fv - Math.round(fv)) < BOUNDARY_EPS ? 1 : 0;
+    }
+    g.rows.set(key, r);
+  }
+  return r;
+}
+
+/**
  * Computes the source index of every output pixel. When `collectSensitive` is
- * set, also lists pixels sitting on a sampling boundary (one compare each).
+ * set, also lists pixels sitting on a sampling boundary.
+ *
+ * Fast path: v comes exactly from the cached latitude (the heading rotation
+ * does not touch the ray's y component), and u from the cached heading-0
+ * longitude plus the heading, which agrees with the reference's
+ * atan2(rotated ray) to ~1e-12 of a source pixel. Wherever that margin could
+ * decide the truncation (u within `tol` of an integer), the pixel is
+ * recomputed exactly in the reference's operation order, so the result is
+ * the same index map as `project` on every pixel, at a fraction of the cost.
  */
 export function indexMap(
   view: ViewSpec,
@@ -102,23 +191,58 @@ export function indexMap(
   const W = view.width;
   const H = view.height;
   const map = out ?? new Int32Array(W * H);
+  const g = geometryFor(W, H, k);
+  const { vBase, vOnBoundary } = rowsFor(g, srcW, srcH);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
+  // The heading angle the constants encode, in (-pi, pi].
+  const t = Math.atan2(sh, ch);
+  const uScale = srcW / TWO_PI;
+  const halfSrcW = srcW / 2;
+  // Error budget for the approximate u, in source pixels: generous against rounding in
+  // lon0 + t, the multiply, and atan2 itself (which grows as the ray nears a pole).
+  const tolAbs = 1e-12 * uScale;
+  const tolRel = 1e-13 * uScale;
   const halfW = W / 2;
   const halfH = H / 2;
   const sensitive: number[] = [];
-  let i = 0;
-  for (let y = 0; y < H; y++) {
-    const ry0 = -(y - halfH);
-    for (let x = 0; x < W; x++, i++) {
-      map[i] = project(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
-      if (collectSensitive) {
-        const { fu, fv } = last;
-        if (Math.abs(fu - Math.round(fu)) < BOUNDARY_EPS || Math.abs(fv - Math.round(fv)) < BOUNDARY_EPS) sensitive.push(i);
-      }
+  const { lon0, invR } = g;
+  for (let i = 0, n = W * H; i < n; i++) {
+    let lon = lon0[i] + t;
+    if (lon > Math.PI) lon -= TWO_PI;
+    else if (lon <= -Math.PI) lon += TWO_PI;
+    const fu = lon * uScale + halfSrcW;
+    const fl = Math.floor(fu);
+    const frac = fu - fl;
+    const tol = tolAbs + tolRel * invR[i];
+    if (frac <= tol || frac >= 1 - tol) {
+      // Too close to call: the reference's own operation order decides.
+      const x = i % W;
+      map[i] = project(x - halfW, -((i - x) / W - halfH), focal, cp, sp, ch, sh, srcW, srcH);
+      if (collectSensitive) sensitive.push(i);
+      continue;
     }
+    map[i] = vBase[i] + fl;
+    if (collectSensitive && (vOnBoundary[i] === 1 || frac < BOUNDARY_EPS || frac > 1 - BOUNDARY_EPS)) sensitive.push(i);
   }
   return { map, sensitive: Int32Array.from(sensitive) };
+}
+
+/** The reference computation on every pixel (no cache, no fast path): the oracle for tests. */
+export function indexMapExact(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants = trigConstants(view)): Int32Array {
+  const W = view.width;
+  const H = view.height;
+  const map = new Int32Array(W * H);
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const halfW = W / 2;
+  const halfH = H / 2;
+  let i = 0;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++, i++) {
+      map[i] = project(x - halfW, -(y - halfH), focal, k.cosPitch, k.sinPitch, k.cosHeading, k.sinHeading, srcW, srcH);
+    }
+  }
+  return map;
 }
 
 /** Source index of selected output pixels (the boundary search re-evaluates only these). */
