@@ -7,6 +7,7 @@
 import { Command } from "commander";
 import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
+import { registerPage } from "./commands/page.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -24,5 +25,6 @@ program
 
 registerVerify(program);
 registerFrames(program);
+registerPage(program);
 
 await runMain(program);

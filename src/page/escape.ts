@@ -1,0 +1,27 @@
+/**
+ * Escaping for everything a trace can put into the page. Trace strings are
+ * untrusted: HTML text and attributes are entity-escaped, and data embedded in
+ * `<script type="application/json">` cannot close the element or start a
+ * comment, whatever it contains.
+ */
+import { createHash } from "node:crypto";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text for HTML element content or a quoted attribute value. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/**
+ * JSON that is safe inside a script element: `<`, `>`, `&` and the JS line
+ * separators U+2028/U+2029 become \u escapes (still the same JSON value).
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** A CSP source expression pinning an inline element's exact text. */
+export function cspHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}

@@ -1,0 +1,231 @@
+/**
+ * The page's data layer: turns one verified episode into what the page shows
+ * (episode header, list-row fields, one entry per turn, maps) plus the numbers
+ * the run summary aggregates. No HTML here; every string stays raw and is
+ * escaped by the view layer where it is written.
+ */
+import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify.ts";
+import type { Episode, Turn } from "../schema/episode.ts";
+import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
+import type { EpisodeStats } from "./stats.ts";
+
+export type CheckStatus = ViewOutcome["status"];
+
+export interface PageTurn {
+  turn: number;
+  status: string;
+  /** The turn never reached the environment (or was rejected): it repeats the previous observation. */
+  failed: boolean;
+  kind: "view" | "map" | "none";
+  /** Index into the page's image table, or null (map turns, unrecoverable views). */
+  image: number | null;
+  check: CheckStatus | null;
+  /** Why a view shows no image or a mismatch badge (digest prefixes, renderer error). */
+  checkNote: string | null;
+  camera: { heading: number; pitch: number; fov: number; frame: number } | null;
+  call: string | null;
+  stepsLeft: number | null;
+  cost: number | null;
+  movedM: number | null;
+  feedback: string | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  latencyS: number | null;
+  errors: string[];
+  reply: string | null;
+  reasoning: string | null;
+  finish: string | null;
+  map: MapSpec | null;
+  reward: number | null;
+}
+
+export interface PageEpisode {
+  id: string;
+  model: string;
+  source: string; // file:line
+  split: string;
+  index: number;
+  sample: number | null;
+  country: string | null;
+  recordedAt: string | null;
+  mode: string | null;
+  verdict: string | null;
+  reward: number | null;
+  distanceKm: number | null;
+  guess: LatLon | null;
+  truth: LatLon | null;
+  guessCountry: string | null;
+  cost: number | null;
+  turnsUsed: number;
+  /** Filterable states: clean, mismatch, view-error, forced-guess, no-guess, unparseable, provider-error, invalid-action. */
+  flags: string[];
+  views: { match: number; resolved: number; mismatch: number; error: number };
+  credit: { creator: string | null; licence: string | null; source: string | null };
+  errors: string[];
+  outcomeMap: MapSpec | null;
+  turns: PageTurn[];
+}
+
+/** Resolves a rendered view to its image-table index (stored once per distinct digest). */
+export type ImageIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
+
+/** A parsed action written as a tool call: `look(heading_deg=90, fov_deg=90)`. */
+export function toolCall(action: Record<string, unknown> | null | undefined): string | null {
+  if (!action) return null;
+  const name = typeof action.action === "string" ? action.action : typeof action.op === "string" ? action.op : "action";
+  const args = Object.entries(action)
+    .filter(([k]) => k !== "action" && k !== "op")
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return `${name}(${args.join(", ")})`;
+}
+
+function isFailed(status: string): boolean {
+  return status === "unparseable" || status === "provider_error" || status.startsWith("invalid_action");
+}
+
+const numOrNull = (x: number | null | undefined): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
+
+function errorText(e: unknown): string {
+  if (typeof e === "string") return e;
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
+}
+
+function isRevealTurn(t: Turn, ep: Episode): boolean {
+  const name = t.action && typeof t.action.action === "string" ? t.action.action : null;
+  return t.done === true || name === "guess" || name === "submit_guess" || name === "forced_guess" || t.status === "forced_guess"
+    ? Boolean(ep.outcome?.guess && ep.outcome?.truth)
+    : false;
+}
+
+function turnMap(t: Turn, ep: Episode): MapSpec | null {
+  if (t.image_kind !== "map") return null;
+  const pins = (t.pins ?? []) as LatLon[];
+  if (isRevealTurn(t, ep)) return outcomeMap(ep, pins);
+  const frame = pinsFrame(pins) ?? { center: [20, 0] as [number, number], halfWidthDeg: 80 };
+  return mapSpec(frame, pins, null, null);
+}
+
+function outcomeMap(ep: Episode, pins: LatLon[] = []): MapSpec | null {
+  const g = ep.outcome?.guess;
+  const t = ep.outcome?.truth;
+  if (!t) return null;
+  if (!g) return mapSpec({ center: [t[0], t[1]], halfWidthDeg: 12 }, pins, null, t);
+  return mapSpec(revealFrame(g, t), pins, g, t);
+}
+
+export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): Promise<{ page: PageEpisode; stats: EpisodeStats }> {
+  const ep = v.episode;
+  const byTurn = new Map<number, ViewOutcome>();
+  for (const o of v.views) byTurn.set(o.turn, o);
+  const views = { match: 0, resolved: 0, mismatch: 0, error: 0 };
+  const flags = new Set<string>();
+  let modelErrors = 0;
+
+  const turns: PageTurn[] = [];
+  for (const t of ep.turns) {
+    const o = byTurn.get(t.turn) ?? null;
+    let image: number | null = null;
+    let checkNote: string | null = null;
+    if (o) {
+      if (o.status === "resolved") views.resolved++;
+      if (o.status === "match" || o.status === "resolved") views.match++;
+      else if (o.status === "mismatch") views.mismatch++;
+      else views.error++;
+      if (o.jpeg && o.rendered) image = await imageFor(o.rendered, o.jpeg);
+      if (o.status === "mismatch") checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
+      if (o.status === "error") checkNote = o.error ?? "the view could not be rendered";
+    } else if (t.image_kind === "view") {
+      checkNote = t.image_sha256 ? "not checked (see the episode's errors)" : "no recorded hash: the view cannot be verified";
+    }
+    const m = t.model ?? null;
+    const errors = (m?.errors ?? []).map(errorText);
+    if (t.status === "provider_error" || errors.length) modelErrors++;
+    if (t.status === "unparseable") flags.add("unparseable");
+    if (t.status === "provider_error") flags.add("provider-error");
+    if (t.status.startsWith("invalid_action")) flags.add("invalid-action");
+    const cam = t.camera_after ?? null;
+    turns.push({
+      turn: t.turn,
+      status: t.status,
+      failed: isFailed(t.status),
+      kind: t.image_kind ?? "none",
+      image,
+      check: o?.status ?? null,
+      checkNote,
+      camera: cam ? { heading: cam.heading_deg, pitch: cam.pitch_deg, fov: cam.fov_deg, frame: cam.frame_index } : null,
+      call: toolCall(t.action as Record<string, unknown> | null | undefined),
+      stepsLeft: numOrNull(t.steps_remaining),
+      cost: numOrNull(t.action_cost),
+      movedM: numOrNull(t.moved_meters),
+      feedback: t.feedback ?? null,
+      tokensIn: numOrNull(m?.tokens?.input),
+      tokensOut: numOrNull(m?.tokens?.output),
+      latencyS: numOrNull(m?.latency_s),
+      errors,
+      reply: m?.reply ?? null,
+      reasoning: m?.reasoning ?? null,
+      finish: m?.finish_reason ?? null,
+      map: turnMap(t, ep),
+      reward: numOrNull(t.reward),
+    });
+  }
+
+  const out = ep.outcome ?? null;
+  if (views.mismatch) flags.add("mismatch");
+  if (views.error || v.errors.length) flags.add("view-error");
+  if (!views.mismatch && !views.error && !v.errors.length) flags.add("clean");
+  if (out?.forced_guess) flags.add("forced-guess");
+  if (!out || out.parsed_ok === false || out.distance_km == null) flags.add("no-guess");
+
+  const sumTurns = (f: (t: PageTurn) => number | null): number | null => {
+    const xs = turns.map(f).filter((x): x is number => x !== null);
+    return xs.length ? xs.reduce((a, b) => a + b, 0) : null;
+  };
+  const turnsUsed = numOrNull(out?.turns_used) ?? Math.max(0, ep.turns.length - 1);
+  const credit = ep.task.attribution ?? v.task?.attribution ?? null;
+
+  const page: PageEpisode = {
+    id: ep.episode_id,
+    model: ep.model_name,
+    source: `${v.file}:${v.line}`,
+    split: ep.task.split,
+    index: ep.task.index,
+    sample: numOrNull(ep.task.sample),
+    country: ep.task.country ?? v.task?.country ?? null,
+    recordedAt: ep.recorded_at ?? null,
+    mode: ep.config?.mode ?? null,
+    verdict: out?.verdict ?? null,
+    reward: numOrNull(out?.reward),
+    distanceKm: numOrNull(out?.distance_km),
+    guess: out?.guess ?? null,
+    truth: out?.truth ?? null,
+    guessCountry: out?.guess_country ?? null,
+    cost: numOrNull(out?.action_cost),
+    turnsUsed,
+    flags: [...flags].sort(),
+    views,
+    credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
+    errors: v.errors,
+    outcomeMap: outcomeMap(ep, ((ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[])),
+    turns,
+  };
+  const stats: EpisodeStats = {
+    model: page.model,
+    reward: page.reward,
+    distanceKm: page.distanceKm,
+    turns: turnsUsed,
+    tokensIn: numOrNull(out?.tokens_in) ?? sumTurns((t) => t.tokensIn),
+    tokensOut: numOrNull(out?.tokens_out) ?? sumTurns((t) => t.tokensOut),
+    latencyS: numOrNull(out?.model_latency_s) ?? sumTurns((t) => t.latencyS),
+    errors: modelErrors,
+    match: views.match,
+    resolved: views.resolved,
+    mismatch: views.mismatch,
+    viewErrors: views.error,
+  };
+  return { page, stats };
+}

@@ -1,0 +1,112 @@
+/**
+ * The page's one stylesheet (pinned by hash in the CSP). Fonts are embedded
+ * as data URLs (latin subsets only; other scripts fall back to system fonts).
+ * Light and dark themes follow the system via prefers-color-scheme.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+function fontFace(family: string, weight: number, file: string): string {
+  const require = createRequire(import.meta.url);
+  const b64 = readFileSync(require.resolve(file)).toString("base64");
+  return `@font-face{font-family:"${family}";font-style:normal;font-weight:${weight};font-display:swap;src:url(data:font/woff2;base64,${b64}) format("woff2")}`;
+}
+
+export function pageCss(): string {
+  return [
+    fontFace("Inter", 400, "@fontsource/inter/files/inter-latin-400-normal.woff2"),
+    fontFace("Inter", 600, "@fontsource/inter/files/inter-latin-600-normal.woff2"),
+    fontFace("JetBrains Mono", 400, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2"),
+    CSS,
+  ].join("\n");
+}
+
+const CSS = `
+:root{color-scheme:light dark;--bg:#f6f5f1;--panel:#fff;--ink:#1d1f21;--muted:#5d6368;--line:#dcd9d2;--accent:#2f5f8a;
+--sea:#dfe9ef;--land:#efe9da;--border:#b9b2a2;--guess:#c4332a;--truth:#3f7a55;--pin:#d08a17;--sel:#e7eef6;
+--ok:#2e7d4f;--warn:#9a6700;--bad:#b3261e;--code:#f1efe9}
+@media (prefers-color-scheme:dark){:root{--bg:#15171a;--panel:#1e2125;--ink:#e6e4df;--muted:#9aa1a8;--line:#33383e;
+--accent:#8ab4e0;--sea:#1b2a35;--land:#3a3f3a;--border:#6b6f66;--sel:#263545;--ok:#6cc58f;--warn:#e0b040;--bad:#ff8a80;--code:#262a2f}}
+*{box-sizing:border-box}
+html{background:var(--bg);color:var(--ink);font:15px/1.45 Inter,system-ui,-apple-system,"Segoe UI",sans-serif}
+body{margin:0}
+a{color:var(--accent)}
+code,pre,.mono{font-family:"JetBrains Mono",ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.86em}
+header.top{padding:14px 20px 8px;border-bottom:1px solid var(--line);background:var(--panel)}
+header.top h1{font-size:1.2rem;margin:0 0 2px;font-weight:600}
+header.top p{margin:0;color:var(--muted);font-size:.9rem}
+.defs{position:absolute;width:0;height:0;overflow:hidden}
+section.summary{padding:10px 20px;overflow-x:auto}
+table{border-collapse:collapse}
+table.stats{font-size:.86rem;background:var(--panel);border:1px solid var(--line)}
+table.stats th,table.stats td{padding:4px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+table.stats th:first-child,table.stats td:first-child{text-align:left}
+table.stats thead th{color:var(--muted);font-weight:600;font-size:.78rem}
+.layout{display:grid;grid-template-columns:minmax(340px,440px) 1fr;gap:0;align-items:start}
+aside.list{position:sticky;top:0;max-height:100vh;overflow:auto;border-right:1px solid var(--line);background:var(--panel)}
+.filters{display:flex;flex-wrap:wrap;gap:6px;padding:10px;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel);z-index:2}
+.filters input,.filters select{font:inherit;font-size:.82rem;padding:3px 5px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);min-width:0}
+.filters input[type=search]{flex:1 1 100%}
+.filters .count{font-size:.8rem;color:var(--muted);align-self:center}
+table.episodes{width:100%;font-size:.82rem}
+table.episodes th{position:sticky;top:0;text-align:left;font-weight:600;color:var(--muted);padding:4px 6px;cursor:pointer;user-select:none;background:var(--panel);border-bottom:1px solid var(--line)}
+table.episodes th[aria-sort=ascending]::after{content:" \\25B2"}
+table.episodes th[aria-sort=descending]::after{content:" \\25BC"}
+table.episodes td{padding:4px 6px;border-bottom:1px solid var(--line);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:8em}
+table.episodes .wide{display:none}
+@media (min-width:1500px){table.episodes .wide{display:table-cell}}
+table.episodes tr{cursor:pointer}
+table.episodes tr:hover td{background:var(--sel)}
+table.episodes tr[aria-selected=true] td{background:var(--sel);font-weight:600}
+td.num,th.num{text-align:right}
+main.detail{padding:14px 20px 60px;min-width:0}
+.empty{color:var(--muted);padding:30px 0}
+.ep-head h2{margin:0;font-size:1.15rem;font-weight:600;word-break:break-all}
+.ep-head .meta{color:var(--muted);font-size:.86rem;margin:2px 0 8px}
+.outcome{display:flex;gap:16px;flex-wrap:wrap;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:12px;margin:10px 0 16px}
+.outcome dl{display:grid;grid-template-columns:auto 1fr;gap:2px 12px;margin:0;font-size:.88rem;align-content:start}
+.outcome dt{color:var(--muted)}
+.outcome dd{margin:0}
+.badge{display:inline-block;font-size:.72rem;font-weight:600;padding:1px 7px;border-radius:10px;border:1px solid currentColor;white-space:nowrap}
+.b-match{color:var(--ok)}.b-resolved{color:var(--accent)}.b-mismatch,.b-error{color:var(--bad)}.b-warn{color:var(--warn)}.b-muted{color:var(--muted)}
+.turn{display:grid;grid-template-columns:min(320px,40%) 1fr;gap:14px;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:12px;margin:0 0 12px;scroll-margin-top:12px}
+.turn.current{outline:2px solid var(--accent);outline-offset:1px}
+.turn.failed{border-style:dashed}
+.media{width:100%;aspect-ratio:1/1;background:var(--code);border-radius:6px;overflow:hidden;position:relative}
+.media img,.media svg{display:block;width:100%;height:100%}
+.media .none{display:flex;align-items:center;justify-content:center;height:100%;color:var(--muted);font-size:.85rem;padding:10px;text-align:center}
+.media .badge{position:absolute;left:6px;top:6px;background:var(--panel)}
+.turn h3{margin:0 0 4px;font-size:.98rem;font-weight:600;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.turn h3 a{color:inherit;text-decoration:none}
+.kv{display:flex;flex-wrap:wrap;gap:2px 14px;font-size:.82rem;color:var(--muted);margin:2px 0 6px}
+.kv b{color:var(--ink);font-weight:600}
+.call{background:var(--code);padding:4px 7px;border-radius:5px;display:block;word-break:break-all;margin:4px 0}
+.feedback{margin:6px 0;font-size:.9rem}
+.errors{color:var(--bad);font-size:.85rem;margin:4px 0}
+.note{font-size:.8rem;color:var(--muted);margin:4px 0}
+details{margin:6px 0}
+summary{cursor:pointer;color:var(--muted);font-size:.85rem}
+pre.text{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:8px;border-radius:6px;margin:4px 0;max-height:26em;overflow:auto}
+.map .sea{fill:var(--sea)}
+.map .land{fill:var(--land);stroke:var(--border);stroke-width:.6px;vector-effect:non-scaling-stroke}
+.map .borders{fill:none;stroke:var(--border);stroke-width:.5px;vector-effect:non-scaling-stroke;stroke-dasharray:2 2}
+.map .link{stroke:var(--ink);stroke-width:1.5px;stroke-dasharray:5 4;vector-effect:non-scaling-stroke;fill:none}
+.map circle{stroke:#fff;stroke-width:1.5px;vector-effect:non-scaling-stroke}
+.map .guess{fill:#c4332a}.map .truth{fill:#3f7a55}.map .pin{fill:var(--pin)}
+.outcome .media{width:260px;flex:0 0 auto}
+.legend{font-size:.78rem;color:var(--muted)}
+.legend i{display:inline-block;width:9px;height:9px;border-radius:50%;margin:0 3px 0 8px}
+.legend .g{background:#c4332a}.legend .t{background:#3f7a55}.legend .p{background:var(--pin)}
+footer{padding:14px 20px;color:var(--muted);font-size:.8rem;border-top:1px solid var(--line)}
+kbd{font-family:inherit;border:1px solid var(--line);border-radius:3px;padding:0 4px;font-size:.78rem}
+.problems{margin:8px 20px;font-size:.85rem;color:var(--bad)}
+@media (max-width:820px){
+ .layout{grid-template-columns:1fr}
+ aside.list{position:static;max-height:45vh;border-right:0;border-bottom:1px solid var(--line)}
+ main.detail{padding:12px}
+ .turn{grid-template-columns:1fr}
+ .outcome .media{width:100%}
+ header.top,section.summary{padding-left:12px;padding-right:12px}
+ table.episodes td.opt,table.episodes th.opt{display:none}
+}
+`;

@@ -1,0 +1,128 @@
+/**
+ * The page's HTML around the data: head with the strict CSP, the run summary
+ * (rendered here, escaped), the list and detail shells the client fills, and
+ * the world geometry stored once. `pageParts` returns the text that goes
+ * before the episode JSON, between it and the image table, and after it.
+ */
+import { escapeHtml, scriptJson, cspHash } from "../escape.ts";
+import type { ModelSummary } from "../stats.ts";
+import { WITHIN_KM } from "../stats.ts";
+import { pageCss } from "./style.ts";
+import { clientScript } from "./client.ts";
+import { worldPaths } from "../geo.ts";
+
+export interface RunInfo {
+  title: string;
+  episodes: number;
+  views: number;
+  images: number;
+  checked: number;
+  match: number;
+  resolved: number;
+  mismatch: number;
+  errored: { id: string | null; message: string }[];
+  problems: string[];
+}
+
+const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+function cell(stat: string, value: number | null, text: string): string {
+  return `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
+}
+
+export function summaryTable(rows: ModelSummary[]): string {
+  const head = ["model", "episodes", "mean reward", "median distance", ...WITHIN_KM.map((k) => `≤ ${k} km`), "mean turns", "tokens in / ep", "tokens out / ep", "latency / ep", "errors", "views verified"];
+  const body = rows
+    .map((r) => {
+      const verified =
+        r.checked === 0 && r.viewErrors === 0
+          ? "none checked"
+          : `${r.match}/${r.checked} match${r.resolved ? ` (${r.resolved} resolved)` : ""}${r.mismatch ? ` · ${r.mismatch} mismatch` : ""}${r.viewErrors ? ` · ${r.viewErrors} not rendered` : ""}`;
+      return (
+        `<tr data-model="${escapeHtml(r.model)}"><td>${escapeHtml(r.model)}</td>` +
+        cell("episodes", r.episodes, String(r.episodes)) +
+        cell("mean_reward", r.meanReward, n(r.meanReward, 3)) +
+        cell("median_distance_km", r.medianDistanceKm, r.medianDistanceKm == null ? "–" : `${n(r.medianDistanceKm, 1)} km`) +
+        r.within.map((w, i) => cell(`within_${WITHIN_KM[i]}km`, w, pct(w))).join("") +
+        cell("mean_turns", r.meanTurns, n(r.meanTurns, 1)) +
+        cell("tokens_in", r.meanTokensIn, r.meanTokensIn == null ? "–" : Math.round(r.meanTokensIn).toLocaleString("en-US")) +
+        cell("tokens_out", r.meanTokensOut, r.meanTokensOut == null ? "–" : Math.round(r.meanTokensOut).toLocaleString("en-US")) +
+        cell("latency_s", r.meanLatencyS, r.meanLatencyS == null ? "–" : `${n(r.meanLatencyS, 1)} s`) +
+        cell("errors", r.errors, String(r.errors)) +
+        `<td data-stat="verified" data-match="${r.match}" data-mismatch="${r.mismatch}" data-resolved="${r.resolved}">${escapeHtml(verified)}</td></tr>`
+      );
+    })
+    .join("");
+  return `<table class="stats" id="gr-summary"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+export interface PageParts {
+  /** Everything up to and including the opening tag of the episode JSON. */
+  head: string;
+  /** Closes the episode JSON, carries the script, opens the image table. */
+  middle: string;
+  tail: string;
+}
+
+export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
+  const css = pageCss();
+  const script = clientScript();
+  const csp = [
+    "default-src 'none'",
+    "img-src data:",
+    "font-src data:",
+    `style-src ${cspHash(css)}`,
+    `script-src ${cspHash(script)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+  const world = worldPaths();
+  const verified =
+    info.checked === 0
+      ? "no view could be checked"
+      : info.mismatch === 0
+        ? `all ${info.checked} recorded views reproduce byte for byte${info.resolved ? ` (${info.resolved} resolved at a sampling boundary)` : ""}`
+        : `${info.match} of ${info.checked} recorded views reproduce; ${info.mismatch} mismatch`;
+  const problems = [...info.errored.map((e) => e.message), ...info.problems];
+  const head = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${escapeHtml(info.title)}</title>
+<style>${css}</style></head>
+<body>
+<svg class="defs" aria-hidden="true" focusable="false"><defs><path id="gr-land" d="${world.land}"/><path id="gr-borders" d="${world.borders}"/></defs></svg>
+<header class="top"><h1>${escapeHtml(info.title)}</h1>
+<p>${info.episodes} episodes · ${info.views} view turns re-rendered (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+<section class="summary">${summaryTable(summary)}</section>
+${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
+<div class="layout">
+<aside class="list" aria-label="episodes">
+<div class="filters" role="search">
+<input type="search" id="f-q" placeholder="search replies (press /)" aria-label="search replies">
+<select id="f-model" aria-label="model"><option value="">all models</option></select>
+<select id="f-country" aria-label="country"><option value="">all countries</option></select>
+<select id="f-verdict" aria-label="verdict"><option value="">all verdicts</option></select>
+<select id="f-status" aria-label="status"><option value="">any status</option></select>
+<input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward">
+<span class="count" id="gr-count"></span>
+</div>
+<table class="episodes"><thead><tr><th data-sort="id">episode</th><th data-sort="model" class="opt">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th></tr></thead>
+<tbody id="gr-rows"></tbody></table>
+</aside>
+<main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>
+</div>
+<footer>Views are re-rendered by georeplay from the recorded cameras and checked against the recorded sha256 before they are shown; map turns are redrawn offline (the original map images are not reproducible). Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>/</kbd> search.</footer>
+<script type="application/json" id="gr-episodes">`;
+  const middle = `</script>
+<script>${script}</script>
+<script type="application/json" id="gr-images">[`;
+  const tail = `]</script>
+</body></html>
+`;
+  return { head, middle, tail };
+}
+
+export { scriptJson };
