@@ -1,5 +1,5 @@
 /** Runs render jobs against a panorama store: shared by the worker threads and the in-thread fallback. */
-import { PanoStore, PanoError } from "../src/panos/store.ts";
+import { PanoError, PanoStore, type Pano } from "../src/panos/store.ts";
 import { checkView } from "../src/render/view.ts";
 import type { ViewJob } from "./view-jobs.ts";
 
@@ -15,11 +15,16 @@ export interface ViewOutcome {
   error?: string;
 }
 
-export async function runJobs(store: PanoStore, jobs: ViewJob[], keepImages: boolean): Promise<ViewOutcome[]> {
+export async function runJobs(
+  panos: PanoStore | ((path: string) => Promise<Pano>),
+  jobs: ViewJob[],
+  keepImages: boolean,
+): Promise<ViewOutcome[]> {
+  const getPano = panos instanceof PanoStore ? (p: string) => panos.get(p) : panos;
   const out: ViewOutcome[] = [];
   for (const job of jobs) {
     try {
-      const pano = await store.get(job.path);
+      const pano = await getPano(job.path);
       const r = await checkView(pano, job.view, job.expected, job.scheme);
       out.push({
         turn: job.turn,

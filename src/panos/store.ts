@@ -50,7 +50,12 @@ export class PanoStore {
   private inflight = new Map<string, Promise<Pano>>();
   private bytes = 0;
 
-  constructor(readonly dir: string, readonly maxBytes = 256 * 1024 * 1024) {}
+  constructor(
+    readonly dir: string,
+    readonly maxBytes = 256 * 1024 * 1024,
+    /** Decode into SharedArrayBuffers, so worker threads can read the pixels without a copy. */
+    readonly shared = false,
+  ) {}
 
   /** The file the environment would sample for this image at this fov (the hires rule). */
   resolve(imageId: string, fovDeg: number): string {
@@ -72,7 +77,7 @@ export class PanoStore {
     }
     let p = this.inflight.get(path);
     if (!p) {
-      p = decodePano(path).finally(() => this.inflight.delete(path));
+      p = decodePano(path, this.shared).finally(() => this.inflight.delete(path));
       this.inflight.set(path, p);
       const pano = await p;
       this.insert(pano);
@@ -93,7 +98,7 @@ export class PanoStore {
 }
 
 /** Decodes one panorama to RGB, with a specific error for every way a file can be wrong. */
-export async function decodePano(path: string): Promise<Pano> {
+export async function decodePano(path: string, shared = false): Promise<Pano> {
   let size: number;
   try {
     size = statSync(path).size;
@@ -111,12 +116,16 @@ export async function decodePano(path: string): Promise<Pano> {
     if (info.width !== 2 * info.height) {
       throw new PanoError(`panorama ${path}: is ${info.width}x${info.height}, expected an equirectangular panorama twice as wide as high`);
     }
-    let rgb: Uint8Array = data;
-    if (info.channels === 1) {
-      rgb = new Uint8Array(info.width * info.height * 3);
-      for (let i = 0; i < data.length; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i];
-    } else if (info.channels !== 3) {
+    if (info.channels !== 1 && info.channels !== 3) {
       throw new PanoError(`panorama ${path}: has ${info.channels} channels, expected RGB`);
+    }
+    const bytes = info.width * info.height * 3;
+    let rgb: Uint8Array = shared ? new Uint8Array(new SharedArrayBuffer(bytes)) : info.channels === 3 ? data : new Uint8Array(bytes);
+    if (info.channels === 1) {
+      // Greyscale JPEG: the environment's convert("RGB") repeats the channel.
+      for (let i = 0; i < data.length; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i];
+    } else if (rgb !== data) {
+      rgb.set(data);
     }
     return { path, width: info.width, height: info.height, data: rgb };
   } catch (e) {
