@@ -1,0 +1,124 @@
+/**
+ * ffmpeg / ffprobe for what the project needs beyond Remotion (probing
+ * outputs). ffmpeg-static where its install script managed to download a
+ * binary (usually not: it is an optional dependency), else the binaries that
+ * ship inside @remotion/compositor-linux-x64-gnu, else the system's.
+ */
+import { createRequire } from "node:module";
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { UserError } from "../io/errors.ts";
+
+const require = createRequire(import.meta.url);
+
+export interface Tool {
+  path: string;
+  source: "ffmpeg-static" | "remotion" | "system";
+}
+
+function fromFfmpegStatic(): string | null {
+  try {
+    const p = require("ffmpeg-static") as string | null;
+    return p && existsSync(p) ? p : null;
+  } catch {
+    return null; // not installed (its download fails offline)
+  }
+}
+
+function fromRemotion(name: "ffmpeg" | "ffprobe"): string | null {
+  try {
+    const dir = (require("@remotion/compositor-linux-x64-gnu") as { dir: string }).dir;
+    const p = join(dir, name);
+    return existsSync(p) ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+function fromPath(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const d of (env.PATH ?? "").split(delimiter)) {
+    if (!d) continue;
+    const p = join(d, name);
+    if (existsSync(p)) return p;
+  }
+  return null;
+}
+
+export function resolveFfmpeg(): Tool {
+  const s = fromFfmpegStatic();
+  if (s) return { path: s, source: "ffmpeg-static" };
+  const r = fromRemotion("ffmpeg");
+  if (r) return { path: r, source: "remotion" };
+  const p = fromPath("ffmpeg");
+  if (p) return { path: p, source: "system" };
+  throw new UserError("no ffmpeg found (ffmpeg-static, @remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+}
+
+/** ffmpeg-static has no ffprobe, so ffprobe comes from Remotion's compositor or the system. */
+export function resolveFfprobe(): Tool {
+  const r = fromRemotion("ffprobe");
+  if (r) return { path: r, source: "remotion" };
+  const p = fromPath("ffprobe");
+  if (p) return { path: p, source: "system" };
+  throw new UserError("no ffprobe found (@remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+}
+
+export interface VideoProbe {
+  codec: string;
+  pixFmt: string;
+  width: number;
+  height: number;
+  frames: number;
+  durationS: number;
+  fps: number;
+  colorSpace: string | null;
+  /** True when the moov atom comes before mdat (plays while downloading). */
+  faststart: boolean;
+}
+
+/** Facts about the first video stream of a file, from ffprobe (frames counted, not estimated). */
+export function probeVideo(file: string): VideoProbe {
+  const out = execFileSync(
+    resolveFfprobe().path,
+    ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt,width,height,nb_read_frames,r_frame_rate,color_space:format=duration", "-of", "json", file],
+    { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
+  );
+  const j = JSON.parse(out) as { streams: Record<string, string | number>[]; format: { duration: string } };
+  const s = j.streams[0];
+  const [num, den] = String(s.r_frame_rate).split("/").map(Number);
+  return {
+    codec: String(s.codec_name),
+    pixFmt: String(s.pix_fmt),
+    width: Number(s.width),
+    height: Number(s.height),
+    frames: Number(s.nb_read_frames),
+    durationS: Number(j.format.duration),
+    fps: den ? num / den : num,
+    colorSpace: s.color_space !== undefined ? String(s.color_space) : null,
+    faststart: moovBeforeMdat(file),
+  };
+}
+
+/** Walks the top-level MP4 boxes (no ffmpeg needed). */
+export function moovBeforeMdat(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const head = Buffer.alloc(16);
+    let pos = 0;
+    while (pos + 8 <= size) {
+      readSync(fd, head, 0, 16, pos);
+      let len = head.readUInt32BE(0);
+      const type = head.toString("latin1", 4, 8);
+      if (type === "moov") return true;
+      if (type === "mdat") return false;
+      if (len === 1) len = Number(head.readBigUInt64BE(8));
+      else if (len === 0) break;
+      pos += len;
+    }
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,26 @@
+/** The georeplay checkout/install folder (holds video/ and node_modules), found from this module's own location. */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg)) {
+      try {
+        if ((JSON.parse(readFileSync(pkg, "utf8")) as { name?: string }).name === "georeplay") return dir;
+      } catch {
+        /* keep walking */
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error("georeplay package root not found above " + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+}
+
+/** The Remotion entry point (TypeScript source; Remotion's bundler compiles it). */
+export function videoEntryPoint(): string {
+  return join(packageRoot(), "video", "index.ts");
+}

@@ -1,0 +1,138 @@
+/**
+ * One Remotion render session: the composition bundled once (with the frame
+ * files' public dir), one Chromium, one random port; stills and videos
+ * rendered from it; everything it put on disk removed on close().
+ *
+ * Remotion writes its working folders (the bundle, Chromium's profile, frame
+ * caches) under os.tmpdir(); while a session is open, TMPDIR points into the
+ * session's own folder, so close() removes all of it in one go.
+ */
+import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bundle } from "@remotion/bundler";
+import {
+  openBrowser,
+  selectComposition,
+  renderMedia,
+  renderStill,
+  makeCancelSignal,
+  type HeadlessBrowser,
+} from "@remotion/renderer";
+import { CHROME_MODE } from "./browser.ts";
+import { videoEntryPoint } from "./package-root.ts";
+import { freePort } from "./free-port.ts";
+import { onInterrupt } from "../io/interrupt.ts";
+import type { VideoConfig } from "remotion";
+import type { RolloutProps } from "../../video/props.ts";
+
+export type CompositionId = "Rollout" | "Trivial";
+
+export interface SessionOptions {
+  /** Remotion's public dir: the frame files live under it (timeline.framesDir is relative to it). */
+  publicDir: string;
+  browserExecutable: string;
+  onBundleProgress?: (percent: number) => void;
+}
+
+export interface MediaOptions {
+  composition: CompositionId;
+  props: RolloutProps;
+  /** Where Remotion writes; the caller makes it atomic. */
+  outputLocation: string;
+  concurrency?: number;
+  frameRange?: [number, number];
+  onProgress?: (p: { renderedFrames: number; encodedFrames: number; progress: number }) => void;
+}
+
+export interface RenderSession {
+  readonly serveUrl: string;
+  readonly port: number;
+  select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
+  renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
+  renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+const LOG_LEVEL = "error" as const; // hides Remotion's cgroup memory warnings
+
+export async function openSession(opts: SessionOptions): Promise<RenderSession> {
+  const work = mkdtempSync(join(tmpdir(), "georeplay-render-"));
+  const tmp = join(work, "tmp");
+  mkdirSync(tmp);
+  const savedTmpdir = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  const cancel = makeCancelSignal();
+  let browser: HeadlessBrowser | null = null;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    offInterrupt();
+    cancel.cancel();
+    try {
+      await browser?.close({ silent: true });
+    } catch {
+      /* already gone */
+    }
+    if (savedTmpdir === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = savedTmpdir;
+    rmSync(work, { recursive: true, force: true });
+  };
+  // Ctrl-C / SIGTERM: stop Chromium and remove the bundle and temp folders.
+  const offInterrupt = onInterrupt(close);
+  try {
+    const serveUrl = await bundle({
+      entryPoint: videoEntryPoint(),
+      publicDir: opts.publicDir,
+      outDir: join(work, "bundle"),
+      onProgress: opts.onBundleProgress,
+    });
+    const port = await freePort();
+    browser = await openBrowser("chrome", { browserExecutable: opts.browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    const common = {
+      serveUrl,
+      browserExecutable: opts.browserExecutable,
+      chromeMode: CHROME_MODE,
+      puppeteerInstance: browser,
+      port,
+      logLevel: LOG_LEVEL,
+    };
+    const select = (id: CompositionId, props: RolloutProps) => selectComposition({ ...common, id, inputProps: props });
+    return {
+      serveUrl,
+      port,
+      select,
+      async renderMp4(m) {
+        const composition = await select(m.composition, m.props);
+        const t0 = performance.now();
+        let frames = 0;
+        await renderMedia({
+          ...common,
+          composition,
+          inputProps: m.props,
+          codec: "h264",
+          colorSpace: "bt709", // yuv420p, limited range: what browsers and players expect
+          outputLocation: m.outputLocation,
+          overwrite: true,
+          concurrency: m.concurrency ?? 1,
+          frameRange: m.frameRange ?? null,
+          cancelSignal: cancel.cancelSignal,
+          onProgress: (p) => {
+            frames = p.renderedFrames;
+            m.onProgress?.({ renderedFrames: p.renderedFrames, encodedFrames: p.encodedFrames, progress: p.progress });
+          },
+        });
+        return { frames, ms: performance.now() - t0 };
+      },
+      async renderStillPng(id, props, frame, output) {
+        const composition = await select(id, props);
+        await renderStill({ ...common, composition, inputProps: props, frame, output, imageFormat: "png", overwrite: true });
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

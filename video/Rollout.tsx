@@ -1,0 +1,93 @@
+/**
+ * The Rollout composition: lays out what the timeline says for the current
+ * frame. Frame-pure: it reads only its validated props and useCurrentFrame().
+ */
+import React from "react";
+import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
+import type { RolloutProps } from "./props.ts";
+import { rolloutLayout, type Rect } from "./layout.ts";
+import { creditLine, hudAt, segmentAt, segmentProgress, viewportAt } from "./lookup.ts";
+import { C, MONO, SANS } from "./theme.ts";
+import { Viewport } from "./scenes/Viewport.tsx";
+import { Hud } from "./scenes/Hud.tsx";
+import { TracePane } from "./scenes/TracePane.tsx";
+import { MapPanel } from "./scenes/MapPanel.tsx";
+import { ScoreCard } from "./scenes/ScoreCard.tsx";
+import { CreditLine, UnverifiedBanner } from "./scenes/Overlays.tsx";
+
+const at = (r: Rect): React.CSSProperties => ({ position: "absolute", left: r.x, top: r.y, width: r.width, height: r.height });
+
+export const Rollout: React.FC<RolloutProps> = (props) => {
+  const frame = useCurrentFrame();
+  const { width, height } = useVideoConfig();
+  const t = props;
+  const L = rolloutLayout(width, height, t.viewport);
+  const u = L.unit;
+  const pos = segmentAt(t.segments, frame);
+  const { segment, offset } = pos;
+  const lastTurn = t.trace.reduce((m, e) => Math.max(m, e.turn), 0);
+
+  if (segment.kind === "score") {
+    return (
+      <AbsoluteFill style={{ background: C.bg }}>
+        <ScoreCard timeline={t} offset={offset} width={width} height={height} unit={u} />
+        {!t.episode.verified ? <UnverifiedBanner unit={u} /> : null}
+      </AbsoluteFill>
+    );
+  }
+
+  const view = viewportAt(t.segments, pos);
+  const hud = hudAt(segment, offset);
+  const showMap = segment.kind === "map" && segment.pins.length > 0;
+  // The panorama is on screen unless the map fully covers it.
+  const panoramaVisible = view.file !== null && !(showMap && offset >= 8);
+
+  return (
+    <AbsoluteFill style={{ background: C.bg, color: C.text }}>
+      <div data-scene="header" style={{ ...at(L.header), display: "flex", alignItems: "center", gap: 12 * u, fontFamily: SANS }}>
+        <span style={{ fontWeight: 800, fontSize: 18 * u, color: C.accent }}>georeplay</span>
+        <span style={{ fontSize: 16 * u, color: C.text, fontWeight: 600, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: 360 * u }}>{t.episode.modelName}</span>
+        <span style={{ fontFamily: MONO, fontSize: 12 * u, color: C.faint, whiteSpace: "nowrap" }}>
+          {t.episode.split} #{t.episode.index} · {t.episode.episodeId}
+          {t.episode.source === "slideshow" ? " · recorded images" : ""}
+        </span>
+        <span style={{ flex: 1 }} />
+        <span style={{ fontSize: 15 * u, color: C.dim, whiteSpace: "nowrap" }}>
+          {segment.turn > 0 ? `Turn ${segment.turn} of ${lastTurn}` : "Start"}
+        </span>
+      </div>
+      <div style={{ ...at(L.viewportBox), borderRadius: 8 * u, overflow: "hidden", background: C.panel }}>
+        <div style={{ position: "absolute", left: L.viewport.x - L.viewportBox.x, top: L.viewport.y - L.viewportBox.y }}>
+          <Viewport framesDir={t.framesDir} view={view} width={L.viewport.width} height={L.viewport.height} />
+        </div>
+        {showMap ? <MapPanel pins={segment.pins} size={L.viewportBox.width} offset={offset} unit={u} /> : null}
+      </div>
+      <div style={at(L.credit)}>{panoramaVisible ? <CreditLine text={creditLine(t)} unit={u} /> : null}</div>
+      <div style={at(L.hud)}>
+        <Hud hud={hud} width={L.hud.width} unit={u} />
+      </div>
+      <div style={at(L.trace)}>
+        {segment.kind === "opening" ? (
+          <Intro timeline={t} unit={u} />
+        ) : (
+          <TracePane trace={t.trace} activeTurn={segment.turn} width={L.trace.width} height={L.trace.height} progress={segmentProgress(pos)} offset={offset} unit={u} />
+        )}
+      </div>
+      {!t.episode.verified ? <UnverifiedBanner unit={u} /> : null}
+    </AbsoluteFill>
+  );
+};
+
+const Intro: React.FC<{ timeline: RolloutProps; unit: number }> = ({ timeline, unit }) => (
+  <div data-scene="intro" style={{ fontFamily: SANS, color: C.dim, fontSize: 15 * unit, lineHeight: 1.5, background: C.panel, borderRadius: 8 * unit, padding: 14 * unit }}>
+    <div style={{ color: C.text, fontWeight: 800, fontSize: 20 * unit, marginBottom: 6 * unit }}>Where is this?</div>
+    <div>
+      {timeline.episode.modelName} sees this view and has {timeline.segments[0]?.hud[0]?.stepsRemaining ?? "a few"} actions to look around, walk, drop pins and guess.
+    </div>
+    <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.faint }}>
+      {timeline.episode.verified
+        ? "Every view below was re-rendered from the recorded camera and matched the recorded hash."
+        : "Not every view could be re-rendered to its recorded hash."}
+    </div>
+  </div>
+);

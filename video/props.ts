@@ -1,0 +1,26 @@
+/**
+ * The composition's props: the timeline (the generator's contract) plus an
+ * optional output size. Validated by Remotion against this schema.
+ */
+import { z } from "zod";
+import { TimelineSchema } from "../replay/timeline-schema.ts";
+
+export const DEFAULT_WIDTH = 1280;
+export const DEFAULT_HEIGHT = 720;
+
+const EvenSide = z
+  .number()
+  .int()
+  .min(16)
+  .max(7680)
+  .refine((n) => n % 2 === 0, { message: "H.264 with yuv420p needs even dimensions" });
+
+export const RolloutPropsSchema = TimelineSchema.extend({
+  /** Output video size; default 1280x720. Layout is designed for 16:9. */
+  output: z.object({ width: EvenSide, height: EvenSide }).optional(),
+});
+export type RolloutProps = z.infer<typeof RolloutPropsSchema>;
+
+export function outputSize(p: { output?: { width: number; height: number } }): { width: number; height: number } {
+  return p.output ?? { width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT };
+}
