@@ -1,0 +1,39 @@
+/** Shared bits of the benchmarks: paths, the reference tools, timing, and generated runs. */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+// dist/bench/common.js -> repo root
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const REFERENCE = join(ROOT, "bench", "reference");
+export const CACHE = join(ROOT, "bench", ".cache");
+export const PYTHON = process.env.GEOREPLAY_PYTHON ?? "/usr/bin/python3";
+export const MIXED = join(ROOT, "test", "fixtures", "mixed");
+
+export function hasReferencePython(): boolean {
+  return spawnSync(PYTHON, ["-c", "import numpy, PIL"], { stdio: "ignore" }).status === 0;
+}
+
+export function run(cmd: string, args: string[], cwd = ROOT): { code: number | null; stdout: string; stderr: string; ms: number } {
+  const t0 = performance.now();
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: performance.now() - t0 };
+}
+
+/**
+ * A run recorded by the reference's make_traces.py (seeded random policy over the mixed tasks),
+ * generated once into bench/.cache and reused.
+ */
+export function generatedRun(name: string, episodes: number, seed: number): { dir: string; episodes: string; tasks: string; panos: string } {
+  const dir = join(CACHE, name);
+  const out = { dir, episodes: join(dir, "episodes.jsonl"), tasks: join(MIXED, "tasks.jsonl"), panos: join(dir, "panos") };
+  if (existsSync(out.episodes)) return out;
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`bench: generating ${name} (${episodes} episodes) with make_traces.py ...\n`);
+  const r = run(PYTHON, [join(REFERENCE, "make_traces.py"), "--look", join(REFERENCE, "look_reference.py"), "--tasks", out.tasks, "--out", dir, "--random", String(episodes), "--seed", String(seed), "--variety"], REFERENCE);
+  if (r.code !== 0) throw new Error(`make_traces.py failed: ${r.stderr}`);
+  return out;
+}
+
+export const fmt = (x: number, d = 1) => x.toFixed(d);

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// Slow tests: large generated runs, interruptions of real processes, full renders.
+export default defineConfig({
+  test: {
+    include: ["test/slow/**/*.test.ts"],
+    testTimeout: 900_000,
+    hookTimeout: 1_200_000,
+    fileParallelism: false,
+    passWithNoTests: false,
+  },
+});
