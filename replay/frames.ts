@@ -19,13 +19,13 @@ import { Worker } from "node:worker_threads";
 import { UserError, EXIT_INPUT, EXIT_MISMATCH, errorMessage } from "../src/io/errors.ts";
 import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
 import { onInterrupt } from "../src/io/interrupt.ts";
-import { openPanoDir, PanoStore } from "../src/panos/store.ts";
+import { openPanoDir, PanoError, PanoStore } from "../src/panos/store.ts";
 import { TaskIndex } from "../src/tasks/task-index.ts";
 import type { Episode } from "../src/schema/episode.ts";
 import type { TaskRow } from "../src/schema/task.ts";
 import type { ViewSpec } from "../src/render/reproject.ts";
 import { viewJobs, frameOf, panoPath, type ViewJob } from "./view-jobs.ts";
-import { runJobs, type ViewOutcome } from "./check-jobs.ts";
+import { checkView } from "../src/render/view.ts";
 import type { Timeline } from "./timeline-schema.ts";
 import { planEpisode, PlanError, type FrameJob } from "./segments.ts";
 import { buildTimeline } from "./timeline.ts";
@@ -142,17 +142,35 @@ function fileSha(path: string): string | null {
   }
 }
 
-/** Verifies every view of the episode; returns outcomes per turn. Identical views are checked once. */
+/** How one view the model saw compares with our render of it. */
+interface ViewOutcome {
+  turn: number;
+  status: "match" | "resolved" | "mismatch" | "error";
+  recorded: string;
+  rendered: string | null;
+  /** Our render: the exact bytes the model saw when status is match/resolved. */
+  jpeg?: Buffer;
+  error?: string;
+}
+
+/** Verifies every view of the episode (checkView: plain render, then exact-boundary search). Identical views are checked once. */
 async function verifyViews(jobs: ViewJob[], store: PanoStore): Promise<Map<number, ViewOutcome>> {
-  const byKey = new Map<string, ViewJob[]>();
-  for (const j of jobs) {
-    const k = JSON.stringify([j.path, j.view, j.expected]);
-    byKey.set(k, [...(byKey.get(k) ?? []), j]);
-  }
+  const seen = new Map<string, ViewOutcome>();
   const out = new Map<number, ViewOutcome>();
-  for (const group of byKey.values()) {
-    const [r] = await runJobs(store, [group[0]], true);
-    for (const j of group) out.set(j.turn, { ...r, turn: j.turn });
+  for (const j of jobs) {
+    const key = JSON.stringify([j.path, j.view, j.expected, j.scheme]);
+    let r = seen.get(key);
+    if (!r) {
+      try {
+        const c = await checkView(await store.get(j.path), j.view, j.expected, j.scheme);
+        r = { turn: j.turn, status: c.status, recorded: j.expected, rendered: c.digest, jpeg: c.jpeg };
+      } catch (e) {
+        const error = e instanceof PanoError ? e.message : errorMessage(e);
+        r = { turn: j.turn, status: "error", recorded: j.expected, rendered: null, error };
+      }
+      seen.set(key, r);
+    }
+    out.set(j.turn, { ...r, turn: j.turn });
   }
   return out;
 }
