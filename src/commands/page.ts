@@ -29,6 +29,9 @@ export function registerPage(program: Command): void {
     .option("--title <text>", "page title")
     .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
     .addOption(new Option("--no-progress", "never show a progress bar"))
+    // Subcommands copy exitOverride only when it is set before they are created: without this,
+    // commander would exit(1) itself on a bad option value instead of letting runMain map it to 2.
+    .exitOverride()
     .addHelpText("after", "\nExample:\n  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html")
     .action(async (episodes: string[], o) => {
       const bar = progressBar("page", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });

@@ -56,9 +56,11 @@ function pageClient(): void {
 
   // ---- images: parsed on first use; the table sits after this script in the file ----
   let images: string[] | null = null;
+  // While the parser is still inside the table its text is partial: wait for DOMContentLoaded.
+  let parsed = doc.readyState !== "loading";
   function imageUrl(n: number): string | null {
     if (!images) {
-      const node = doc.getElementById("gr-images");
+      const node = parsed ? doc.getElementById("gr-images") : null;
       if (!node) return null;
       images = JSON.parse(node.textContent || "[]");
     }
@@ -78,7 +80,10 @@ function pageClient(): void {
     img.src = url;
     observer && observer.unobserve(img);
   }
-  doc.addEventListener("DOMContentLoaded", () => { pending.forEach(load); });
+  doc.addEventListener("DOMContentLoaded", () => {
+    parsed = true;
+    pending.forEach(load);
+  });
 
   // ---- maps: one shared world path, a viewBox per map ----
   function drawMap(m: MapSpec, label: string): SVGElement {
@@ -123,6 +128,7 @@ function pageClient(): void {
     for (const v of seen) { const o = el("option", null, v) as HTMLOptionElement; o.value = v; s.appendChild(o); }
   }
   fillSelect(f.model, episodes.map((e) => e.model));
+  if (f.model.options.length <= 2) (list.parentElement as HTMLElement).classList.add("one-model");
   fillSelect(f.country, episodes.map((e) => e.country));
   fillSelect(f.verdict, episodes.map((e) => e.verdict));
   fillSelect(f.status, episodes.flatMap((e) => e.flags));
@@ -171,7 +177,7 @@ function pageClient(): void {
       tr.dataset.id = e.id;
       tr.setAttribute("aria-selected", String(current !== null && current.id === e.id));
       tr.appendChild(el("td", "mono", e.id));
-      tr.appendChild(el("td", "opt", e.model));
+      tr.appendChild(el("td", "model", e.model));
       tr.appendChild(el("td", null, e.country ?? "–"));
       tr.appendChild(el("td", "wide", e.verdict ?? "–"));
       tr.appendChild(el("td", "num", fmt(e.reward, 3)));

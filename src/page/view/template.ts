@@ -109,7 +109,7 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward">
 <span class="count" id="gr-count"></span>
 </div>
-<table class="episodes"><thead><tr><th data-sort="id">episode</th><th data-sort="model" class="opt">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th></tr></thead>
+<table class="episodes"><thead><tr><th data-sort="id">episode</th><th data-sort="model" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th></tr></thead>
 <tbody id="gr-rows"></tbody></table>
 </aside>
 <main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>

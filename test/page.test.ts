@@ -1,0 +1,418 @@
+/**
+ * `georeplay page`: the data layer's maths and escaping in Node, then the
+ * real page in Debian's Chromium (playwright-core, file://, no network):
+ * summary numbers against values computed here from the raw JSONL, deep
+ * links, keyboard navigation, filters, dark mode, zero requests, lazy
+ * images, and the hostile replies of the mixed fixture shown verbatim with
+ * nothing executed.
+ */
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import sharp from "sharp";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { MIXED, TRIESTE, runCli } from "./helpers.ts";
+import { buildPage } from "../src/page/build.ts";
+import { scriptJson, escapeHtml } from "../src/page/escape.ts";
+import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../src/page/geo.ts";
+import { median, summariseRun } from "../src/page/stats.ts";
+import { toolCall } from "../src/page/model.ts";
+
+const CHROMIUM_ARGS = [
+  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+];
+
+type RawEpisode = {
+  episode_id: string;
+  model_name: string;
+  task: { country?: string };
+  outcome: { reward: number; distance_km: number | null; turns_used: number };
+  turns: { turn: number; status: string; image_kind: string; image_sha256: string | null; model?: { reply?: string | null; reasoning?: string | null } }[];
+};
+const readRaw = (file: string): RawEpisode[] =>
+  readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+
+const dir = mkdtempSync(join(tmpdir(), "georeplay-page-"));
+const mixedOut = join(dir, "mixed.html");
+const bothOut = join(dir, "both.html");
+const mixedRaw = readRaw(join(MIXED, "episodes.jsonl"));
+const triesteRaw = readRaw(join(TRIESTE, "episodes.jsonl"));
+const corrupted: { episode_id: string; turn: number }[] = JSON.parse(readFileSync(join(MIXED, "corrupted.json"), "utf8"));
+
+let browser: Browser;
+let mixedResult: Awaited<ReturnType<typeof buildPage>>;
+
+beforeAll(async () => {
+  // Two runs in one page (mixed: synthetic-model, trieste: haiku-4.5) so the summary has two models.
+  // Both use task index rows: trieste's and mixed's task ids do not collide (40 vs 0..6).
+  const tasks = join(dir, "tasks.jsonl");
+  writeFileSync(tasks, readFileSync(join(MIXED, "tasks.jsonl"), "utf8") + readFileSync(join(TRIESTE, "tasks.jsonl"), "utf8"));
+  const panos = join(dir, "panos");
+  const { cpSync } = await import("node:fs");
+  cpSync(join(MIXED, "panos"), panos, { recursive: true });
+  cpSync(join(TRIESTE, "panos"), panos, { recursive: true });
+  mixedResult = await buildPage({ episodes: [join(MIXED, "episodes.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: mixedOut });
+  await buildPage({ episodes: [join(MIXED, "episodes.jsonl"), join(TRIESTE, "episodes.jsonl")], tasks, panos, out: bothOut });
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens a page from file:// and records every request, dialog, console message and page error. */
+async function open(file: string, opts: { hash?: string; width?: number; height?: number; dark?: boolean } = {}) {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1366, height: opts.height ?? 900 } });
+  const page = await context.newPage();
+  const log = { requests: [] as string[], dialogs: [] as string[], console: [] as string[], errors: [] as string[] };
+  page.on("request", (r) => log.requests.push(r.url()));
+  page.on("dialog", (d) => {
+    log.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on("console", (m) => log.console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => log.errors.push(e.message));
+  if (opts.dark) await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(`file://${file}${opts.hash ?? ""}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+  await page.waitForLoadState("load");
+  return { page, log, close: () => context.close() };
+}
+
+const currentTurn = (page: Page) =>
+  page.evaluate(() => {
+    const c = document.querySelector(".turn.current") as HTMLElement | null;
+    return c ? { episode: (document.getElementById("gr-detail") as HTMLElement).dataset.episode, turn: Number(c.dataset.turn), hash: location.hash } : null;
+  });
+
+describe("page data layer", () => {
+  it("scriptJson keeps the value and cannot close a script element", () => {
+    const hostile = { s: "</script><script>alert(1)</script><!-- & \u2028\u2029 🚗" };
+    const text = scriptJson(hostile);
+    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    expect(JSON.parse(text)).toEqual(hostile);
+    expect(escapeHtml(`<img src=x onerror="a">&'`)).toBe("&lt;img src=x onerror=&quot;a&quot;&gt;&amp;&#39;");
+  });
+
+  it("frames the reveal map by the environment's rule", () => {
+    // > 25 degrees apart: centred on the truth, 12 degree half-width.
+    expect(revealFrame([10, 10], [50, 60])).toEqual({ center: [50, 60], halfWidthDeg: 12 });
+    // Closer: the midpoint and max(0.05, 0.75*sep + 0.4).
+    const f = revealFrame([51.8637, 7.1841], [50.833786641671, 4.3278289927624]);
+    const sep = haversineKm([51.8637, 7.1841], [50.833786641671, 4.3278289927624]) / 6371.0088 * (180 / Math.PI);
+    expect(f.center[0]).toBeCloseTo((51.8637 + 50.833786641671) / 2, 9);
+    expect(f.center[1]).toBeCloseTo((7.1841 + 4.3278289927624) / 2, 9);
+    expect(f.halfWidthDeg).toBeCloseTo(0.75 * sep + 0.4, 9);
+    expect(revealFrame([1, 1], [1, 1]).halfWidthDeg).toBeCloseTo(0.4, 9);
+    // Across the antimeridian the midpoint is the near one, not lon 0.
+    expect(Math.abs(revealFrame([0, 179], [0, -179]).center[1])).toBeCloseTo(180, 6);
+    // The plot keeps points near the window even across the antimeridian.
+    const m = mapSpec(revealFrame([0, 179], [0, -179]), [], [0, 179], [0, -179]);
+    for (const p of [m.guess!, m.truth!]) {
+      expect(p[0]).toBeGreaterThan(m.vb[0]);
+      expect(p[0]).toBeLessThan(m.vb[0] + m.vb[2]);
+    }
+    expect(pinsFrame([])).toBeNull();
+  });
+
+  it("summarises per model: median, shares within 1/25/200/750 km, verification", () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 2, 3])).toBe(2.5);
+    expect(median([])).toBeNull();
+    const base = { turns: 4, tokensIn: 10, tokensOut: 5, latencyS: 1, errors: 0, match: 3, resolved: 1, mismatch: 1, viewErrors: 0 };
+    const rows = summariseRun([
+      { ...base, model: "b", reward: 0.5, distanceKm: 0.5 },
+      { ...base, model: "b", reward: null, distanceKm: null },
+      { ...base, model: "a", reward: 1, distanceKm: 300 },
+    ]);
+    expect(rows.map((r) => r.model)).toEqual(["a", "b", "all models"]);
+    expect(rows[1]).toMatchObject({ episodes: 2, meanReward: 0.5, medianDistanceKm: 0.5, within: [0.5, 0.5, 0.5, 0.5], checked: 8, match: 6, mismatch: 2 });
+    expect(rows[0].within).toEqual([0, 0, 0, 1]);
+  });
+
+  it("writes actions as tool calls", () => {
+    expect(toolCall({ action: "look", heading_deg: 90, fov_deg: 90 })).toBe("look(heading_deg=90, fov_deg=90)");
+    expect(toolCall({ op: "move", direction: "forward" })).toBe('move(direction="forward")');
+    expect(toolCall(null)).toBeNull();
+  });
+});
+
+describe("page file", () => {
+  let html: string;
+  beforeAll(() => {
+    html = readFileSync(mixedOut, "utf8");
+  });
+
+  it("is one file with a strict CSP pinning its one inline script and stylesheet by hash", () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1].replace(/&#39;/g, "'");
+    expect(csp).toMatch(/^default-src 'none'; img-src data:; font-src data:; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'/);
+    expect(csp).not.toContain("unsafe");
+    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)];
+    expect(scripts).toHaveLength(1);
+    const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("base64");
+    expect(csp).toContain(`script-src 'sha256-${sha(scripts[0][1])}'`);
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
+    expect(styles).toHaveLength(1);
+    expect(csp).toContain(`style-src 'sha256-${sha(styles[0][1])}'`);
+    // Every <script ...> element is either the pinned one or inert JSON.
+    const tags = html.match(/<script[^>]*>/g)!;
+    expect(tags.sort()).toEqual(['<script type="application/json" id="gr-episodes">', '<script type="application/json" id="gr-images">', "<script>"].sort());
+    // The hostile replies are in the file, but never as markup.
+    expect(html).not.toContain("<img src=x");
+    expect(html).not.toContain("<script>alert");
+    expect(html).toContain("\\u003cscript\\u003ealert");
+    // Nothing points outside the file.
+    expect(html).not.toMatch(/(src|href)=["']?(https?:|\/\/)/i);
+    expect(html).not.toMatch(/url\((?!data:)/);
+  });
+
+  it("stores each distinct view once, as WebP at the chosen size, verified against its recorded hash", async () => {
+    const m = /<script type="application\/json" id="gr-images">([\s\S]*?)<\/script>/.exec(html)!;
+    const images: string[] = JSON.parse(m[1]);
+    // Distinct recorded view hashes, minus the two corrupted turns whose re-render is new.
+    const recorded = new Set<string>();
+    for (const e of mixedRaw) for (const t of e.turns) if (t.image_kind === "view" && t.image_sha256) recorded.add(t.image_sha256);
+    expect(mixedResult.views).toBe(76);
+    expect(images.length).toBe(mixedResult.images);
+    expect(images.length).toBeLessThanOrEqual(recorded.size + corrupted.length);
+    expect(images.length).toBeGreaterThanOrEqual(recorded.size - corrupted.length);
+    const first = Buffer.from(images[0].replace(/^data:image\/webp;base64,/, ""), "base64");
+    const meta = await sharp(first).metadata();
+    expect(meta).toMatchObject({ format: "webp", width: 320, height: 320 });
+
+    const eps = JSON.parse(/<script type="application\/json" id="gr-episodes">([\s\S]*?)<\/script>/.exec(html)![1]);
+    // Unparseable turns repeat the previous view: same image index, one copy.
+    const ep = eps.find((e: { id: string }) => e.id === "b9b50c59f425");
+    const byTurn = new Map(ep.turns.map((t: { turn: number }) => [t.turn, t]));
+    const t1 = byTurn.get(1) as { status: string; image: number };
+    expect(t1.status).toBe("unparseable");
+    expect(t1.image).toBe((byTurn.get(0) as { image: number }).image);
+    // The corrupted turns carry a mismatch badge; everything else matches.
+    for (const c of corrupted) {
+      const t = eps.find((e: { id: string }) => e.id === c.episode_id).turns.find((x: { turn: number }) => x.turn === c.turn);
+      expect(t.check).toBe("mismatch");
+    }
+    const checks = eps.flatMap((e: { turns: { check: string | null }[] }) => e.turns.map((t) => t.check)).filter(Boolean);
+    expect(checks.filter((c: string) => c === "match" || c === "resolved")).toHaveLength(74);
+    expect(checks).toContain("resolved");
+  });
+
+  it("gives the same bytes for the same inputs", async () => {
+    const again = join(dir, "again.html");
+    await buildPage({ episodes: [join(MIXED, "episodes.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: again });
+    expect(readFileSync(again).equals(readFileSync(mixedOut))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
+  });
+});
+
+describe("page in Chromium", () => {
+  it("shows the summary numbers computed independently from the JSONL", async () => {
+    const { page, log, close } = await open(bothOut);
+    const rows = await page.$$eval("#gr-summary tbody tr", (trs) =>
+      trs.map((tr) => ({
+        model: (tr as HTMLElement).dataset.model,
+        cells: Object.fromEntries(
+          [...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, { value: (td as HTMLElement).dataset.value, text: td.textContent }]),
+        ),
+        verified: (tr.querySelector('td[data-stat="verified"]') as HTMLElement).dataset,
+      })),
+    );
+    expect(rows.map((r) => r.model)).toEqual(["haiku-4.5", "synthetic-model", "all models"]);
+    const expectFor = (raw: RawEpisode[], row: (typeof rows)[number], match: number, mismatch: number) => {
+      const rewards = raw.map((e) => e.outcome.reward);
+      const dists = raw.map((e) => e.outcome.distance_km!).sort((a, b) => a - b);
+      const mid = dists.length % 2 ? dists[(dists.length - 1) / 2] : (dists[dists.length / 2 - 1] + dists[dists.length / 2]) / 2;
+      expect(Number(row.cells.episodes.value)).toBe(raw.length);
+      expect(Number(row.cells.mean_reward.value)).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / raw.length, 12);
+      expect(row.cells.mean_reward.text).toBe((rewards.reduce((a, b) => a + b, 0) / raw.length).toFixed(3));
+      expect(Number(row.cells.median_distance_km.value)).toBeCloseTo(mid, 9);
+      for (const k of [1, 25, 200, 750]) {
+        expect(Number(row.cells[`within_${k}km`].value)).toBeCloseTo(dists.filter((d) => d < k).length / raw.length, 12);
+      }
+      expect(Number(row.cells.mean_turns.value)).toBeCloseTo(raw.reduce((a, e) => a + e.outcome.turns_used, 0) / raw.length, 12);
+      expect(Number(row.verified.match)).toBe(match);
+      expect(Number(row.verified.mismatch)).toBe(mismatch);
+    };
+    expectFor(triesteRaw, rows[0], 8, 0);
+    expectFor(mixedRaw, rows[1], 74, 2);
+    expectFor([...mixedRaw, ...triesteRaw], rows[2], 82, 2);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("lands a deep link on the right turn, and moves with j/k and n/p", async () => {
+    const { page, log, close } = await open(mixedOut, { hash: "#0ec192c0f90d/6" });
+    expect(await currentTurn(page)).toMatchObject({ episode: "0ec192c0f90d", turn: 6 });
+    const inView = await page.$eval("#t-0ec192c0f90d-6", (n) => {
+      const r = n.getBoundingClientRect();
+      return r.top >= -1 && r.top < innerHeight;
+    });
+    expect(inView).toBe(true);
+    await page.keyboard.press("j");
+    expect(await currentTurn(page)).toEqual({ episode: "0ec192c0f90d", turn: 7, hash: "#0ec192c0f90d/7" });
+    await page.keyboard.press("k");
+    await page.keyboard.press("k");
+    expect(await currentTurn(page)).toMatchObject({ turn: 5 });
+    // n: the next episode in list order (input order here), at its first turn.
+    const order = mixedRaw.map((e) => e.episode_id);
+    await page.keyboard.press("n");
+    const next = order[order.indexOf("0ec192c0f90d") + 1];
+    expect(await currentTurn(page)).toEqual({ episode: next, turn: 0, hash: `#${next}/0` });
+    await page.keyboard.press("p");
+    expect(await currentTurn(page)).toMatchObject({ episode: "0ec192c0f90d", turn: 0 });
+    // Changing the address later also navigates.
+    await page.evaluate(() => (location.hash = "#4b86cb1e4dca/9"));
+    await page.waitForFunction(() => document.querySelector(".turn.current")?.id === "t-4b86cb1e4dca-9");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("filters by country, status, reward and reply text, and sorts", async () => {
+    const { page, close } = await open(mixedOut);
+    const ids = () => page.$$eval("#gr-rows tr", (trs) => trs.map((t) => (t as HTMLElement).dataset.id));
+    expect(await ids()).toEqual(mixedRaw.map((e) => e.episode_id));
+
+    await page.selectOption("#f-country", "Moldova");
+    expect(await ids()).toEqual(mixedRaw.filter((e) => e.task.country === "Moldova").map((e) => e.episode_id));
+    await page.selectOption("#f-country", "");
+
+    await page.selectOption("#f-status", "mismatch");
+    expect((await ids()).sort()).toEqual([...new Set(corrupted.map((c) => c.episode_id))].sort());
+    await page.selectOption("#f-status", "");
+
+    await page.fill("#f-reward", "0.5");
+    expect(await ids()).toEqual(mixedRaw.filter((e) => e.outcome.reward >= 0.5).map((e) => e.episode_id));
+    await page.fill("#f-reward", "");
+
+    await page.fill("#f-q", "東京");
+    const withText = mixedRaw.filter((e) => e.turns.some((t) => (t.model?.reply ?? "").includes("東京") || (t.model?.reasoning ?? "").includes("東京")));
+    expect(withText.length).toBeGreaterThan(0);
+    expect(withText.length).toBeLessThan(mixedRaw.length);
+    expect(await ids()).toEqual(withText.map((e) => e.episode_id));
+    await page.fill("#f-q", "");
+
+    await page.click('th[data-sort="reward"]');
+    expect(await ids()).toEqual([...mixedRaw].sort((a, b) => b.outcome.reward - a.outcome.reward).map((e) => e.episode_id));
+    await page.click('th[data-sort="reward"]');
+    expect(await ids()).toEqual([...mixedRaw].sort((a, b) => a.outcome.reward - b.outcome.reward).map((e) => e.episode_id));
+    expect(await page.textContent("#gr-count")).toBe(`${mixedRaw.length} of ${mixedRaw.length}`);
+    await close();
+  });
+
+  it("follows the system's dark mode", async () => {
+    const light = await open(mixedOut);
+    const dark = await open(mixedOut, { dark: true });
+    const bg = (p: Page) => p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+    expect(await bg(light.page)).toBe("rgb(246, 245, 241)");
+    expect(await bg(dark.page)).toBe("rgb(21, 23, 26)");
+    await light.close();
+    await dark.close();
+  });
+
+  it("decodes images only as they scroll into view, and makes no request of any kind", async () => {
+    const { page, log, close } = await open(mixedOut, { hash: "#b9b50c59f425" });
+    const state = () => page.$$eval("img[data-img]", (imgs) => imgs.map((i) => (i as HTMLImageElement).getAttribute("src") !== null));
+    const before = await state();
+    expect(before.length).toBeGreaterThan(8);
+    expect(before[0]).toBe(true);
+    expect(before[before.length - 1]).toBe(false);
+    await page.$eval("#t-b9b50c59f425-10", (n) => n.scrollIntoView());
+    await page.waitForFunction(() => {
+      const img = document.querySelector("#t-b9b50c59f425-10 img") as HTMLImageElement;
+      return img.complete && img.naturalWidth === 320;
+    });
+    // Visit every episode and open every collapsed text: still nothing fetched.
+    for (const e of mixedRaw) {
+      await page.evaluate((id) => (location.hash = `#${id}/0`), e.episode_id);
+      await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, e.episode_id);
+    }
+    expect(log.requests).toEqual([`file://${mixedOut}`]);
+    expect(log.console.filter((c) => /Content Security Policy|Refused/i.test(c))).toEqual([]);
+    await close();
+  });
+
+  it("shows hostile replies verbatim and runs nothing from them", async () => {
+    const { page, log, close } = await open(mixedOut);
+    await page.exposeFunction("__unused", () => undefined); // bindings are the only way in from outside
+    let checked = 0;
+    for (const e of mixedRaw) {
+      await page.evaluate((id) => (location.hash = `#${id}/0`), e.episode_id);
+      await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, e.episode_id);
+      await page.$$eval("details", (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
+      const shown = await page.$$eval("#gr-detail .turn", (cards) =>
+        cards.map((c) => ({ turn: Number((c as HTMLElement).dataset.turn), texts: [...c.querySelectorAll("pre.text")].map((p) => p.textContent) })),
+      );
+      for (const t of e.turns) {
+        const card = shown.find((s) => s.turn === t.turn)!;
+        const expected = [t.model?.reply, t.model?.reasoning].filter((x): x is string => typeof x === "string" && (x.length > 0 || x === t.model?.reply));
+        expect(card.texts).toEqual(expected);
+        checked += expected.length;
+      }
+    }
+    expect(checked).toBeGreaterThan(80);
+    const injected = await page.evaluate(() => ({
+      scripts: document.scripts.length,
+      imgX: document.querySelectorAll('img[src="x"], img:not([data-img])').length,
+      handlers: [...document.querySelectorAll("*")].filter((n) => [...n.attributes].some((a) => a.name.startsWith("on"))).length,
+    }));
+    expect(injected).toEqual({ scripts: 3, imgX: 0, handlers: 0 });
+    expect(log.dialogs).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("is readable on a phone: one column, no sideways scrolling", async () => {
+    const { page, close } = await open(mixedOut, { width: 390, height: 844, hash: "#1ae5a0c90017/6" });
+    const m = await page.evaluate(() => ({
+      overflow: document.documentElement.scrollWidth - innerWidth,
+      card: (document.querySelector(".turn.current") as HTMLElement).getBoundingClientRect().width,
+    }));
+    expect(m.overflow).toBeLessThanOrEqual(0);
+    expect(m.card).toBeLessThanOrEqual(390);
+    expect(m.card).toBeGreaterThan(300);
+    await close();
+  });
+});
+
+describe("georeplay page (CLI)", () => {
+  it("writes the page, reports it, and exits 1 because two views mismatch", () => {
+    const out = join(dir, "cli", "run.html");
+    const r = runCli(["page", join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out, "--image-size", "200"]);
+    expect(r.stdout).toMatch(/^wrote .*run\.html · 10 episodes · 76 views \(\d+ distinct images\) · [\d.]+ MB\n$/);
+    expect(r.stderr).toContain("2 view(s) do not match their recorded hash");
+    expect(r.code).toBe(1);
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it("trieste: every view verified, exit 0", () => {
+    const out = join(dir, "trieste.html");
+    const r = runCli(["page", join(TRIESTE, "episodes.jsonl"), "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, "utf8")).toContain("all 8 recorded views reproduce byte for byte");
+  });
+
+  it("rejects bad input with a specific message, no stack, and leaves an existing page alone", () => {
+    const out = join(dir, "keep.html");
+    writeFileSync(out, "previous");
+    const base = [join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out];
+    const cases: [string[], RegExp][] = [
+      [["page", ...base.slice(0, 3), "--panos", join(dir, "nope"), "-o", out], /--panos .*nope: no such file/],
+      [["page", join(dir, "missing.jsonl"), ...base.slice(1)], /missing\.jsonl: no such file/],
+      [["page", ...base, "--image-size", "2000"], /--image-size 2000: expected a whole number of pixels from 32 to 640/],
+      [["page", ...base, "--image-size", "big"], /expected a whole number >= 1, got "big"/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = runCli(args);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(readFileSync(out, "utf8")).toBe("previous");
+    expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
+  });
+});
