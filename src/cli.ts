@@ -8,6 +8,7 @@ import { Command } from "commander";
 import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
+import { registerRender } from "./commands/render.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -26,5 +27,6 @@ program
 registerVerify(program);
 registerFrames(program);
 registerPage(program);
+registerRender(program);
 
 await runMain(program);

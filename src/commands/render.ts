@@ -1,0 +1,79 @@
+/** `georeplay render`: one recorded episode to an MP4 (frame generator + Remotion). */
+import { Command, Option } from "commander";
+import { availableParallelism } from "node:os";
+import { relative } from "node:path";
+import { progressBar } from "../io/progress.ts";
+import { onInterrupt } from "../io/interrupt.ts";
+import { positiveInt } from "./options.ts";
+import { parseSize } from "../mp4/size.ts";
+import { renderEpisodeMp4, type RenderStage } from "../mp4/render-episode.ts";
+
+const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
+
+export function registerRender(program: Command): void {
+  program
+    .command("render")
+    .summary("render one recorded episode to an MP4 (verified replay, HUD, trace, map, score card)")
+    .description(
+      "Verifies the episode's views and renders its camera path (as `georeplay frames` does, into a\n" +
+        "temporary folder), then renders the Rollout composition with Remotion and Chromium to an H.264\n" +
+        "MP4 (yuv420p, bt709). The file appears only when complete: a failed or interrupted render leaves\n" +
+        "nothing at the output path and no temporary folders behind.\n\n" +
+        "Chromium: $GEOREPLAY_CHROMIUM, else /usr/bin/chromium (apt-get install chromium).\n" +
+        "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
+        "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
+        "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.",
+    )
+    .argument("<episodes...>", "episodes.jsonl file(s) written by the eval harness")
+    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
+    .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl files")
+    .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .requiredOption("-o, --out <file.mp4>", "output MP4")
+    .option("--size <WxH>", "video size, even numbers (the layout is designed for 16:9)", parseSize, { width: 1280, height: 720 })
+    .option("--fps <n>", "video frames per second", positiveInt, 30)
+    .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
+    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
+    .option("--jobs <n>", "worker threads for the frame files", positiveInt, availableParallelism())
+    .addOption(new Option("--no-progress", "never show a progress bar"))
+    .addHelpText(
+      "after",
+      "\nExamples:\n" +
+        "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o rollout.mp4\n" +
+        "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24",
+    )
+    .action(async (episodes: string[], o) => {
+      const bar = progressBar("render", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
+      const off = onInterrupt(() => bar.stop());
+      try {
+        const r = await renderEpisodeMp4({
+          episodes,
+          episode: o.episode,
+          tasks: o.tasks,
+          panos: o.panos,
+          out: o.out,
+          size: o.size,
+          fps: o.fps,
+          unverified: Boolean(o.unverified),
+          concurrency: o.concurrency,
+          jobs: o.jobs,
+          onProgress: (stage, done, total) => {
+            const [a, b] = STAGE_SPAN[stage];
+            const f = total > 0 ? Math.min(1, done / total) : 1;
+            const detail = stage === "frames" ? `frame files ${done}/${total}` : stage === "bundle" ? "bundling" : `video frames ${done}/${total}`;
+            bar.update(Math.round(a + (b - a) * f), detail);
+          },
+        });
+        bar.stop();
+        const t = r.timeline;
+        const secs = t.totalFrames / t.fps;
+        process.stdout.write(
+          `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
+            `${t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
+            `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+        );
+      } finally {
+        bar.stop();
+        off();
+      }
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * One episode to one MP4: frame generator into a private public dir, bundle,
+ * render with Remotion, rename into place. Nothing partial is ever left at
+ * the output path, and every temporary folder is removed, also on failure
+ * and on Ctrl-C / SIGTERM.
+ */
+import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { tmpdir, availableParallelism } from "node:os";
+import { basename, dirname, extname, join, resolve } from "node:path";
+import { generateFrames, type FramesOptions } from "../../replay/frames.ts";
+import type { Timeline } from "../../replay/timeline-schema.ts";
+import { UserError, errorMessage } from "../io/errors.ts";
+import { onInterrupt } from "../io/interrupt.ts";
+import { resolveBrowser } from "./browser.ts";
+import { openSession } from "./session.ts";
+import type { Size } from "./size.ts";
+
+export type RenderStage = "frames" | "bundle" | "render";
+
+export interface RenderEpisodeOptions {
+  episodes: string[];
+  episode: string;
+  tasks: string;
+  panos: string;
+  out: string;
+  size?: Size;
+  fps?: number;
+  unverified?: boolean;
+  concurrency?: number;
+  jobs?: number;
+  onProgress?: (stage: RenderStage, done: number, total: number) => void;
+}
+
+export interface RenderEpisodeResult {
+  out: string;
+  timeline: Timeline;
+  size: Size;
+  frames: number;
+  renderMs: number;
+  framesMs: number;
+}
+
+/** The temp file Remotion writes to: beside the target (same file system, so rename is atomic), ending in .mp4. */
+function tempMp4For(target: string): string {
+  return join(dirname(target), `.${basename(target, extname(target))}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}.mp4`);
+}
+
+export function checkOutputPath(out: string): string {
+  const target = resolve(out);
+  if (extname(target).toLowerCase() !== ".mp4") throw new UserError(`-o ${out}: the output must be an .mp4 file`);
+  try {
+    if (statSync(target).isDirectory()) throw new UserError(`-o ${out}: is a directory; give a file name such as ${join(out, "rollout.mp4")}`);
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+  }
+  return target;
+}
+
+export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+  const target = checkOutputPath(opts.out);
+  const browserExecutable = resolveBrowser();
+  const concurrency = opts.concurrency ?? 1;
+  if (concurrency > availableParallelism()) throw new UserError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
+  const size = opts.size ?? { width: 1280, height: 720 };
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+  } catch (e) {
+    throw new UserError(`-o ${opts.out}: cannot create its folder (${errorMessage(e)})`);
+  }
+
+  const work = mkdtempSync(join(tmpdir(), "georeplay-frames-"));
+  const tmpOut = tempMp4For(target);
+  const cleanup = () => {
+    rmSync(tmpOut, { force: true });
+    rmSync(work, { recursive: true, force: true });
+  };
+  const offInterrupt = onInterrupt(cleanup);
+  try {
+    const publicDir = join(work, "public");
+    const t0 = performance.now();
+    const framesOpts: FramesOptions = {
+      episodes: opts.episodes,
+      episode: opts.episode,
+      tasks: opts.tasks,
+      panos: opts.panos,
+      fps: opts.fps ?? 30,
+      unverified: opts.unverified ?? false,
+      jobs: opts.jobs,
+      publicDir,
+      onProgress: (done, total) => opts.onProgress?.("frames", done, total),
+    };
+    const gen = await generateFrames(framesOpts);
+    const framesMs = performance.now() - t0;
+    const timeline = gen.timeline;
+
+    let session;
+    try {
+      session = await openSession({ publicDir, browserExecutable, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
+    } catch (e) {
+      throw new UserError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
+    }
+    try {
+      const r = await session.renderMp4({
+        composition: "Rollout",
+        props: { ...timeline, output: size },
+        outputLocation: tmpOut,
+        concurrency,
+        onProgress: (p) => opts.onProgress?.("render", p.renderedFrames, timeline.totalFrames),
+      });
+      renameSync(tmpOut, target);
+      return { out: target, timeline, size, frames: timeline.totalFrames, renderMs: r.ms, framesMs };
+    } catch (e) {
+      if (e instanceof UserError) throw e;
+      throw new UserError(`rendering ${target} failed: ${errorMessage(e)}`);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    cleanup();
+    offInterrupt();
+  }
+}
