@@ -7,7 +7,7 @@
  * stay in memory. At the end the parts are joined into a temp file beside
  * the output and renamed into place.
  */
-import { createReadStream, createWriteStream, mkdirSync, rmSync, type WriteStream } from "node:fs";
+import { createReadStream, createWriteStream, mkdirSync, openSync, rmSync, type WriteStream } from "node:fs";
 import { basename, dirname } from "node:path";
 import { verifyRun, type VerifyProgress } from "../../replay/verify.ts";
 import { openAtomicStream, tempPathFor } from "../io/atomic.ts";
@@ -52,7 +52,8 @@ class PartFile {
   bytes = 0;
   constructor(target: string) {
     this.path = tempPathFor(target);
-    this.stream = createWriteStream(this.path);
+    // Opened synchronously so that remove() can never race a pending open and leave the file behind.
+    this.stream = createWriteStream(this.path, { fd: openSync(this.path, "w") });
     this.stream.on("error", (e) => (this.failed = e));
   }
   write(chunk: string): Promise<void> {
