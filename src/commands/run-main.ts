@@ -3,7 +3,8 @@ import { Command, CommanderError } from "commander";
 import { UserError, EXIT_INPUT } from "../io/errors.ts";
 
 export async function runMain(program: Command): Promise<void> {
-  program.exitOverride();
+  // Subcommands copy settings when created, so override on every one of them too.
+  for (const cmd of [program, ...program.commands]) cmd.exitOverride();
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
