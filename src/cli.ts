@@ -9,6 +9,7 @@ import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
 import { registerRender } from "./commands/render.ts";
+import { registerSchema } from "./commands/schema.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -28,5 +29,6 @@ registerVerify(program);
 registerFrames(program);
 registerPage(program);
 registerRender(program);
+registerSchema(program);
 
 await runMain(program);
