@@ -23,7 +23,16 @@ program
   )
   .version("0.1.0")
   .showHelpAfterError("(run with --help for usage)")
-  .configureHelp({ sortSubcommands: false });
+  // Wide enough for the commands' hand-wrapped descriptions (<= 100 columns), so they are not re-wrapped.
+  .configureHelp({ sortSubcommands: false, helpWidth: 104 });
+
+// `georeplay ... | head` closes stdout early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
 
 registerVerify(program);
 registerFrames(program);
