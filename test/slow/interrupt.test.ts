@@ -1,0 +1,113 @@
+/**
+ * Interruptions on real processes: SIGINT or SIGTERM mid-run exits promptly
+ * with a clear message, leaves no temp files and any previous output
+ * untouched, and a rerun completes.
+ */
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CLI, MIXED, TRIESTE, runCli } from "../helpers.ts";
+
+let dir: string;
+let bigRun: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "georeplay-int-"));
+  // A run long enough to interrupt: the mixed episodes 30 times over, with distinct ids.
+  const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+  const out: string[] = [];
+  for (let k = 0; k < 30; k++) for (const l of eps) {
+    const e = JSON.parse(l);
+    e.episode_id = `${e.episode_id.slice(0, 8)}${k.toString(16).padStart(4, "0")}`;
+    out.push(JSON.stringify(e));
+  }
+  bigRun = join(dir, "big.jsonl");
+  writeFileSync(bigRun, out.join("\n") + "\n");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Starts the CLI, sends `signal` after `afterMs`, resolves with exit code, output and how long the exit took. */
+function interrupt(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<{ code: number | null; stderr: string; exitMs: number }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.stdout.resume();
+    let sentAt = 0;
+    const timer = setTimeout(() => {
+      sentAt = performance.now();
+      child.kill(signal);
+    }, afterMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, exitMs: sentAt ? performance.now() - sentAt : -1 });
+    });
+  });
+}
+
+const leftovers = (d: string) => readdirSync(d).filter((f) => f.includes(".tmp-"));
+
+describe("interrupting real processes", () => {
+  it("verify: SIGINT mid-run exits 130 within 2 s with a message; a rerun completes", async () => {
+    const args = ["verify", bigRun, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos")];
+    const r = await interrupt(args, "SIGINT", 2500);
+    expect(r.exitMs).toBeGreaterThan(0); // it was still running when interrupted
+    expect(r.code).toBe(130);
+    expect(r.exitMs).toBeLessThan(2000);
+    expect(r.stderr).toContain("interrupted by SIGINT");
+    const again = runCli([...args, "--limit", "20"]);
+    expect(again.stdout).toContain("20 episodes");
+  });
+
+  it("verify: SIGTERM exits 143", async () => {
+    const r = await interrupt(["verify", bigRun, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos")], "SIGTERM", 2000);
+    expect(r.code).toBe(143);
+    expect(r.stderr).toContain("interrupted by SIGTERM");
+  });
+
+  it("page: SIGINT leaves the previous page untouched and no temp file; a rerun completes", async () => {
+    const out = join(dir, "run.html");
+    writeFileSync(out, "previous page");
+    const args = ["page", bigRun, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out];
+    const r = await interrupt(args, "SIGINT", 3000);
+    expect(r.exitMs).toBeGreaterThan(0);
+    expect(r.code).toBe(130);
+    expect(r.exitMs).toBeLessThan(2000);
+    expect(readFileSync(out, "utf8")).toBe("previous page");
+    expect(leftovers(dir)).toEqual([]);
+    const again = runCli(["page", join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out]);
+    expect([0, 1]).toContain(again.code);
+    expect(readFileSync(out, "utf8")).toContain("<!doctype html>");
+  });
+
+  it("frames: SIGTERM leaves no timeline.json and no temp files; a rerun reuses frames and completes", async () => {
+    const out = join(dir, "frames-out");
+    const args = ["frames", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "--out", out];
+    const r = await interrupt(args, "SIGTERM", 4000);
+    expect(r.exitMs).toBeGreaterThan(0);
+    expect(r.code).toBe(143);
+    expect(existsSync(join(out, "timeline.json"))).toBe(false);
+    if (existsSync(join(out, "frames"))) expect(leftovers(join(out, "frames"))).toEqual([]);
+    const again = runCli(args);
+    expect(again.code).toBe(0);
+    expect(statSync(join(out, "timeline.json")).size).toBeGreaterThan(0);
+  });
+
+  it("render: SIGINT leaves the previous MP4 untouched and no temp files", async () => {
+    const out = join(dir, "rollout.mp4");
+    writeFileSync(out, "previous video");
+    const before = new Set(readdirSync(tmpdir()));
+    const args = ["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out, "--fps", "10", "--size", "640x360"];
+    const r = await interrupt(args, "SIGINT", 12000);
+    expect(r.exitMs).toBeGreaterThan(0);
+    expect(r.code).toBe(130);
+    expect(r.exitMs).toBeLessThan(5000);
+    expect(readFileSync(out, "utf8")).toBe("previous video");
+    expect(leftovers(dir)).toEqual([]);
+    // Remotion's bundle and georeplay's temp public dir are removed.
+    const added = readdirSync(tmpdir()).filter((f) => !before.has(f) && /georeplay|remotion/i.test(f));
+    expect(added).toEqual([]);
+  });
+});
