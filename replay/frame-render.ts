@@ -9,8 +9,9 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import type { PanoStore } from "../src/panos/store.ts";
-import { indexMap, sampleRgb, type ViewSpec } from "../src/render/reproject.ts";
+import { indexMap, indexMapExact, sampleRgb, type ViewSpec } from "../src/render/reproject.ts";
 import { encodeJpeg } from "../src/render/encode.ts";
+import { levelIndexMap } from "./level-index-map.ts";
 
 export interface RenderTask {
   /** Absolute path of the frame file to write. */
@@ -36,13 +37,33 @@ export const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).
 
 /** Reusable buffers per output size: a frame allocates nothing per pixel. */
 const scratch = new Map<number, { map: Int32Array; rgb: Uint8Array }>();
+/** Geometry (fov, pitch, sizes) of the previous frame rendered by this thread. */
+let lastGeometry = "";
+
+/**
+ * The source index map. Both paths give the reference's exact indices; they
+ * differ in cost. indexMap caches per-(fov, pitch) geometry, which pays off
+ * when the camera only pans (a look at constant fov); during a zoom or a tilt
+ * every frame has new geometry, and building the cache costs more than the
+ * plain per-pixel computation, so those frames use indexMapExact, or the
+ * mirrored computation for a level camera (half the trigonometry).
+ */
+function sourceIndices(view: ViewSpec, srcW: number, srcH: number, out: Int32Array): Int32Array {
+  const geometry = `${view.fovDeg}:${view.pitchDeg}:${view.width}x${view.height}:${srcW}x${srcH}`;
+  const panning = geometry === lastGeometry;
+  lastGeometry = geometry;
+  if (levelIndexMap(view, srcW, srcH, out)) return out;
+  if (panning) return indexMap(view, srcW, srcH, undefined, false, out).map;
+  out.set(indexMapExact(view, srcW, srcH));
+  return out;
+}
 
 export async function renderFrameFile(store: PanoStore, task: RenderTask): Promise<string> {
   const pano = await store.get(task.pano);
   const n = task.view.width * task.view.height;
   let buf = scratch.get(n);
   if (!buf) scratch.set(n, (buf = { map: new Int32Array(n), rgb: new Uint8Array(n * 3) }));
-  indexMap(task.view, pano.width, pano.height, undefined, false, buf.map);
+  sourceIndices(task.view, pano.width, pano.height, buf.map);
   sampleRgb(pano.data, buf.map, buf.rgb);
   const jpeg = await encodeJpeg(buf.rgb, task.view.width, task.view.height);
   await writeAtomic(task.path, jpeg);
