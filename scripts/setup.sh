@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -x /usr/bin/time ] || need_apt+=(time)
 /usr/bin/python3 -c 'import numpy, PIL' >/dev/null 2>&1 || need_apt+=(python3-numpy python3-pil)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}" >&2
