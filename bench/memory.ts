@@ -31,7 +31,7 @@ async function bigFile(gb: number): Promise<string> {
     e.turns[1].model = { ...(e.turns[1].model ?? {}), reply: pad };
     const line = JSON.stringify(e) + "\n";
     bytes += Buffer.byteLength(line);
-    if (!out.write(line)) await new Promise((r) => out.once("drain", r));
+    if (!out.write(line)) await new Promise<void>((r) => out.once("drain", () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
   return file;
