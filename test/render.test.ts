@@ -1,0 +1,286 @@
+/**
+ * The rollout MP4: the Remotion composition rendered by real Chromium from
+ * the real frame generator's output, checked with ffprobe, and stills
+ * compared with the generator's frame files (viewport) and with reviewed
+ * golden images (layout: HUD, trace pane, map, score card).
+ *
+ * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/render.test.ts
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import pixelmatch from "pixelmatch";
+import { PNG } from "pngjs";
+import React from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { ROOT, TRIESTE, runCli } from "./helpers.ts";
+import { generateFrames } from "../replay/frames.ts";
+import type { Timeline } from "../replay/timeline-schema.ts";
+import { openSession, type RenderSession } from "../src/mp4/session.ts";
+import { resolveBrowser, BROWSER_ENV } from "../src/mp4/browser.ts";
+import { probeVideo, resolveFfmpeg, resolveFfprobe } from "../src/mp4/ffmpeg.ts";
+import { parseSize } from "../src/mp4/size.ts";
+import { UserError } from "../src/io/errors.ts";
+import { rolloutLayout, type Rect } from "../video/layout.ts";
+import { creditLine, licenceLabel, segmentAt, viewportAt } from "../video/lookup.ts";
+import { revealFrame, pinsFrame, separationDeg } from "../video/geo-frame.ts";
+import { TracePane } from "../video/scenes/TracePane.tsx";
+import type { RolloutProps } from "../video/props.ts";
+
+const GOLDEN = join(ROOT, "test", "golden");
+const UPDATE = process.env.UPDATE_GOLDEN === "1";
+const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-test-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const triesteArgs = [join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos")];
+
+// ---------- pure parts ----------
+
+describe("options and resolvers", () => {
+  it("parses even sizes and rejects odd or malformed ones with a reason", () => {
+    expect(parseSize("1280x720")).toEqual({ width: 1280, height: 720 });
+    expect(parseSize(" 854X480 ")).toEqual({ width: 854, height: 480 });
+    expect(() => parseSize("1281x720")).toThrow(/width must be even/);
+    expect(() => parseSize("1280x")).toThrow(/WIDTHxHEIGHT/);
+    expect(() => parseSize("8x8")).toThrow(/between 16 and 7680/);
+  });
+
+  it("finds Chromium from the env var, then the system path, else names apt-get install chromium", () => {
+    expect(resolveBrowser({}, ["/usr/bin/chromium"])).toBe("/usr/bin/chromium");
+    const fake = join(tmp, "my-chrome");
+    writeFileSync(fake, "#!/bin/sh\n");
+    chmodSync(fake, 0o755);
+    expect(resolveBrowser({ [BROWSER_ENV]: fake }, [])).toBe(fake);
+    expect(() => resolveBrowser({ [BROWSER_ENV]: join(tmp, "missing") }, ["/usr/bin/chromium"])).toThrow(/GEOREPLAY_CHROMIUM=.*no such file/);
+    let err: unknown;
+    try {
+      resolveBrowser({}, [join(tmp, "nowhere", "chromium")]);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(UserError);
+    expect((err as Error).message).toMatch(/apt-get install chromium/);
+  });
+
+  it("finds ffmpeg and ffprobe (ffmpeg-static if installed, else Remotion's compositor, else the system)", () => {
+    const ff = resolveFfmpeg();
+    expect(existsSync(ff.path)).toBe(true);
+    expect(["ffmpeg-static", "remotion", "system"]).toContain(ff.source);
+    expect(existsSync(resolveFfprobe().path)).toBe(true);
+  });
+});
+
+describe("composition maths", () => {
+  it("frames the reveal map like the environment", () => {
+    const far = revealFrame([48.85, 2.35], [-33.87, 151.2]);
+    expect(far).toEqual({ center: [-33.87, 151.2], halfWidth: 12 });
+    const near = revealFrame([45.6471, 13.7758], [45.6499, 13.7689]);
+    const sep = separationDeg([45.6471, 13.7758], [45.6499, 13.7689]);
+    expect(near.halfWidth).toBeCloseTo(Math.max(0.05, 0.75 * sep + 0.4), 12);
+    expect(near.center[0]).toBeCloseTo((45.6471 + 45.6499) / 2, 12);
+    expect(near.center[1]).toBeCloseTo((13.7758 + 13.7689) / 2, 12);
+    // Across the antimeridian the midpoint is on the short side.
+    expect(revealFrame([0, 179], [0, -179]).center[1]).toBeCloseTo(180, 9);
+    expect(pinsFrame([[45.6, 13.7]]).center).toEqual([45.6, 13.7]);
+  });
+
+  it("credits the imagery with the creator and a readable licence", () => {
+    expect(licenceLabel("CC-BY-SA-4.0")).toBe("CC BY-SA 4.0");
+    expect(licenceLabel("custom")).toBe("custom");
+  });
+
+  it("shows model replies as text, never as markup, and marks failed turns", () => {
+    const hostile = { turn: 2, status: "ok", failed: false, actionName: "look", toolCall: "look(heading_deg=90)", reply: `<script>alert(1)</script><img src=x onerror=alert(2)> **bold**`, reasoning: null, feedback: "<b>fb</b>", tokensIn: 1, tokensOut: 2, latencyS: 0.5, errors: [] };
+    const failed = { turn: 1, status: "unparseable", failed: true, actionName: null, toolCall: null, reply: "no json here", reasoning: null, feedback: null, tokensIn: null, tokensOut: null, latencyS: null, errors: ["no action found"] };
+    const pane = (activeTurn: number) =>
+      renderToStaticMarkup(React.createElement(TracePane, { trace: [failed, hostile], activeTurn, width: 600, height: 500, progress: 0.5, offset: 10, unit: 1 }));
+    const html = pane(2);
+    expect(html).not.toMatch(/<script|<img|<b>/);
+    expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(html).toContain("&lt;b&gt;fb&lt;/b&gt;");
+    expect(html).toMatch(/✗ unparseable/); // the failed past turn is marked
+    const active = pane(1);
+    expect(active).toMatch(/✗ unparseable/);
+    expect(active).toContain("no action parsed: no action found");
+  });
+});
+
+// ---------- the real generator, Remotion and Chromium ----------
+
+let timeline: Timeline;
+let publicDir: string;
+let session: RenderSession;
+
+beforeAll(async () => {
+  publicDir = join(tmp, "public");
+  const r = await generateFrames({
+    episodes: [join(TRIESTE, "episodes.jsonl")],
+    episode: "#1",
+    tasks: join(TRIESTE, "tasks.jsonl"),
+    panos: join(TRIESTE, "panos"),
+    publicDir,
+    fps: 30,
+    jobs: 1,
+  });
+  timeline = r.timeline;
+  session = await openSession({ publicDir, browserExecutable: resolveBrowser() });
+}, 600_000);
+afterAll(async () => {
+  await session?.close();
+});
+
+async function still(frame: number, props: Partial<RolloutProps> = {}): Promise<PNG> {
+  const file = join(tmp, `still-${frame}-${Math.random().toString(36).slice(2)}.png`);
+  await session.renderStillPng("Rollout", { ...timeline, ...props }, frame, file);
+  return PNG.sync.read(readFileSync(file));
+}
+
+async function crop(png: PNG, r: Rect): Promise<Buffer> {
+  return sharp(PNG.sync.write(png)).extract({ left: r.x, top: r.y, width: r.width, height: r.height }).removeAlpha().raw().toBuffer();
+}
+
+function psnr(a: Buffer, b: Buffer): number {
+  let se = 0;
+  for (let i = 0; i < a.length; i++) se += (a[i] - b[i]) ** 2;
+  const mse = se / a.length;
+  return mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse);
+}
+
+/** The generator's frame file, scaled to the on-screen viewport size the way a browser would (roughly). */
+async function frameFileAt(file: string, r: Rect): Promise<Buffer> {
+  return sharp(join(publicDir, timeline.framesDir, file)).resize(r.width, r.height, { kernel: "lanczos3" }).removeAlpha().raw().toBuffer();
+}
+
+/** First frame of the n-th segment of a kind, plus an offset. */
+function frameIn(kind: string, offset: number, nth = 0): number {
+  const segs = timeline.segments.filter((s) => s.kind === kind);
+  const s = segs[nth];
+  expect(s, `a ${kind} segment`).toBeDefined();
+  return s.startFrame + Math.min(offset, s.durationFrames - 1);
+}
+
+describe("Rollout stills", () => {
+  it("shows the generator's frame file in the viewport (camera motion, keyframe, crossfade)", async () => {
+    const L = rolloutLayout(1280, 720, timeline.viewport);
+    const cam = timeline.segments.find((s) => s.kind === "camera" && s.frames.length > 4)!;
+    for (const f of [cam.startFrame + 3, cam.startFrame + cam.keyframe!.offset]) {
+      const png = await still(f);
+      const pos = segmentAt(timeline.segments, f);
+      const view = viewportAt(timeline.segments, pos);
+      expect(view.blend).toBeNull();
+      const got = await crop(png, L.viewport);
+      const want = await frameFileAt(view.file!, L.viewport);
+      expect(psnr(got, want), `frame ${f} viewport vs ${view.file}`).toBeGreaterThan(30);
+      // And it is not just any panorama frame: a different file compares much worse.
+      const other = await frameFileAt(timeline.segments[0].frames[0], L.viewport);
+      if (view.file !== timeline.segments[0].frames[0]) expect(psnr(got, other)).toBeLessThan(psnr(got, want) - 3);
+    }
+    const move = timeline.segments.find((s) => s.kind === "move" && s.crossfade)!;
+    const cf = move.crossfade!;
+    const mid = move.startFrame + Math.floor(cf.blendFrames / 2) - 1;
+    const a = (Math.floor(cf.blendFrames / 2)) / cf.blendFrames;
+    const got = await crop(await still(mid), L.viewport);
+    const from = await frameFileAt(cf.from, L.viewport);
+    const to = await frameFileAt(cf.to, L.viewport);
+    const blend = Buffer.from(from.map((v, i) => Math.round(v * (1 - a) + to[i] * a)));
+    expect(psnr(got, blend), "crossfade mid-frame vs the blend of both frame files").toBeGreaterThan(30);
+  });
+
+  const goldens: [string, () => number][] = [
+    ["opening", () => frameIn("opening", 20)],
+    ["camera", () => frameIn("camera", 60, 1)],
+    ["map", () => frameIn("map", 30)],
+    ["move", () => frameIn("move", 40)],
+    ["score", () => frameIn("score", 80)],
+  ];
+  for (const [name, pick] of goldens) {
+    it(`matches the reviewed layout: ${name}`, async () => {
+      const png = await still(pick());
+      const file = join(GOLDEN, `rollout-${name}.png`);
+      if (UPDATE) {
+        mkdirSync(GOLDEN, { recursive: true });
+        writeFileSync(file, PNG.sync.write(png));
+      }
+      expect(existsSync(file), `${file} (create with UPDATE_GOLDEN=1 and review it)`).toBe(true);
+      const want = PNG.sync.read(readFileSync(file));
+      expect([png.width, png.height]).toEqual([want.width, want.height]);
+      const diff = pixelmatch(png.data, want.data, null, png.width, png.height, { threshold: 0.1 });
+      // Anti-aliasing and JPEG screenshots vary a little; a broken HUD, pane or card changes far more.
+      expect(diff / (png.width * png.height), `${name}: share of differing pixels`).toBeLessThan(0.005);
+    });
+  }
+
+  it("says UNVERIFIED REPLAY on every kind of frame of an unverified timeline, and credits imagery only with a panorama", async () => {
+    const L = rolloutLayout(1280, 720, timeline.viewport);
+    const banner: Rect = { x: 540, y: 0, width: 200, height: 24 };
+    const isRed = (px: Buffer) => {
+      let red = 0;
+      for (let i = 0; i < px.length; i += 3) if (px[i] > 150 && px[i + 1] < 70 && px[i + 2] < 70) red++;
+      return red / (px.length / 3);
+    };
+    const unverified = { episode: { ...timeline.episode, verified: false } };
+    for (const f of [frameIn("opening", 5), frameIn("camera", 10), frameIn("score", 60)]) {
+      expect(isRed(await crop(await still(f, unverified), banner)), `banner at frame ${f}`).toBeGreaterThan(0.3);
+      expect(isRed(await crop(await still(f), banner)), `no banner at frame ${f} when verified`).toBeLessThan(0.01);
+    }
+    // Credit line: text pixels in its box while the panorama shows, none on the score card.
+    const ink = (px: Buffer) => px.reduce((n, v) => n + (v > 100 ? 1 : 0), 0);
+    expect(ink(await crop(await still(frameIn("camera", 10)), L.credit))).toBeGreaterThan(100);
+    expect(ink(await crop(await still(frameIn("score", 60)), L.credit))).toBe(0);
+    expect(creditLine(timeline)).toBe("Imagery: mircozorzo / Mapillary, CC BY-SA 4.0");
+  });
+});
+
+// ---------- the command ----------
+
+describe("georeplay render", () => {
+  it("renders a real MP4: h264, yuv420p, the timeline's frame count and duration, even size, faststart, nothing left behind", async () => {
+    const outDir = join(tmp, "out");
+    // Short: Chromium's socket path under TMPDIR must stay within 107 bytes.
+    const childTmp = mkdtempSync("/tmp/grt-");
+    mkdirSync(outDir, { recursive: true });
+    const out = join(outDir, "trieste.mp4");
+    const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1"], { env: { TMPDIR: childTmp }, timeoutMs: 600_000 });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    // The same episode at 10 fps, from the generator directly: the video must have exactly its frames.
+    const t10 = (
+      await generateFrames({ episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), publicDir: join(tmp, "p10"), fps: 10, jobs: 1 })
+    ).timeline;
+    const p = probeVideo(out);
+    expect(p.codec).toBe("h264");
+    expect(p.pixFmt).toBe("yuv420p");
+    expect(p.colorSpace).toBe("bt709");
+    expect([p.width, p.height]).toEqual([640, 360]);
+    expect(p.width % 2 + (p.height % 2)).toBe(0);
+    expect(p.fps).toBe(10);
+    expect(p.frames).toBe(t10.totalFrames);
+    expect(p.durationS).toBeCloseTo(t10.totalFrames / 10, 1);
+    expect(p.faststart).toBe(true);
+    expect(r.stdout).toContain(`${t10.totalFrames} frames`);
+    expect(readdirSync(outDir)).toEqual(["trieste.mp4"]); // no temp file beside it
+    expect(readdirSync(childTmp)).toEqual([]); // bundle, Chromium profile, frame files: all removed
+    rmSync(childTmp, { recursive: true, force: true });
+  }, 900_000);
+
+  it("refuses bad options before doing any work, with exit 2 and a reason", () => {
+    const out = join(tmp, "bad", "x.mp4");
+    const odd = runCli(["render", ...triesteArgs, "-o", out, "--size", "641x360"]);
+    expect(odd.code).toBe(2);
+    expect(odd.stderr).toMatch(/width must be even/);
+    const notMp4 = runCli(["render", ...triesteArgs, "-o", join(tmp, "bad", "x.webm")]);
+    expect(notMp4.code).toBe(2);
+    expect(notMp4.stderr).toMatch(/must be an \.mp4 file/);
+    const noChrome = runCli(["render", ...triesteArgs, "-o", out], { env: { [BROWSER_ENV]: join(tmp, "no-such-chrome") } });
+    expect(noChrome.code).toBe(2);
+    expect(noChrome.stderr).toMatch(/GEOREPLAY_CHROMIUM=.*no such file/);
+    expect(noChrome.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const noEpisode = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "nope", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out]);
+    expect(noEpisode.code).toBe(2);
+    expect(noEpisode.stderr).toMatch(/not found/);
+    const bad = join(tmp, "bad");
+    expect(!existsSync(bad) || readdirSync(bad).length === 0, "nothing written").toBe(true);
+  });
+});
