@@ -48,7 +48,7 @@ describe("georeplay frames on the Trieste episode", () => {
   beforeAll(() => {
     const r = runCli(["frames", ...triesteArgs, "--episode", trieste.episode_id, "--out", A]);
     expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/8\/8 views verified byte-for-byte/);
     tl = readTimeline(A);
   });
@@ -147,7 +147,7 @@ describe("georeplay frames on the Trieste episode", () => {
   it("two runs give byte-identical frames and timeline (the second with the default --out inside a public dir)", () => {
     const pub = join(tmp, "public");
     const r = runCli(["frames", ...triesteArgs, "--episode", "#1", "--public-dir", pub, "--jobs", "2"]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const B = join(pub, "rollouts", "90a9d3eba5ce");
     expect(r.stdout).toContain(join(B, "timeline.json"));
     expect(snapshot(B, false)).toEqual(snapshot(A, false));
@@ -188,7 +188,7 @@ describe("georeplay frames on the Trieste episode", () => {
       expect(b.subarray(-2).toString("hex")).toBe("ffd9"); // complete JPEG
     }
     const r = runCli(["frames", ...triesteArgs, "--episode", "#1", "--out", D]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const reused = Number(/(\d+) reused/.exec(r.stdout)?.[1]);
     expect(reused).toBeGreaterThanOrEqual(48);
     expect(snapshot(D)).toEqual(snapshot(A));
@@ -286,7 +286,7 @@ describe("refusals", () => {
   it("a corrupted trace aborts with exit 1 naming the drifted turn and both hashes, writing nothing", () => {
     const out = join(tmp, "corrupt");
     const r = runCli(["frames", ...mixedArgs, "--episode", "0ec192c0f90d", "--out", out]);
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toMatch(/episode 0ec192c0f90d/);
     expect(r.stderr).toMatch(/turn 5: camera heading 0 pitch 0 fov 30 frame 0 · recorded 07f99c4c5afb… rendered 77f99c4c5afb…/);
     expect(r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
@@ -296,7 +296,7 @@ describe("refusals", () => {
   it("--unverified renders anyway and marks the episode (and the drifted keyframe) unverified", () => {
     const out = join(tmp, "unverified");
     const r = runCli(["frames", ...mixedArgs, "--episode", "23b323a8f473", "--out", out, "--unverified"]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/UNVERIFIED: 1 view\(s\) drifted/);
     const t = readTimeline(out);
     expect(t.episode.verified).toBe(false);
