@@ -184,7 +184,7 @@ interface PendingRender {
 /** Renders frame files on worker threads (compiled build) or in this thread (TypeScript sources, jobs = 1). */
 async function renderAll(
   items: PendingRender[],
-  opts: { panos: string; jobs: number; onDone: (item: PendingRender, sha: string) => void },
+  opts: { panos: string; jobs: number; framesPath: string; onDone: (item: PendingRender, sha: string) => void },
 ): Promise<void> {
   if (items.length === 0) return;
   const workerFile = fileURLToPath(new URL("./frames-worker.js", import.meta.url));
@@ -196,7 +196,11 @@ async function renderAll(
     return;
   }
   const workers: Worker[] = [];
-  const off = onInterrupt(() => Promise.all(workers.map((w) => w.terminate())).then(() => undefined));
+  // On SIGINT/SIGTERM: stop the workers first, then remove the temp file any of them was writing.
+  const off = onInterrupt(async () => {
+    await Promise.all(workers.map((w) => w.terminate()));
+    sweepTemps(opts.framesPath);
+  });
   try {
     let next = 0;
     await new Promise<void>((resolveAll, reject) => {
@@ -235,6 +239,17 @@ async function renderAll(
     off();
     await Promise.all(workers.map((w) => w.terminate()));
   }
+}
+
+/** Removes temp files of frame writes (`.NNNNNN.jpg.tmp-*`, `.manifest.json.tmp-*`) left by an interrupted run. */
+function sweepTemps(framesPath: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(framesPath);
+  } catch {
+    return;
+  }
+  for (const name of names) if (name.startsWith(".") && name.includes(".tmp-")) rmSync(join(framesPath, name), { force: true });
 }
 
 export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
@@ -291,128 +306,134 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   const manifestPath = join(framesPath, "manifest.json");
   mkdirSync(framesPath, { recursive: true });
   rmSync(timelinePath, { force: true });
-  const old = readManifest(manifestPath);
-  const manifest = new Map<string, { sha256: string; key: string }>();
+  const offSweep = onInterrupt(() => sweepTemps(framesPath));
+  try {
+    const old = readManifest(manifestPath);
+    const manifest = new Map<string, { sha256: string; key: string }>();
 
-  const panoSha = new Map<string, string>();
-  const panoKey = (p: string): string => {
-    let s = panoSha.get(p);
-    if (!s) {
-      const bytes = fileSha(p);
-      if (!bytes) throw new UserError(`${where}: panorama ${p} is missing or unreadable`, EXIT_INPUT);
-      panoSha.set(p, (s = bytes));
-    }
-    return s;
-  };
-  const taskFor = (job: FrameJob): RenderTask => {
-    const frame = frameOf(row, { frame_index: job.frameIndex, heading_deg: job.pose.heading, pitch_deg: job.pose.pitch, fov_deg: job.pose.fov }, `${where}`);
-    const view: ViewSpec = { headingDeg: job.pose.heading + (frame.compass_angle ?? 0), pitchDeg: job.pose.pitch, fovDeg: job.pose.fov, width: size, height: size };
-    let pano: string;
-    try {
-      pano = panoPath(panos, frame.image_id, job.pose.fov);
-    } catch (e) {
-      throw new UserError(`${where}: ${errorMessage(e)}`, EXIT_INPUT);
-    }
-    return { path: join(framesPath, job.file), pano, view };
-  };
+    const panoSha = new Map<string, string>();
+    const panoKey = (p: string): string => {
+      let s = panoSha.get(p);
+      if (!s) {
+        const bytes = fileSha(p);
+        if (!bytes) throw new UserError(`${where}: panorama ${p} is missing or unreadable`, EXIT_INPUT);
+        panoSha.set(p, (s = bytes));
+      }
+      return s;
+    };
+    const taskFor = (job: FrameJob): RenderTask => {
+      const frame = frameOf(row, { frame_index: job.frameIndex, heading_deg: job.pose.heading, pitch_deg: job.pose.pitch, fov_deg: job.pose.fov }, `${where}`);
+      const view: ViewSpec = { headingDeg: job.pose.heading + (frame.compass_angle ?? 0), pitchDeg: job.pose.pitch, fovDeg: job.pose.fov, width: size, height: size };
+      let pano: string;
+      try {
+        pano = panoPath(panos, frame.image_id, job.pose.fov);
+      } catch (e) {
+        throw new UserError(`${where}: ${errorMessage(e)}`, EXIT_INPUT);
+      }
+      return { path: join(framesPath, job.file), pano, view };
+    };
 
-  const total = plan.jobs.length;
-  let done = 0;
-  let reused = 0;
-  const progress = () => opts.onProgress?.(done, total);
-  const keyframeSha = new Map<string, string | null>();
-  const pending: PendingRender[] = [];
-  let keyframes = 0;
-  for (const job of plan.jobs) {
-    const target = join(framesPath, job.file);
-    if (job.kind === "keyframe") {
-      keyframes++;
-      const outcome = outcomes.get(job.turn);
-      if (size === viewSize && outcome?.jpeg) {
-        // The exact bytes the model saw (or, when unverified, our render of that view).
-        const bytes = outcome.jpeg;
-        const sha = sha256(bytes);
-        keyframeSha.set(job.file, outcome.status === "mismatch" ? null : sha);
-        const key = `keyframe:${sha}`;
-        if (old.files[job.file]?.sha256 === sha && fileSha(target) === sha) reused++;
-        else await writeAtomic(target, bytes);
-        manifest.set(job.file, { sha256: sha, key });
+    const total = plan.jobs.length;
+    let done = 0;
+    let reused = 0;
+    const progress = () => opts.onProgress?.(done, total);
+    const keyframeSha = new Map<string, string | null>();
+    const pending: PendingRender[] = [];
+    let keyframes = 0;
+    for (const job of plan.jobs) {
+      const target = join(framesPath, job.file);
+      if (job.kind === "keyframe") {
+        keyframes++;
+        const outcome = outcomes.get(job.turn);
+        if (size === viewSize && outcome?.jpeg) {
+          // The exact bytes the model saw (or, when unverified, our render of that view).
+          const bytes = outcome.jpeg;
+          const sha = sha256(bytes);
+          keyframeSha.set(job.file, outcome.status === "mismatch" ? null : sha);
+          const key = `keyframe:${sha}`;
+          if (old.files[job.file]?.sha256 === sha && fileSha(target) === sha) reused++;
+          else await writeAtomic(target, bytes);
+          manifest.set(job.file, { sha256: sha, key });
+          done++;
+          progress();
+          continue;
+        }
+        keyframeSha.set(job.file, null); // another size than the model saw: a faithful render, not its bytes
+      }
+      const task = taskFor(job);
+      const v = task.view;
+      const key = `${RENDERER_TAG}:${panoKey(task.pano)}:${JSON.stringify([v.headingDeg, v.pitchDeg, v.fovDeg, v.width, v.height])}`;
+      const prev = old.files[job.file];
+      if (prev && prev.key === key && fileSha(target) === prev.sha256) {
+        manifest.set(job.file, prev);
+        reused++;
         done++;
         progress();
         continue;
       }
-      keyframeSha.set(job.file, null); // another size than the model saw: a faithful render, not its bytes
+      pending.push({ file: job.file, task, key });
     }
-    const task = taskFor(job);
-    const v = task.view;
-    const key = `${RENDERER_TAG}:${panoKey(task.pano)}:${JSON.stringify([v.headingDeg, v.pitchDeg, v.fovDeg, v.width, v.height])}`;
-    const prev = old.files[job.file];
-    if (prev && prev.key === key && fileSha(target) === prev.sha256) {
-      manifest.set(job.file, prev);
-      reused++;
-      done++;
-      progress();
-      continue;
-    }
-    pending.push({ file: job.file, task, key });
-  }
 
-  // Keep the manifest current while rendering, so an interrupted run's frames are reused next time.
-  let sinceSave = 0;
-  let saving: Promise<void> = Promise.resolve();
-  const save = () => (saving = saving.then(() => writeAtomic(manifestPath, manifestText(manifest))).catch(() => undefined));
-  await renderAll(pending, {
-    panos,
-    jobs,
-    onDone: (item, sha) => {
-      manifest.set(item.file, { sha256: sha, key: item.key });
-      done++;
-      progress();
-      if (++sinceSave >= 48) {
-        sinceSave = 0;
-        void save();
-      }
-    },
-  });
-  await saving;
-  await writeAtomic(manifestPath, manifestText(manifest));
-
-  // Frames of an older, longer plan and temp files of interrupted runs are removed.
-  for (const name of readdirSync(framesPath)) {
-    const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || (name.startsWith(".") && name.includes(".tmp-"));
-    if (stale) rmSync(join(framesPath, name), { force: true });
-  }
-
-  // 4. The timeline, last and atomically.
-  const timeline = buildTimeline(plan, episode, row, {
-    fps,
-    width: size,
-    height: size,
-    framesDir: framesDirFor(outDir, publicDir),
-    verified,
-    keyframeSha,
-  });
-  await writeAtomic(timelinePath, JSON.stringify(timeline, null, 1) + "\n");
-
-  const all = [...outcomes.values()];
-  return {
-    timelinePath,
-    timeline,
-    slug,
-    outDir,
-    stats: {
-      files: total,
-      rendered: pending.length,
-      reused,
-      keyframes,
-      views: {
-        checked: all.length,
-        match: all.filter((o) => o.status === "match" || o.status === "resolved").length,
-        resolved: all.filter((o) => o.status === "resolved").length,
-        mismatch: drifted.length,
+    // Keep the manifest current while rendering, so an interrupted run's frames are reused next time.
+    let sinceSave = 0;
+    let saving: Promise<void> = Promise.resolve();
+    const save = () => (saving = saving.then(() => writeAtomic(manifestPath, manifestText(manifest))).catch(() => undefined));
+    await renderAll(pending, {
+      panos,
+      jobs,
+      framesPath,
+      onDone: (item, sha) => {
+        manifest.set(item.file, { sha256: sha, key: item.key });
+        done++;
+        progress();
+        if (++sinceSave >= 48) {
+          sinceSave = 0;
+          void save();
+        }
       },
-    },
-  };
+    });
+    await saving;
+    await writeAtomic(manifestPath, manifestText(manifest));
+
+    // Frames of an older, longer plan and temp files of interrupted runs are removed.
+    for (const name of readdirSync(framesPath)) {
+      const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || (name.startsWith(".") && name.includes(".tmp-"));
+      if (stale) rmSync(join(framesPath, name), { force: true });
+    }
+
+    // 4. The timeline, last and atomically.
+    const timeline = buildTimeline(plan, episode, row, {
+      fps,
+      width: size,
+      height: size,
+      framesDir: framesDirFor(outDir, publicDir),
+      verified,
+      keyframeSha,
+    });
+    await writeAtomic(timelinePath, JSON.stringify(timeline, null, 1) + "\n");
+
+    const all = [...outcomes.values()];
+    return {
+      timelinePath,
+      timeline,
+      slug,
+      outDir,
+      stats: {
+        files: total,
+        rendered: pending.length,
+        reused,
+        keyframes,
+        views: {
+          checked: all.length,
+          match: all.filter((o) => o.status === "match" || o.status === "resolved").length,
+          resolved: all.filter((o) => o.status === "resolved").length,
+          mismatch: drifted.length,
+        },
+      },
+    };
+  } finally {
+    offSweep();
+  }
 }
 
 /** Digest of a whole output folder's frame files (for tests and the bench). */

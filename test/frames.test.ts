@@ -183,6 +183,7 @@ describe("georeplay frames on the Trieste episode", () => {
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     expect(existsSync(join(D, "timeline.json"))).toBe(false);
+    expect(readdirSync(join(D, "frames")).filter((n) => n.includes(".tmp-"))).toEqual([]); // workers stopped, temp files removed
     for (const n of readdirSync(join(D, "frames")).filter((x) => /^\d{6}\.jpg$/.test(x))) {
       const b = readFileSync(join(D, "frames", n));
       expect(b.subarray(-2).toString("hex")).toBe("ffd9"); // complete JPEG
