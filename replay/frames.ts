@@ -283,7 +283,13 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   if (vj.problems.length) throw new UserError(vj.problems.map((p) => `${where}: ${p.message}`).join("\n"), EXIT_INPUT);
   const outcomes = await verifyViews(vj.jobs, store);
   const errors = [...outcomes.values()].filter((o) => o.status === "error");
-  if (errors.length) throw new UserError(errors.map((o) => `${where} turn ${o.turn}: ${o.error}`).join("\n"), EXIT_INPUT);
+  if (errors.length) {
+    // One line per distinct problem (a missing panorama usually affects several turns).
+    const byError = new Map<string, number[]>();
+    for (const o of errors) byError.set(o.error ?? "error", [...(byError.get(o.error ?? "error") ?? []), o.turn]);
+    const lines = [...byError].map(([msg, turns]) => `${where} turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}: ${msg}`);
+    throw new UserError(lines.join("\n"), EXIT_INPUT);
+  }
   const drifted = [...outcomes.values()].filter((o) => o.status === "mismatch").sort((a, b) => a.turn - b.turn);
   if (drifted.length && !opts.unverified) {
     const lines = drifted.map((o) => {
