@@ -6,10 +6,13 @@
  * videos are built from views that were checked on the way.
  */
 import { availableParallelism } from "node:os";
-import { statSync } from "node:fs";
+import sharp from "sharp";
 import { UserError, EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../src/io/errors.ts";
-import { ioReason } from "../src/io/jsonl.ts";
 import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
+import { resolveInputs, type InputFormat } from "../src/formats/inputs.ts";
+import type { RecordFormat } from "../src/formats/records.ts";
+import type { RecordedImage } from "../src/formats/example.ts";
+import type { HashScheme } from "../src/render/hash.ts";
 import { openPanoDir } from "../src/panos/store.ts";
 import { TaskIndex } from "../src/tasks/task-index.ts";
 import type { Episode, Camera } from "../src/schema/episode.ts";
@@ -34,9 +37,13 @@ export interface VerifyProgress {
 }
 
 export interface VerifyOptions {
+  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
   episodes: string[];
-  tasks: string;
-  panos: string;
+  /** Needed to re-render eval and training episodes (not for example-rollout folders). */
+  tasks?: string;
+  panos?: string;
+  /** Overrides format detection. */
+  format?: InputFormat;
   viewSize?: number;
   jobs?: number;
   shard?: Shard;
@@ -53,9 +60,14 @@ export interface VerifiedEpisode {
   /** 1-based position among the replayable episodes of the input, before sharding. */
   ordinal: number;
   episode: Episode;
+  format: RecordFormat;
+  /** Example-rollout episodes: the recorded image files (checked to exist and decode). */
+  images: RecordedImage[];
   task: TaskRow | null;
   views: ViewOutcome[];
   errors: string[];
+  /** Checked, but worth a look (e.g. image files overwritten by a later episode). */
+  warnings: string[];
 }
 
 export interface MismatchEntry {
@@ -90,6 +102,10 @@ export interface VerifyReport {
     errored_episodes: number;
     other_shards: number;
   };
+  /** Episodes by recording format. */
+  formats: Record<RecordFormat, number>;
+  /** Example-rollout folders have no hashes: their image files are checked to exist and decode instead. */
+  recorded_images: { checked: number; ok: number };
   mismatches: MismatchEntry[];
   errors: ProblemEntry[];
   errored_episodes: ProblemEntry[];
@@ -99,7 +115,7 @@ export interface VerifyReport {
 
 export function exitCodeFor(r: VerifyReport): number {
   if (r.mismatch > 0) return EXIT_MISMATCH;
-  if (r.errors.length > 0 || r.checked === 0) return EXIT_INPUT;
+  if (r.errors.length > 0 || r.checked + r.recorded_images.checked === 0) return EXIT_INPUT;
   return EXIT_OK;
 }
 
@@ -112,29 +128,18 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-function checkInputFiles(files: string[]): number {
-  if (files.length === 0) throw new UserError("no episodes file given");
-  let total = 0;
-  for (const f of files) {
-    let st;
-    try {
-      st = statSync(f);
-    } catch (e) {
-      throw new UserError(`${f}: ${ioReason(e)}`);
-    }
-    if (st.isDirectory()) throw new UserError(`${f}: is a directory, expected an episodes .jsonl file`);
-    total += st.size;
-  }
-  return total;
-}
-
 export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
-  const totalBytes = checkInputFiles(opts.episodes);
-  const tasks = TaskIndex.open(opts.tasks);
-  const panos = openPanoDir(opts.panos);
+  const sources = await resolveInputs(opts.episodes, opts.format);
+  const totalBytes = sources.reduce((n, s) => n + s.size, 0);
+  const needsReplay = sources.some((s) => s.format !== "example");
+  if (needsReplay && (!opts.tasks || !opts.panos)) {
+    throw new UserError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
+  }
+  const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;
+  const panos = needsReplay ? openPanoDir(opts.panos!) : "";
   const size = opts.viewSize ?? 640;
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
-  const pool = createPool({ jobs, panos, keepImages: opts.keepImages ?? false });
+  const pool = needsReplay ? createPool({ jobs, panos, keepImages: opts.keepImages ?? false }) : null;
 
   const report: VerifyReport = {
     episodes: 0,
@@ -143,6 +148,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     mismatch: 0,
     resolved: 0,
     skipped: { map_turns: 0, no_image_turns: 0, views_without_hash: 0, errored_episodes: 0, other_shards: 0 },
+    formats: { eval: 0, train: 0, example: 0 },
+    recorded_images: { checked: 0, ok: 0 },
     mismatches: [],
     errors: [],
     errored_episodes: [],
@@ -183,13 +190,14 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       }
     }
     for (const message of v.errors) report.errors.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
+    for (const message of v.warnings) report.warnings.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
     progress();
     await opts.onEpisode?.(v);
   };
 
-  const recordsPerFile = new Map<string, number>(opts.episodes.map((f) => [f, 0]));
+  const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
   try {
-    for await (const rec of readEpisodeRecords(opts.episodes)) {
+    for await (const rec of readEpisodeRecords(sources)) {
       if (opts.limit !== undefined && report.episodes >= opts.limit) break;
       bytesRead += rec.bytes;
       recordsPerFile.set(rec.file, (recordsPerFile.get(rec.file) ?? 0) + 1);
@@ -216,8 +224,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       if (prev) report.warnings.push({ file: rec.file, line: rec.line, episode_id: ep.episode_id, message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked` });
       else seenIds.set(ep.episode_id, where);
       report.episodes++;
+      report.formats[rec.format]++;
 
-      inflight.push(checkEpisode(ep, rec.file, rec.line, ordinal));
+      inflight.push(rec.images ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal) : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal));
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
     while (inflight.length) await settle(await inflight.shift()!);
@@ -225,32 +234,57 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     for (const [file, n] of recordsPerFile) {
       if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty)` });
     }
-    for (const p of await tasks.problems()) report.errors.push({ file: opts.tasks, line: null, episode_id: null, message: p });
+    for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
   } finally {
-    await pool.close();
+    await pool?.close();
   }
   bytesRead = totalBytes;
   progress();
   report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
   return report;
 
-  async function checkEpisode(ep: Episode, file: string, line: number, ord: number): Promise<VerifiedEpisode> {
+  /** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
+  async function checkRecordedImages(ep: Episode, format: RecordFormat, images: RecordedImage[], file: string, line: number, ord: number): Promise<VerifiedEpisode> {
     const where = `${file}:${line}: episode ${ep.episode_id}`;
-    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, task: null, views: [], errors: [] };
+    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
+    for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
+    for (const img of images) {
+      report.recorded_images.checked++;
+      try {
+        const meta = await sharp(img.path, { failOn: "warning" }).metadata();
+        const want = img.kind === "view" ? "jpeg" : "png";
+        if (meta.format !== want) throw new Error(`is ${meta.format}, expected ${want}`);
+        await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
+        report.recorded_images.ok++;
+      } catch (e) {
+        const msg = (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message) ? "missing" : (e as Error).message.split("\n")[0];
+        base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
+      }
+      if (img.nameMismatch) base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
+    }
+    if (images.length && !images[0].trustworthy) {
+      base.warnings.push(`${where}: a later episode of task ${ep.task.index} overwrote this episode's image files; the images shown belong to that episode`);
+    }
+    return base;
+  }
+
+  async function checkEpisode(ep: Episode, format: RecordFormat, scheme: HashScheme, file: string, line: number, ord: number): Promise<VerifiedEpisode> {
+    const where = `${file}:${line}: episode ${ep.episode_id}`;
+    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images: [], task: null, views: [], errors: [], warnings: [] };
     let task: TaskRow;
     try {
-      task = (await tasks.lookup(ep.task.split, ep.task.index)).row;
+      task = (await tasks!.lookup(ep.task.split, ep.task.index)).row;
     } catch (e) {
       base.errors.push(`${where}: ${(e as Error).message}`);
       return base;
     }
     base.task = task;
-    const built = viewJobs(ep, task, panos, size, "sha256");
+    const built = viewJobs(ep, task, panos, size, scheme);
     report.skipped.map_turns += built.counts.map;
     report.skipped.no_image_turns += built.counts.none;
     report.skipped.views_without_hash += built.counts.viewWithoutHash;
     for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-    base.views = built.jobs.length ? await pool.run(built.jobs) : [];
+    base.views = built.jobs.length ? await pool!.run(built.jobs) : [];
     for (const v of base.views) if (v.status === "error") base.errors.push(`${where}: ${v.error}`);
     return base;
   }

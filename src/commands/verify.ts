@@ -17,9 +17,10 @@ export function registerVerify(program: Command): void {
         "Exit codes: 0 every view matches; 1 some view drifted (mismatch); 2 the run could not check\n" +
         "what it was asked (unreadable or invalid input, missing panorama, nothing to check).",
     )
-    .argument("<episodes...>", "episodes.jsonl file(s) written by the eval harness")
-    .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl")
-    .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders")
+    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl")
+    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
     .option("--view-size <px>", "size of the views the model saw", positiveInt, 640)
     .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
     .option("--shard <i/n>", "check only the i-th of n deterministic slices (i from 1), for CI matrices")
@@ -41,6 +42,7 @@ export function registerVerify(program: Command): void {
           episodes,
           tasks: o.tasks,
           panos: o.panos,
+          format: o.format,
           viewSize: o.viewSize,
           jobs: o.jobs,
           shard: o.shard ? parseShard(o.shard) : undefined,
@@ -69,6 +71,8 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   const err: string[] = [];
   out.push(`${r.episodes} episodes · ${r.checked} view turns checked · ${r.match} match · ${r.mismatch} mismatch`);
   const notes: string[] = [];
+  const kinds = Object.entries(r.formats).filter(([, n]) => n > 0);
+  if (kinds.length > 1 || r.formats.train || r.formats.example) notes.push(kinds.map(([k, n]) => `${n} ${k === "eval" ? "eval episodes" : k === "train" ? "training rollouts" : "example-rollout episodes"}`).join(", "));
   if (r.resolved) notes.push(`${r.resolved} matched on an exact sampling boundary (resolved)`);
   if (r.skipped.map_turns) notes.push(`${r.skipped.map_turns} map turns skipped (not reproducible)`);
   if (r.skipped.errored_episodes) notes.push(`${r.skipped.errored_episodes} errored episodes skipped`);
@@ -85,8 +89,11 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   for (const e of r.errored_episodes) err.push(`skipped: ${e.message}`);
   for (const w of r.warnings) err.push(`warning: ${w.message}`);
   for (const e of r.errors) err.push(`error: ${e.message}`);
+  if (r.recorded_images.checked > 0) {
+    out.push(`example-rollout folders carry no hashes (their images are the record): ${r.recorded_images.ok} of ${r.recorded_images.checked} referenced images exist and decode`);
+  }
   if (r.mismatch === 0 && r.errors.length === 0 && r.checked > 0) out.push("every view turn reproduces byte-for-byte");
-  else if (r.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
+  else if (r.checked + r.recorded_images.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
   else if (r.mismatch > 0) out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
   if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2 unless a view drifted)`);
   const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
