@@ -19,7 +19,7 @@ export interface JobPool {
 }
 
 export function createPool(opts: { jobs: number; panos: string; keepImages: boolean; cacheBytes?: number }): JobPool {
-  const cacheBytes = opts.cacheBytes ?? 384 * 1024 * 1024;
+  const cacheBytes = opts.cacheBytes ?? 256 * 1024 * 1024;
   const workerFile = fileURLToPath(new URL("./verify-worker.js", import.meta.url));
   const compiled = import.meta.url.endsWith(".js") && existsSync(workerFile);
   if (opts.jobs <= 1 || !compiled) {

@@ -105,8 +105,8 @@ interface Geometry {
 
 const geometryCache = new Map<string, Geometry>();
 let geometryBytes = 0;
-/** Enough for a few dozen (fov, pitch) pairs at 640x640; views mostly share a handful. */
-export const GEOMETRY_CACHE_BYTES = 160 * 1024 * 1024;
+/** Six (fov, pitch) pairs at 640x640 per thread: most views share a handful (fov 90, pitch 0). */
+export const GEOMETRY_CACHE_BYTES = 64 * 1024 * 1024;
 
 function geometryFor(W: number, H: number, k: TrigConstants): Geometry {
   const key = `${W}x${H}:${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}`;
