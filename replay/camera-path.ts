@@ -35,7 +35,8 @@ export function shortestDelta(from: number, to: number): number {
 export function easeInOut(t: number): number {
   if (t <= 0) return 0;
   if (t >= 1) return 1;
-  return t * t * t * (t * (t * 6 - 15) + 10);
+  // The polynomial can round to 1 + 1 ulp just below t = 1: clamp, so nothing overshoots.
+  return Math.min(1, t * t * t * (t * (t * 6 - 15) + 10));
 }
 
 const DEG = Math.PI / 180;
