@@ -35,8 +35,11 @@ export function shortestDelta(from: number, to: number): number {
 export function easeInOut(t: number): number {
   if (t <= 0) return 0;
   if (t >= 1) return 1;
-  // The polynomial can round to 1 + 1 ulp just below t = 1: clamp, so nothing overshoots.
-  return Math.min(1, t * t * t * (t * (t * 6 - 15) + 10));
+  // Smootherstep is symmetric (f(t) = 1 - f(1 - t)); evaluating the upper half through the
+  // lower one keeps it monotonic to the last ulp and never past 1 (the plain polynomial
+  // rounds to 1 + 1 ulp just below t = 1).
+  const f = (s: number) => s * s * s * (s * (s * 6 - 15) + 10);
+  return t <= 0.5 ? f(t) : 1 - f(1 - t);
 }
 
 const DEG = Math.PI / 180;
