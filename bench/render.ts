@@ -4,6 +4,8 @@
  *
  *   node dist/bench/render.js [--size 1280x720] [--fps 30] [--concurrency 1,2] [--frames N]
  *
+ *   [--preset veryfast]  (x264 preset; default: what georeplay render uses)
+ *
  * Renders the bundled Trieste episode with `Rollout`, then with `Trivial`,
  * for each concurrency given, and prints both speeds (video frames per
  * second of wall time) and the ratio. Goal: Rollout within 1.3x of Trivial,
@@ -13,7 +15,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateFrames } from "../replay/frames.ts";
-import { openSession } from "../src/mp4/session.ts";
+import { openSession, type X264Preset } from "../src/mp4/session.ts";
 import { resolveBrowser } from "../src/mp4/browser.ts";
 import { parseSize } from "../src/mp4/size.ts";
 import { ROOT, fmt } from "./common.ts";
@@ -27,6 +29,7 @@ const size = parseSize(arg("size", "1280x720"));
 const fps = Number(arg("fps", "30"));
 const concurrencies = arg("concurrency", "1").split(",").map(Number);
 const limit = Number(arg("frames", "0"));
+const preset = arg("preset", "") as X264Preset | "";
 const TRIESTE = join(ROOT, "test", "fixtures", "trieste");
 
 const work = mkdtempSync(join(tmpdir(), "georeplay-bench-render-"));
@@ -56,7 +59,7 @@ try {
       const speed: Record<string, number> = {};
       for (const composition of ["Rollout", "Trivial"] as const) {
         const out = join(work, `${composition}-${concurrency}.mp4`);
-        const r = await session.renderMp4({ composition, props, outputLocation: out, concurrency, frameRange });
+        const r = await session.renderMp4({ composition, props, outputLocation: out, concurrency, frameRange, x264Preset: preset || undefined });
         speed[composition] = frames / (r.ms / 1000);
         console.log(
           `  ${composition.padEnd(8)} concurrency ${concurrency}: ${fmt(r.ms / 1000)} s · ${fmt(speed[composition])} fps · ${fmt(statSync(out).size / 1e6, 2)} MB`,

@@ -5,7 +5,8 @@
  *
  * Remotion writes its working folders (the bundle, Chromium's profile, frame
  * caches) under os.tmpdir(); while a session is open, TMPDIR points into the
- * session's own folder, so close() removes all of it in one go.
+ * session's own folder, so close() removes all of it in one go (Remotion
+ * itself leaves the bundle and an empty Chromium profile per launch).
  */
 import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +28,7 @@ import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
 
 export type CompositionId = "Rollout" | "Trivial";
+export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
 
 export interface SessionOptions {
   /** Remotion's public dir: the frame files live under it (timeline.framesDir is relative to it). */
@@ -42,6 +44,8 @@ export interface MediaOptions {
   outputLocation: string;
   concurrency?: number;
   frameRange?: [number, number];
+  /** x264 speed/size trade-off (Remotion's default is "medium"). */
+  x264Preset?: X264Preset;
   onProgress?: (p: { renderedFrames: number; encodedFrames: number; progress: number }) => void;
 }
 
@@ -57,8 +61,9 @@ export interface RenderSession {
 const LOG_LEVEL = "error" as const; // hides Remotion's cgroup memory warnings
 
 export async function openSession(opts: SessionOptions): Promise<RenderSession> {
-  const work = mkdtempSync(join(tmpdir(), "georeplay-render-"));
-  const tmp = join(work, "tmp");
+  // Short names: Chromium puts a Unix socket in here, and socket paths are limited to 107 bytes.
+  const work = mkdtempSync(join(tmpdir(), "grr-"));
+  const tmp = join(work, "t");
   mkdirSync(tmp);
   const savedTmpdir = process.env.TMPDIR;
   process.env.TMPDIR = tmp;
@@ -85,7 +90,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     const serveUrl = await bundle({
       entryPoint: videoEntryPoint(),
       publicDir: opts.publicDir,
-      outDir: join(work, "bundle"),
+      outDir: join(work, "b"),
       onProgress: opts.onBundleProgress,
     });
     const port = await freePort();
@@ -117,6 +122,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
           overwrite: true,
           concurrency: m.concurrency ?? 1,
           frameRange: m.frameRange ?? null,
+          x264Preset: m.x264Preset ?? null,
           cancelSignal: cancel.cancelSignal,
           onProgress: (p) => {
             frames = p.renderedFrames;
