@@ -19,6 +19,7 @@ import { scriptJson, escapeHtml } from "../src/page/escape.ts";
 import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../src/page/geo.ts";
 import { median, summariseRun } from "../src/page/stats.ts";
 import { toolCall } from "../src/page/model.ts";
+import { summaryTable } from "../src/page/view/template.ts";
 
 const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -68,8 +69,9 @@ afterAll(async () => {
 async function open(file: string, opts: { hash?: string; width?: number; height?: number; dark?: boolean } = {}) {
   const context = await browser.newContext({ viewport: { width: opts.width ?? 1366, height: opts.height ?? 900 } });
   const page = await context.newPage();
-  const log = { requests: [] as string[], dialogs: [] as string[], console: [] as string[], errors: [] as string[] };
+  const log = { requests: [] as string[], failed: [] as string[], dialogs: [] as string[], console: [] as string[], errors: [] as string[] };
   page.on("request", (r) => log.requests.push(r.url()));
+  page.on("requestfailed", (r) => log.failed.push(`${r.url()} ${r.failure()?.errorText}`));
   page.on("dialog", (d) => {
     log.dialogs.push(d.message());
     void d.dismiss();
@@ -132,6 +134,13 @@ describe("page data layer", () => {
     expect(rows.map((r) => r.model)).toEqual(["a", "b", "all models"]);
     expect(rows[1]).toMatchObject({ episodes: 2, meanReward: 0.5, medianDistanceKm: 0.5, within: [0.5, 0.5, 0.5, 0.5], checked: 8, match: 6, mismatch: 2 });
     expect(rows[0].within).toEqual([0, 0, 0, 1]);
+  });
+
+  it("escapes trace strings in the server-rendered summary", () => {
+    const row = summariseRun([{ model: '<img src=x onerror="alert(1)">', reward: 1, distanceKm: 1, turns: 1, tokensIn: 1, tokensOut: 1, latencyS: 1, errors: 0, match: 1, resolved: 0, mismatch: 0, viewErrors: 0 }]);
+    const html = summaryTable(row);
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
   });
 
   it("writes actions as tool calls", () => {
@@ -267,6 +276,9 @@ describe("page in Chromium", () => {
     // Changing the address later also navigates.
     await page.evaluate(() => (location.hash = "#4b86cb1e4dca/9"));
     await page.waitForFunction(() => document.querySelector(".turn.current")?.id === "t-4b86cb1e4dca-9");
+    // An id that is not in the page says so instead of showing the wrong episode.
+    await page.evaluate(() => (location.hash = "#000000000000/3"));
+    await page.waitForFunction(() => /Episode 000000000000 is not in this page/.test(document.getElementById("gr-detail")!.textContent!));
     expect(log.errors).toEqual([]);
     await close();
   });
@@ -362,6 +374,28 @@ describe("page in Chromium", () => {
     expect(injected).toEqual({ scripts: 3, imgX: 0, handlers: 0 });
     expect(log.dialogs).toEqual([]);
     expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("its CSP stops even markup that slipped past escaping", async () => {
+    const { page, log, close } = await open(mixedOut);
+    const ran = await page.evaluate(async () => {
+      const w = window as unknown as { __ran?: number };
+      const s = document.createElement("script");
+      s.textContent = "window.__ran = 1";
+      document.body.appendChild(s);
+      const div = document.createElement("div");
+      div.innerHTML = '<img src="x" onerror="window.__ran = 2"><svg><image href="https://example.com/a.png"/></svg>';
+      document.body.appendChild(div);
+      await new Promise((r) => setTimeout(r, 300));
+      return w.__ran ?? 0;
+    });
+    expect(ran).toBe(0);
+    // Chromium announces the two attempts, and the policy refuses both before anything is fetched.
+    const attempts = log.requests.filter((u) => u !== `file://${mixedOut}`);
+    expect(attempts).toHaveLength(2);
+    expect(log.failed.sort()).toEqual(attempts.map((u) => `${u} csp`).sort());
+    expect(log.console.some((c) => /Content Security Policy/.test(c))).toBe(true);
     await close();
   });
 

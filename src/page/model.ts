@@ -4,6 +4,7 @@
  * the run summary aggregates. No HTML here; every string stays raw and is
  * escaped by the view layer where it is written.
  */
+import { basename } from "node:path";
 import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify.ts";
 import type { Episode, Turn } from "../schema/episode.ts";
 import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
@@ -191,7 +192,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
   const page: PageEpisode = {
     id: ep.episode_id,
     model: ep.model_name,
-    source: `${v.file}:${v.line}`,
+    source: `${basename(v.file)}:${v.line}`, // the name only: pages get shared, local paths need not be
     split: ep.task.split,
     index: ep.task.index,
     sample: numOrNull(ep.task.sample),

@@ -337,7 +337,11 @@ function pageClient(): void {
   /** Opens an episode (and a turn), updating the address for deep links. */
   function go(id: string, turn: number | null, fromUser: boolean): void {
     const e = byId.get(id);
-    if (!e) return;
+    if (!e) {
+      current = null;
+      detail.replaceChildren(el("p", "empty", `Episode ${id} is not in this page.`));
+      return;
+    }
     if (current !== e) {
       current = e;
       renderEpisode(e);

@@ -4,7 +4,7 @@
  * the world geometry stored once. `pageParts` returns the text that goes
  * before the episode JSON, between it and the image table, and after it.
  */
-import { escapeHtml, scriptJson, cspHash } from "../escape.ts";
+import { escapeHtml, cspHash } from "../escape.ts";
 import type { ModelSummary } from "../stats.ts";
 import { WITHIN_KM } from "../stats.ts";
 import { pageCss } from "./style.ts";
@@ -124,5 +124,3 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 `;
   return { head, middle, tail };
 }
-
-export { scriptJson };
