@@ -105,16 +105,23 @@ interface Geometry {
 
 const geometryCache = new Map<string, Geometry>();
 let geometryBytes = 0;
+/** Keys requested once: geometry is built on the second request, so one-off views (zoom frames, random fovs) never pay for it. */
+const seenOnce = new Set<string>();
 /** Six (fov, pitch) pairs at 640x640 per thread: most views share a handful (fov 90, pitch 0). */
 export const GEOMETRY_CACHE_BYTES = 64 * 1024 * 1024;
 
-function geometryFor(W: number, H: number, k: TrigConstants): Geometry {
+function geometryFor(W: number, H: number, k: TrigConstants): Geometry | null {
   const key = `${W}x${H}:${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}`;
   const hit = geometryCache.get(key);
   if (hit) {
     geometryCache.delete(key);
     geometryCache.set(key, hit);
     return hit;
+  }
+  if (!seenOnce.has(key)) {
+    if (seenOnce.size > 4096) seenOnce.clear();
+    seenOnce.add(key);
+    return null;
   }
   const n = W * H;
   const g: Geometry = { lon0: new Float64Array(n), lat: new Float64Array(n), invR: new Float32Array(n), rows: new Map(), bytes: n * 25 };
@@ -192,6 +199,7 @@ export function indexMap(
   const H = view.height;
   const map = out ?? new Int32Array(W * H);
   const g = geometryFor(W, H, k);
+  if (!g) return indexMapDirect(view, srcW, srcH, k, collectSensitive, map);
   const { vBase, vOnBoundary } = rowsFor(g, srcW, srcH);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
@@ -224,6 +232,29 @@ export function indexMap(
     }
     map[i] = vBase[i] + fl;
     if (collectSensitive && (vOnBoundary[i] === 1 || frac < BOUNDARY_EPS || frac > 1 - BOUNDARY_EPS)) sensitive.push(i);
+  }
+  return { map, sensitive: Int32Array.from(sensitive) };
+}
+
+/** Every pixel in the reference's operation order, flagging on-boundary pixels: for views seen once. */
+function indexMapDirect(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants, collectSensitive: boolean, map: Int32Array): IndexMapResult {
+  const W = view.width;
+  const H = view.height;
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
+  const halfW = W / 2;
+  const halfH = H / 2;
+  const sensitive: number[] = [];
+  let i = 0;
+  for (let y = 0; y < H; y++) {
+    const ry0 = -(y - halfH);
+    for (let x = 0; x < W; x++, i++) {
+      map[i] = project(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
+      if (collectSensitive) {
+        const { fu, fv } = last;
+        if (Math.abs(fu - Math.round(fu)) < BOUNDARY_EPS || Math.abs(fv - Math.round(fv)) < BOUNDARY_EPS) sensitive.push(i);
+      }
+    }
   }
   return { map, sensitive: Int32Array.from(sensitive) };
 }
