@@ -1,10 +1,13 @@
 /** Runs the commander program, mapping errors to messages and exit codes. */
 import { Command, CommanderError } from "commander";
 import { UserError, EXIT_INPUT } from "../io/errors.ts";
+import { onInterrupt } from "../io/interrupt.ts";
 
 export async function runMain(program: Command): Promise<void> {
   // Subcommands copy settings when created, so override on every one of them too.
   for (const cmd of [program, ...program.commands]) cmd.exitOverride();
+  // Keep the signal handlers installed for the whole command: every interrupt says so and exits 130/143.
+  const off = onInterrupt(() => {});
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
@@ -21,5 +24,7 @@ export async function runMain(program: Command): Promise<void> {
     // A bug, not bad input: say so plainly, with the stack for the report.
     process.stderr.write(`georeplay: internal error (please report): ${(e as Error)?.stack ?? String(e)}\n`);
     process.exitCode = 70;
+  } finally {
+    off();
   }
 }
