@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { MIXED, TRIESTE, runCli } from "./helpers.ts";
+import { spawnSync } from "node:child_process";
+import { MIXED, TRIESTE, ROOT, runCli } from "./helpers.ts";
 import { buildPage } from "../src/page/build.ts";
 import { scriptJson, escapeHtml } from "../src/page/escape.ts";
 import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../src/page/geo.ts";
@@ -420,6 +421,19 @@ describe("georeplay page (CLI)", () => {
     expect(r.stderr).toContain("2 view(s) do not match their recorded hash");
     expect(r.code).toBe(1);
     expect(existsSync(out)).toBe(true);
+  });
+
+  it("also works when built from the TypeScript sources through tsx (esbuild-transformed client)", async () => {
+    const out = join(dir, "tsx.html");
+    const script = join(dir, "build.mts");
+    writeFileSync(script, `import { buildPage } from ${JSON.stringify(join(ROOT, "src", "page", "build.ts"))};\n` +
+      `await buildPage({ episodes: [${JSON.stringify(join(TRIESTE, "episodes.jsonl"))}], tasks: ${JSON.stringify(join(TRIESTE, "tasks.jsonl"))}, panos: ${JSON.stringify(join(TRIESTE, "panos"))}, out: ${JSON.stringify(out)} });\n`);
+    const r = spawnSync(process.execPath, ["--import", "tsx", script], { cwd: ROOT, encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const { page, log, close } = await open(out, { hash: "#90a9d3eba5ce/4" });
+    expect(await currentTurn(page)).toMatchObject({ episode: "90a9d3eba5ce", turn: 4 });
+    expect(log.errors).toEqual([]);
+    await close();
   });
 
   it("trieste: every view verified, exit 0", () => {

@@ -401,7 +401,11 @@ function pageClient(): void {
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
 }
 
-/** The script's source text, as inlined into the page (its hash goes into the CSP). */
+/**
+ * The script's source text, as inlined into the page (its hash goes into the CSP).
+ * Run through tsc the function text is plain ES2022; esbuild-based runners (tsx)
+ * wrap named functions in `__name(...)` calls, which the local no-op makes harmless.
+ */
 export function clientScript(): string {
-  return `(${pageClient.toString()})();`;
+  return `(function(){var __name=function(f){return f};(${pageClient.toString()})();})();`;
 }
