@@ -84,8 +84,12 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     else process.env.TMPDIR = savedTmpdir;
     rmSync(work, { recursive: true, force: true });
   };
-  // Ctrl-C / SIGTERM: stop Chromium and remove the bundle and temp folders.
-  const offInterrupt = onInterrupt(close);
+  // Ctrl-C / SIGTERM: the process exits within a second, so remove the folders first
+  // (synchronously), then stop Chromium, then sweep anything it wrote meanwhile.
+  const offInterrupt = onInterrupt(async () => {
+    rmSync(work, { recursive: true, force: true });
+    await close();
+  });
   try {
     const serveUrl = await bundle({
       entryPoint: videoEntryPoint(),
