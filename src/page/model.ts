@@ -95,11 +95,13 @@ function errorText(e: unknown): string {
   }
 }
 
+const GUESS_ACTIONS = new Set(["guess", "submit_guess", "forced_guess"]);
+
+/** The map after the guess: the only turn whose map may show the truth. */
 function isRevealTurn(t: Turn, ep: Episode): boolean {
   const name = t.action && typeof t.action.action === "string" ? t.action.action : null;
-  return t.done === true || name === "guess" || name === "submit_guess" || name === "forced_guess" || t.status === "forced_guess"
-    ? Boolean(ep.outcome?.guess && ep.outcome?.truth)
-    : false;
+  const guessed = t.done === true || t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
+  return guessed && Boolean(ep.outcome?.guess && ep.outcome?.truth);
 }
 
 function turnMap(t: Turn, ep: Episode): MapSpec | null {
