@@ -1,6 +1,9 @@
 /**
  * `georeplay frames`: verify one episode's views, then render one
- * reprojection per video frame and write `timeline.json`.
+ * reprojection per video frame and write `timeline.json`. Eval episodes and
+ * GRPO training rollouts are replayed (each verified with its record's digest
+ * scheme); example-rollout episodes, which record images but no camera
+ * trajectory or hashes, become a labelled slideshow (see slideshow.ts).
  *
  * Order of work (each step refuses to go on when the previous one failed):
  *  1. find the episode and its task row; plan its segments (pure);
@@ -18,6 +21,10 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { UserError, EXIT_INPUT, EXIT_MISMATCH, errorMessage } from "../src/io/errors.ts";
 import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
+import type { InputFormat } from "../src/formats/inputs.ts";
+import type { RecordFormat } from "../src/formats/records.ts";
+import type { RecordedImage } from "../src/formats/example.ts";
+import type { HashScheme } from "../src/render/hash.ts";
 import { onInterrupt } from "../src/io/interrupt.ts";
 import { openPanoDir, PanoError, PanoStore } from "../src/panos/store.ts";
 import { TaskIndex } from "../src/tasks/task-index.ts";
@@ -30,13 +37,20 @@ import type { Timeline } from "./timeline-schema.ts";
 import { planEpisode, PlanError, type FrameJob } from "./segments.ts";
 import { buildTimeline } from "./timeline.ts";
 import { renderFrameFile, sha256, writeAtomic, type RenderTask } from "./frame-render.ts";
+import { planSlideshow } from "./slideshow.ts";
+import { recordedFrame, RECORDED_FRAME_TAG } from "./recorded-frame.ts";
 
 export interface FramesOptions {
+  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
   episodes: string[];
   /** episode_id, or "#n": the n-th replayable episode of the input (1-based, as `verify` counts). */
   episode: string;
-  tasks: string;
-  panos: string;
+  /** Needed to replay eval and training episodes; optional for example-rollout episodes (then only for the credit line). */
+  tasks?: string;
+  /** Needed to replay eval and training episodes; unused for example-rollout episodes. */
+  panos?: string;
+  /** Overrides input format detection. */
+  format?: InputFormat;
   /** Output folder; default `<publicDir>/rollouts/<slug>` (slug = sanitised episode id). */
   out?: string;
   fps?: number; // 30
@@ -47,6 +61,8 @@ export interface FramesOptions {
   jobs?: number;
   publicDir?: string; // default <cwd>/public
   onProgress?: (done: number, total: number) => void;
+  /** Warnings worth a user's attention (default: written to stderr). */
+  onWarning?: (message: string) => void;
 }
 
 export interface FramesStats {
@@ -55,6 +71,8 @@ export interface FramesStats {
   reused: number;
   keyframes: number;
   views: { checked: number; match: number; resolved: number; mismatch: number };
+  /** Slideshows: recorded images shown (0 for a replay). */
+  recordedImages: number;
 }
 
 export interface FramesResult {
@@ -63,6 +81,7 @@ export interface FramesResult {
   slug: string;
   outDir: string;
   stats: FramesStats;
+  warnings: string[];
 }
 
 const MANIFEST_VERSION = 1;
@@ -87,17 +106,30 @@ function checkInt(name: string, v: number, min: number, max: number): number {
   return v;
 }
 
+export interface FoundEpisode {
+  episode: Episode;
+  file: string;
+  line: number;
+  format: RecordFormat;
+  /** Digest scheme of the recorded views; null when the record has none (example-rollout). */
+  scheme: HashScheme | null;
+  /** Example-rollout: the recorded image files. */
+  images: RecordedImage[] | null;
+}
+
 /** Finds one episode by id or by "#n" ordinal; says exactly why when it cannot. */
-export async function findEpisode(files: string[], wanted: string): Promise<{ episode: Episode; file: string; line: number }> {
+export async function findEpisode(files: string[], wanted: string, format?: InputFormat): Promise<FoundEpisode> {
   const ord = /^#(\d+)$/.exec(wanted.trim());
   const ordinal = ord ? Number(ord[1]) : null;
   if (ordinal === 0) throw new UserError(`--episode ${wanted}: ordinals start at #1`, EXIT_INPUT);
   let n = 0;
   let invalid = 0;
-  for await (const r of readEpisodeRecords(files)) {
+  for await (const r of readEpisodeRecords(files, { format })) {
     if (r.kind === "episode") {
       n++;
-      if (ordinal !== null ? n === ordinal : r.episode.episode_id === wanted) return { episode: r.episode, file: r.file, line: r.line };
+      if (ordinal !== null ? n === ordinal : r.episode.episode_id === wanted) {
+        return { episode: r.episode, file: r.file, line: r.line, format: r.format, scheme: r.scheme, images: r.images ?? null };
+      }
     } else if (r.kind === "errored") {
       if (ordinal === null && r.episodeId === wanted) {
         throw new UserError(`${r.file}:${r.line}: episode ${wanted} errored in the environment (${r.error}); it has no turns to replay`, EXIT_INPUT);
@@ -252,16 +284,70 @@ function sweepTemps(framesPath: string): void {
   for (const name of names) if (name.startsWith(".") && name.includes(".tmp-")) rmSync(join(framesPath, name), { force: true });
 }
 
+/** Where one episode's output goes. */
+interface OutputPaths {
+  slug: string;
+  publicDir: string;
+  outDir: string;
+  framesPath: string;
+  timelinePath: string;
+  manifestPath: string;
+}
+
+/** Creates the output folder; an old timeline goes first, so an interrupted run never leaves one that points at changed frames. */
+function openOutput(opts: FramesOptions, episodeId: string): OutputPaths {
+  const slug = slugFor(episodeId);
+  const publicDir = resolve(opts.publicDir ?? join(process.cwd(), "public"));
+  const outDir = resolve(opts.out ?? join(publicDir, "rollouts", slug));
+  const framesPath = join(outDir, "frames");
+  try {
+    mkdirSync(framesPath, { recursive: true });
+  } catch (e) {
+    throw new UserError(`--out ${opts.out ?? outDir}: cannot create ${framesPath} (${errorMessage(e)})`, EXIT_INPUT);
+  }
+  const timelinePath = join(outDir, "timeline.json");
+  rmSync(timelinePath, { force: true });
+  return { slug, publicDir, outDir, framesPath, timelinePath, manifestPath: join(framesPath, "manifest.json") };
+}
+
+/** Frames of an older, longer plan and temp files of interrupted runs are removed. */
+function removeStale(framesPath: string, manifest: Map<string, unknown>): void {
+  for (const name of readdirSync(framesPath)) {
+    const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || (name.startsWith(".") && name.includes(".tmp-"));
+    if (stale) rmSync(join(framesPath, name), { force: true });
+  }
+}
+
+const emptyViews = { checked: 0, match: 0, resolved: 0, mismatch: 0 };
+
 export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
   const fps = checkInt("--fps", opts.fps ?? 30, 1, 240);
   const size = checkInt("--view", opts.view ?? 640, 16, 8192);
   const viewSize = checkInt("--view-size", opts.viewSize ?? 640, 16, 8192);
   const jobs = Math.max(1, Math.floor(opts.jobs ?? availableParallelism()));
 
+  const found = await findEpisode(opts.episodes, opts.episode, opts.format);
+  if (found.format === "example") return generateSlideshow(found, opts, { fps, size });
+  if (!opts.tasks || !opts.panos) {
+    throw new UserError(`${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`, EXIT_INPUT);
+  }
+  return generateReplay(found, { ...opts, tasks: opts.tasks, panos: opts.panos }, { fps, size, viewSize, jobs });
+}
+
+/** Eval episodes and training rollouts: verify every view, then render the camera path. */
+async function generateReplay(
+  found: FoundEpisode,
+  opts: FramesOptions & { tasks: string; panos: string },
+  cfg: { fps: number; size: number; viewSize: number; jobs: number },
+): Promise<FramesResult> {
+  const { fps, size, viewSize, jobs } = cfg;
+  const { episode, file, line } = found;
+  // Eval traces record sha256 of the JPEG bytes; training traces 16 hex digits of sha256 over their base64 text.
+  const scheme: HashScheme = found.scheme ?? "sha256";
+
   // 1. Inputs and plan.
   const tasks = TaskIndex.open(opts.tasks);
   const panos = openPanoDir(opts.panos);
-  const { episode, file, line } = await findEpisode(opts.episodes, opts.episode);
   const where = `${file}:${line}: episode ${episode.episode_id}`;
   let row: TaskRow;
   try {
@@ -277,9 +363,9 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
     throw e;
   }
 
-  // 2. Verify first: every view the model saw, at the size it saw it.
+  // 2. Verify first: every view the model saw, at the size it saw it, with the record's digest scheme.
   const store = new PanoStore(panos);
-  const vj = viewJobs(episode, row, panos, viewSize, "sha256");
+  const vj = viewJobs(episode, row, panos, viewSize, scheme);
   if (vj.problems.length) throw new UserError(vj.problems.map((p) => `${where}: ${p.message}`).join("\n"), EXIT_INPUT);
   const outcomes = await verifyViews(vj.jobs, store);
   const errors = [...outcomes.values()].filter((o) => o.status === "error");
@@ -292,26 +378,21 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   }
   const drifted = [...outcomes.values()].filter((o) => o.status === "mismatch").sort((a, b) => a.turn - b.turn);
   if (drifted.length && !opts.unverified) {
+    const what = scheme === "sha256" ? "hash" : "digest (16 hex digits of sha256 over the base64 text)";
     const lines = drifted.map((o) => {
       const c = vj.jobs.find((j) => j.turn === o.turn)!.camera;
       return `  turn ${o.turn}: camera heading ${c.heading_deg} pitch ${c.pitch_deg} fov ${c.fov_deg} frame ${c.frame_index} · recorded ${o.recorded.slice(0, 12)}… rendered ${(o.rendered ?? "").slice(0, 12)}…`;
     });
     throw new UserError(
-      `${where}: ${drifted.length} view(s) drifted from the recorded hash; refusing to film views the model never saw (--unverified renders anyway, marked unverified):\n${lines.join("\n")}`,
+      `${where}: ${drifted.length} view(s) drifted from the recorded ${what}; refusing to film views the model never saw (--unverified renders anyway, marked unverified):\n${lines.join("\n")}`,
       EXIT_MISMATCH,
     );
   }
   const verified = drifted.length === 0;
 
-  // 3. Output folder; an old timeline goes first, so an interrupted run never leaves one that points at changed frames.
-  const slug = slugFor(episode.episode_id);
-  const publicDir = resolve(opts.publicDir ?? join(process.cwd(), "public"));
-  const outDir = resolve(opts.out ?? join(publicDir, "rollouts", slug));
-  const framesPath = join(outDir, "frames");
-  const timelinePath = join(outDir, "timeline.json");
-  const manifestPath = join(framesPath, "manifest.json");
-  mkdirSync(framesPath, { recursive: true });
-  rmSync(timelinePath, { force: true });
+  // 3. Output folder.
+  const out = openOutput(opts, episode.episode_id);
+  const { framesPath, manifestPath } = out;
   const offSweep = onInterrupt(() => sweepTemps(framesPath));
   try {
     const old = readManifest(manifestPath);
@@ -351,8 +432,9 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
       if (job.kind === "keyframe") {
         keyframes++;
         const outcome = outcomes.get(job.turn);
-        if (size === viewSize && outcome?.jpeg) {
-          // The exact bytes the model saw (or, when unverified, our render of that view).
+        if (size === cfg.viewSize && outcome?.jpeg) {
+          // The exact bytes the model saw (or, when unverified, our render of that view). The timeline
+          // gets their sha256, whatever digest the trace recorded.
           const bytes = outcome.jpeg;
           const sha = sha256(bytes);
           keyframeSha.set(job.file, outcome.status === "mismatch" ? null : sha);
@@ -400,30 +482,27 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
     });
     await saving;
     await writeAtomic(manifestPath, manifestText(manifest));
-
-    // Frames of an older, longer plan and temp files of interrupted runs are removed.
-    for (const name of readdirSync(framesPath)) {
-      const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || (name.startsWith(".") && name.includes(".tmp-"));
-      if (stale) rmSync(join(framesPath, name), { force: true });
-    }
+    removeStale(framesPath, manifest);
 
     // 4. The timeline, last and atomically.
     const timeline = buildTimeline(plan, episode, row, {
       fps,
       width: size,
       height: size,
-      framesDir: framesDirFor(outDir, publicDir),
+      framesDir: framesDirFor(out.outDir, out.publicDir),
       verified,
       keyframeSha,
+      recordFormat: found.format,
+      source: "replay",
     });
-    await writeAtomic(timelinePath, JSON.stringify(timeline, null, 1) + "\n");
+    await writeAtomic(out.timelinePath, JSON.stringify(timeline, null, 1) + "\n");
 
     const all = [...outcomes.values()];
     return {
-      timelinePath,
+      timelinePath: out.timelinePath,
       timeline,
-      slug,
-      outDir,
+      slug: out.slug,
+      outDir: out.outDir,
       stats: {
         files: total,
         rendered: pending.length,
@@ -435,12 +514,138 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
           resolved: all.filter((o) => o.status === "resolved").length,
           mismatch: drifted.length,
         },
+        recordedImages: 0,
       },
+      warnings: [],
     };
   } finally {
     offSweep();
   }
 }
+
+/**
+ * Example-rollout episodes: no camera trajectory and no hashes, so nothing is
+ * re-rendered or verified. The recorded images become the frame files (view
+ * JPEGs at the viewport size are copied byte for byte; maps and other sizes
+ * are transcoded to JPEG at the viewport size) and crossfade into each other.
+ */
+async function generateSlideshow(found: FoundEpisode, opts: FramesOptions, cfg: { fps: number; size: number }): Promise<FramesResult> {
+  const { episode, file, line } = found;
+  const images = found.images ?? [];
+  const where = `${file}:${line}: episode ${episode.episode_id}`;
+  const warnings: string[] = [];
+  const warn = (m: string) => {
+    warnings.push(m);
+    (opts.onWarning ?? ((w: string) => process.stderr.write(`warning: ${w}\n`)))(m);
+  };
+  const overwritten = images.length > 0 && !images[0].trustworthy;
+  if (overwritten) {
+    warn(`${where}: a later episode of task ${episode.task.index} in the same folder overwrote this episode's image files; the slideshow shows that episode's images, not this one's`);
+  }
+  for (const im of images) if (im.nameMismatch) warn(`${where}: turn ${im.turn}: the trace names another image file than ${im.path}; the naming rule's file is shown`);
+
+  // Every recorded image must exist; its bytes identify identical images.
+  const sourceSha = new Map<string, string>();
+  const missing: string[] = [];
+  for (const im of images) {
+    const sha = fileSha(im.path);
+    if (sha) sourceSha.set(im.path, sha);
+    else missing.push(`${where}: turn ${im.turn}: recorded image ${im.path} is missing or unreadable`);
+  }
+  if (missing.length) throw new UserError(missing.join("\n"), EXIT_INPUT);
+
+  let plan;
+  try {
+    plan = planSlideshow(episode, images, (p) => sourceSha.get(p)!, { fps: cfg.fps });
+  } catch (e) {
+    if (e instanceof PlanError) throw new UserError(`${file}:${line}: ${e.message}`, EXIT_INPUT);
+    throw e;
+  }
+
+  // The task row is optional here: only the credit line and task id use it.
+  let row: TaskRow | null = null;
+  if (opts.tasks) {
+    try {
+      row = (await TaskIndex.open(opts.tasks).lookup(episode.task.split, episode.task.index)).row;
+    } catch (e) {
+      warn(`${where}: no task row for the credit line (${errorMessage(e)}); the imagery is credited without a creator`);
+    }
+  }
+
+  const out = openOutput(opts, episode.episode_id);
+  const { framesPath, manifestPath } = out;
+  const offSweep = onInterrupt(() => sweepTemps(framesPath));
+  try {
+    const old = readManifest(manifestPath);
+    const manifest = new Map<string, { sha256: string; key: string }>();
+    const keyframeSha = new Map<string, string | null>();
+    const total = plan.jobs.length;
+    let done = 0;
+    let reused = 0;
+    let copied = 0;
+    for (const job of plan.jobs) {
+      const target = join(framesPath, job.file);
+      const key = `${RECORDED_FRAME_TAG}:${job.sourceSha}:${cfg.size}`;
+      const prev = old.files[job.file];
+      let sha: string;
+      let exact: boolean;
+      if (prev && prev.key === key && fileSha(target) === prev.sha256) {
+        sha = prev.sha256;
+        exact = sha === job.sourceSha;
+        reused++;
+      } else {
+        let frame;
+        try {
+          frame = await recordedFrame(job.image, cfg.size);
+        } catch (e) {
+          throw new UserError(`${where}: turn ${job.turn}: recorded image ${job.image.path}: ${errorMessage(e)}`, EXIT_INPUT);
+        }
+        await writeAtomic(target, frame.bytes);
+        sha = sha256(frame.bytes);
+        exact = frame.copied;
+      }
+      if (exact) copied++;
+      // Byte for byte the recorded image, and that image is this episode's: only then is its sha256 a claim.
+      keyframeSha.set(job.file, exact && !overwritten ? sha : null);
+      manifest.set(job.file, { sha256: sha, key });
+      done++;
+      opts.onProgress?.(done, total);
+    }
+    await writeAtomic(manifestPath, manifestText(manifest));
+    removeStale(framesPath, manifest);
+
+    const timeline = buildTimeline(plan, episode, row, {
+      fps: cfg.fps,
+      width: cfg.size,
+      height: cfg.size,
+      framesDir: framesDirFor(out.outDir, out.publicDir),
+      verified: false, // nothing to verify against: example-rollout folders record no hashes
+      keyframeSha,
+      recordFormat: "example",
+      source: "slideshow",
+      imagesOverwritten: overwritten,
+    });
+    await writeAtomic(out.timelinePath, JSON.stringify(timeline, null, 1) + "\n");
+    return {
+      timelinePath: out.timelinePath,
+      timeline,
+      slug: out.slug,
+      outDir: out.outDir,
+      stats: {
+        files: total,
+        rendered: total - reused,
+        reused,
+        keyframes: copied,
+        views: emptyViews,
+        recordedImages: images.length,
+      },
+      warnings,
+    };
+  } finally {
+    offSweep();
+  }
+}
+
 
 /** Digest of a whole output folder's frame files (for tests and the bench). */
 export function framesDigest(framesPath: string): string {

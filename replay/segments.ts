@@ -28,8 +28,12 @@ import {
 export type FrameJob =
   /** An in-between frame: task frame `frameIndex` reprojected at `pose`. */
   | { kind: "render"; file: string; frameIndex: number; pose: Pose }
-  /** The view the model saw at `turn` (camera_after), written from the verified bytes. */
-  | { kind: "keyframe"; file: string; turn: number; frameIndex: number; pose: Pose; sha256: string };
+  /**
+   * The view the model saw at `turn` (camera_after), written from the verified bytes.
+   * `digest` is the trace's recorded digest in the record's scheme (a full sha256 for
+   * eval, 16 hex digits of the base64 text for training), not necessarily a sha256.
+   */
+  | { kind: "keyframe"; file: string; turn: number; frameIndex: number; pose: Pose; digest: string };
 
 export interface SegmentPlan {
   turn: number;
@@ -73,6 +77,15 @@ export function turnFailed(t: Turn): boolean {
 
 const poseOf = (c: Camera): Pose => ({ heading: c.heading_deg, pitch: c.pitch_deg, fov: c.fov_deg });
 const replyChars = (t: Turn): number => (t.model?.reply ?? "").length;
+
+/**
+ * Metres walked so far after `t`: the recorded total when there is one (eval),
+ * else the running sum of per-turn `moved_meters` (training traces record only those).
+ */
+export function metresAfter(t: Turn, before: number): number {
+  if (typeof t.total_moved_meters === "number") return t.total_moved_meters;
+  return before + (typeof t.moved_meters === "number" ? t.moved_meters : 0);
+}
 
 /** HUD numbers are for display: 4 decimals keeps timeline.json readable and stable. */
 const r4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -123,18 +136,18 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
   const addKeyframe = (t: Turn): string => {
     const c = t.camera_after as Camera;
     const file = newFile();
-    jobs.push({ kind: "keyframe", file, turn: t.turn, frameIndex: c.frame_index, pose: poseOf(c), sha256: (t.image_sha256 as string).toLowerCase() });
+    jobs.push({ kind: "keyframe", file, turn: t.turn, frameIndex: c.frame_index, pose: poseOf(c), digest: (t.image_sha256 as string).toLowerCase() });
     return file;
   };
 
   // What is on screen now.
   let cam: Camera = first.camera_after;
   let shown = addKeyframe(first);
-  let shownSha = first.image_sha256.toLowerCase();
+  let shownDigest = first.image_sha256.toLowerCase();
   let base: HudBase = {
     stepsRemaining: first.steps_remaining ?? null,
     cost: first.action_cost ?? 0,
-    metres: first.total_moved_meters ?? 0,
+    metres: metresAfter(first, 0),
     frameIndex: cam.frame_index,
   };
   let pins: [number, number][] = (first.pins ?? []).map(([a, b]) => [a, b]);
@@ -159,7 +172,7 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
     const after: HudBase = {
       stepsRemaining: t.steps_remaining ?? before.stepsRemaining,
       cost: t.action_cost ?? before.cost,
-      metres: t.total_moved_meters ?? before.metres,
+      metres: metresAfter(t, before.metres),
       frameIndex: t.camera_after?.frame_index ?? cam.frame_index,
     };
     if (t.pins) pins = t.pins.map(([a, b]) => [a, b]);
@@ -168,12 +181,12 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
     /** The view file of this turn: what is on screen when the bytes are the same, else a new keyframe. */
     const viewFile = (): string => {
       const sha = (t.image_sha256 as string).toLowerCase();
-      if (sha === shownSha) return shown;
+      if (sha === shownDigest) return shown;
       return addKeyframe(t);
     };
     const show = (file: string) => {
       shown = file;
-      shownSha = (t.image_sha256 as string).toLowerCase();
+      shownDigest = (t.image_sha256 as string).toLowerCase();
       cam = t.camera_after as Camera;
     };
 

@@ -17,6 +17,12 @@ export const HudState = z.object({
   cost: z.number(), // cumulative action cost
   frameIndex: z.number().int(), // index into the task's frames (position along the road)
   metres: z.number(), // total metres walked so far
+  /**
+   * Optional: HUD fields the recording does not hold (example-rollout folders record no pitch,
+   * frame index or distance walked). Their numbers above are placeholders; show them as unknown.
+   * Absent means every field is known.
+   */
+  unknown: z.array(z.enum(["heading", "pitch", "fov", "stepsRemaining", "cost", "frameIndex", "metres"])).optional(),
 });
 export type HudState = z.infer<typeof HudState>;
 
@@ -63,7 +69,12 @@ export const Segment = z.object({
   motionFrames: z.number().int().nonnegative(),
   /** Pins placed so far, after this turn. */
   pins: z.array(LatLon),
-  /** Video-frame offset (from segment start) of the exact image the model saw, when this turn produced a view. */
+  /**
+   * Video-frame offset (from segment start) of the image the model saw, when this turn produced a view.
+   * `sha256` is the sha256 (64 hex) of that frame file's bytes, given only when the file is byte for byte
+   * the image the model saw (a verified replay view, or a recorded image copied unchanged); else null.
+   * It is never the trace's recorded digest (training traces record 16 hex digits over the base64 text).
+   */
   keyframe: z.object({ offset: z.number().int().nonnegative(), file: z.string(), sha256: z.string().nullable() }).nullable(),
 });
 export type Segment = z.infer<typeof Segment>;
@@ -95,6 +106,11 @@ export const EpisodeInfo = z.object({
   /** "replay": re-rendered from the camera trajectory; "slideshow": recorded images shown as they are. */
   source: z.enum(["replay", "slideshow"]),
   recordFormat: z.enum(["eval", "train", "example"]),
+  /**
+   * Optional, slideshows only: true when a later episode of the same task overwrote the recorded image
+   * files, so the images shown belong to that episode, not this one.
+   */
+  imagesOverwritten: z.boolean().optional(),
 });
 export type EpisodeInfo = z.infer<typeof EpisodeInfo>;
 

@@ -5,7 +5,7 @@
  */
 import type { Episode, Turn } from "../src/schema/episode.ts";
 import type { TaskRow } from "../src/schema/task.ts";
-import { TimelineSchema, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
+import { TimelineSchema, type EpisodeInfo, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
 import { pointsForDistance } from "./camera-path.ts";
 import { actionName, turnFailed, type EpisodePlan } from "./segments.ts";
 
@@ -18,6 +18,12 @@ export interface TimelineOptions {
   verified: boolean;
   /** Per keyframe file: its sha256 when it is byte-for-byte the recorded image, else null. */
   keyframeSha: Map<string, string | null>;
+  /** Which recording the episode came from (default "eval"). */
+  recordFormat?: EpisodeInfo["recordFormat"];
+  /** "replay" (default): re-rendered from the camera trajectory; "slideshow": recorded images as they are. */
+  source?: EpisodeInfo["source"];
+  /** Slideshow: a later episode of the same task overwrote the image files. */
+  imagesOverwritten?: boolean;
 }
 
 /** `look(heading_deg=90, fov_deg=90)`: the action as a call, from the parsed action object. */
@@ -69,7 +75,11 @@ export function outcomeOf(episode: Episode): Outcome | null {
   };
 }
 
-export function buildTimeline(plan: EpisodePlan, episode: Episode, task: TaskRow, opts: TimelineOptions): Timeline {
+/** The parts of a plan the timeline needs (camera-path plans and slideshows alike). */
+export type TimelinePlan = Pick<EpisodePlan, "segments" | "guessed">;
+
+/** `task` is null when there is no task row (example-rollout folders need none): credit then falls back to the defaults. */
+export function buildTimeline(plan: TimelinePlan, episode: Episode, task: TaskRow | null, opts: TimelineOptions): Timeline {
   let start = 0;
   const segments = plan.segments.map((s) => {
     const seg = {
@@ -87,7 +97,7 @@ export function buildTimeline(plan: EpisodePlan, episode: Episode, task: TaskRow
     start += s.durationFrames;
     return seg;
   });
-  const att = episode.task.attribution ?? task.attribution ?? null;
+  const att = episode.task.attribution ?? task?.attribution ?? null;
   const timeline: Timeline = {
     version: 1,
     fps: opts.fps,
@@ -99,16 +109,17 @@ export function buildTimeline(plan: EpisodePlan, episode: Episode, task: TaskRow
       modelName: episode.model_name,
       split: episode.task.split,
       index: episode.task.index,
-      taskId: episode.task.task_id ?? task.task_id ?? null,
-      country: plan.guessed ? (episode.task.country ?? task.country ?? null) : null,
+      taskId: episode.task.task_id ?? task?.task_id ?? null,
+      country: plan.guessed ? (episode.task.country ?? task?.country ?? null) : null,
       attribution: {
         creator: att?.creator_username ?? null,
         licence: att?.licence ?? "CC-BY-SA-4.0",
         source: att?.source ?? "Mapillary",
       },
       verified: opts.verified,
-      source: "replay",
-      recordFormat: "eval",
+      source: opts.source ?? "replay",
+      recordFormat: opts.recordFormat ?? "eval",
+      ...(opts.imagesOverwritten !== undefined ? { imagesOverwritten: opts.imagesOverwritten } : {}),
     },
     segments,
     trace: episode.turns.map(traceEntry),

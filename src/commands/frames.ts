@@ -1,4 +1,4 @@
-/** `georeplay frames`: verified camera-path frames and `timeline.json` for one episode. */
+/** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
 import { Command, Option } from "commander";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -17,12 +17,18 @@ export function registerFrames(program: Command): void {
         "heading, zooms uniform in log(tan(fov/2)), eased moves, crossfades for walks. The frame at each\n" +
         "view is the exact JPEG the model saw. Writes <out>/frames/NNNNNN.jpg, a manifest of hashes\n" +
         "(a rerun reuses correct frames) and, last and atomically, <out>/timeline.json.\n\n" +
+        "Training rollouts (rollouts*.jsonl, ids like rollouts-L4) are verified with their own digest\n" +
+        "(16 hex digits of sha256 over the base64 text) and replayed the same way. Example-rollout\n" +
+        "folders record images but no camera trajectory or hashes: their episodes become a slideshow of\n" +
+        "the recorded images with crossfades, marked in the timeline as recorded images (source\n" +
+        "\"slideshow\", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
-    .argument("<episodes...>", "episodes.jsonl file(s) written by the eval harness")
+    .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder")
     .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
-    .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl")
-    .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (needed to replay)")
+    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (needed to replay)")
+    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
     .option("--out <dir>", "output folder (default: <public-dir>/rollouts/<episode_id>)")
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--view <px>", "size of the frame files (square)", positiveInt, 640)
@@ -35,7 +41,9 @@ export function registerFrames(program: Command): void {
       "after",
       "\nExamples:\n" +
         "  georeplay frames run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/\n" +
-        "  georeplay frames run/episodes.jsonl --episode '#3' --tasks tasks.jsonl --panos panos/ --out /tmp/ep3",
+        "  georeplay frames run/episodes.jsonl --episode '#3' --tasks tasks.jsonl --panos panos/ --out /tmp/ep3\n" +
+        "  georeplay frames run/traces/rollouts.jsonl --episode rollouts-L4 --tasks tasks/ --panos panos/\n" +
+        "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides",
     )
     .action(async (episodes: string[], o) => {
       const bar = progressBar("frames", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
@@ -46,6 +54,7 @@ export function registerFrames(program: Command): void {
           episode: o.episode,
           tasks: o.tasks,
           panos: o.panos,
+          format: o.format,
           out: o.out,
           fps: o.fps,
           view: o.view,
@@ -59,11 +68,17 @@ export function registerFrames(program: Command): void {
         const t = r.timeline;
         const s = r.stats;
         const v = s.views;
+        const head =
+          t.episode.source === "slideshow"
+            ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
+              `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
+            : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
+              (t.episode.recordFormat === "train" ? " (training digests)" : "") +
+              (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
+              (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
+              `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
         process.stdout.write(
-          `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
-            (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
-            (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
-            `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}` +
+          head +
             `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
             `\ntimeline: ${r.timelinePath}\n`,
         );
