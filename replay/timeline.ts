@@ -58,12 +58,33 @@ export function traceEntry(t: Turn): TraceEntry {
   };
 }
 
+const GUESS_ACTIONS = new Set(["submit_guess", "guess"]);
+
+/**
+ * The guess as the last guess action states it. Training and example-rollout
+ * recordings keep no guess in their outcome, only in the action (training:
+ * already clamped by the environment; example: as the model wrote it, so
+ * only coordinates inside the valid ranges are taken).
+ */
+export function guessFromActions(episode: Episode): [number, number] | null {
+  for (let i = episode.turns.length - 1; i >= 0; i--) {
+    const t = episode.turns[i];
+    const name = actionName(t);
+    if (name === null || !GUESS_ACTIONS.has(name) || turnFailed(t)) continue;
+    const a = t.action as Record<string, unknown>;
+    const lat = numOrNull(a.lat);
+    const lon = numOrNull(a.lon);
+    return lat !== null && lon !== null && Math.abs(lat) <= 90 && Math.abs(lon) <= 180 ? [lat, lon] : null;
+  }
+  return null;
+}
+
 export function outcomeOf(episode: Episode): Outcome | null {
   const o = episode.outcome;
   if (!o) return null;
   const d = numOrNull(o.distance_km);
   return {
-    guess: o.guess ? [o.guess[0], o.guess[1]] : null,
+    guess: o.guess ? [o.guess[0], o.guess[1]] : guessFromActions(episode),
     truth: o.truth ? [o.truth[0], o.truth[1]] : null,
     distanceKm: d,
     reward: numOrNull(o.reward),
