@@ -188,16 +188,20 @@ describe("Rollout stills", () => {
     expect(psnr(got, blend), "crossfade mid-frame vs the blend of both frame files").toBeGreaterThan(30);
   });
 
-  const goldens: [string, () => number][] = [
+  const square = { output: { width: 1080, height: 1080 } };
+  const goldens: [string, () => number, Partial<RolloutProps>?][] = [
     ["opening", () => frameIn("opening", 20)],
     ["camera", () => frameIn("camera", 60, 1)],
     ["map", () => frameIn("map", 30)],
     ["move", () => frameIn("move", 40)],
     ["score", () => frameIn("score", 80)],
+    // Square and portrait videos stack the panel under the viewport.
+    ["square-camera", () => frameIn("camera", 60, 1), square],
+    ["square-score", () => frameIn("score", 80), square],
   ];
-  for (const [name, pick] of goldens) {
+  for (const [name, pick, props] of goldens) {
     it(`matches the reviewed layout: ${name}`, async () => {
-      const png = await still(pick());
+      const png = await still(pick(), props);
       const file = join(GOLDEN, `rollout-${name}.png`);
       if (UPDATE) {
         mkdirSync(GOLDEN, { recursive: true });

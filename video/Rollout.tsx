@@ -22,7 +22,7 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
   const { width, height } = useVideoConfig();
   const t = props;
   const L = rolloutLayout(width, height, t.viewport);
-  const u = L.unit;
+  const u = L.unit; // design px -> output px
   const pos = segmentAt(t.segments, frame);
   const { segment, offset } = pos;
   const lastTurn = t.trace.reduce((m, e) => Math.max(m, e.turn), 0);
