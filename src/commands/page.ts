@@ -1,12 +1,42 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command, Option } from "commander";
 import { availableParallelism } from "node:os";
-import { buildPage } from "../page/build.ts";
+import { buildPage, type BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/images.ts";
 import { progressBar } from "../io/progress.ts";
 import { onInterrupt } from "../io/interrupt.ts";
-import { EXIT_INPUT, EXIT_MISMATCH } from "../io/errors.ts";
+import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../io/errors.ts";
 import { positiveInt } from "./options.ts";
+
+/** Exit code of a page build: 2 when the run could not be read completely (page written or not), else 1 on drift, else 0. */
+export function pageExitCode(r: BuildPageResult): number {
+  if (r.errors.length) return EXIT_INPUT;
+  if (r.mismatch) return EXIT_MISMATCH;
+  return EXIT_OK;
+}
+
+/** The `--json` summary (docs/json-reports.md): fields are only ever added. */
+export function pageJson(r: BuildPageResult) {
+  return {
+    out: r.out,
+    written: r.written,
+    partial: r.partial,
+    bytes: r.bytes,
+    episodes: r.episodes,
+    formats: r.formats,
+    views: r.views,
+    images: r.images,
+    recorded_images: r.recordedImages,
+    checked: r.checked,
+    match: r.match,
+    mismatch: r.mismatch,
+    resolved: r.resolved,
+    problems: r.errors,
+    errored_episodes: r.erroredEpisodes,
+    warnings: r.warnings,
+    exit_code: pageExitCode(r),
+  };
+}
 
 export function registerPage(program: Command): void {
   program
@@ -18,30 +48,48 @@ export function registerPage(program: Command): void {
         "(badged match / mismatch / resolved), the action, the raw reply and reasoning, feedback,\n" +
         "tokens, latency and the outcome on an offline map. Nothing is fetched when it opens;\n" +
         "trace text is escaped and a strict Content-Security-Policy pins the page's own script.\n\n" +
+        "Sweep folders add mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
+        "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
+        "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
+        "(badged \"recorded image\"; no --tasks/--panos needed).\n\n" +
+        "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
+        "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
-        "2 bad input (or the page was written but some views could not be checked).",
+        "2 bad input: the run could not be read completely (no page written, or a --partial one).",
     )
-    .argument("<episodes...>", "episodes.jsonl file(s) written by the eval harness")
-    .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl")
-    .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders")
+    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (not needed for example-rollout folders)")
+    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (not needed for example-rollout folders)")
     .requiredOption("-o, --out <file.html>", "the HTML file to write (atomically)")
+    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
     .option("--image-size <px>", "longest side of the embedded views (32..640)", positiveInt, DEFAULT_IMAGE_SIZE)
     .option("--title <text>", "page title")
+    .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)")
+    .option("--json", "print one JSON summary on stdout instead of text (see docs/json-reports.md)")
     .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
     .addOption(new Option("--no-progress", "never show a progress bar"))
     // Subcommands copy exitOverride only when it is set before they are created: without this,
     // commander would exit(1) itself on a bad option value instead of letting runMain map it to 2.
     .exitOverride()
-    .addHelpText("after", "\nExample:\n  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html")
+    .addHelpText(
+      "after",
+      "\nExamples:\n" +
+        "  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html\n" +
+        "  georeplay page traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ -o training.html\n" +
+        "  georeplay page sweep/ --tasks tasks/ --panos panos/ -o sweep.html --json\n" +
+        "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
+    )
     .action(async (episodes: string[], o) => {
       const bar = progressBar("page", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
       const off = onInterrupt(() => bar.stop());
-      let r;
+      let r: BuildPageResult;
       try {
         r = await buildPage({
           episodes,
           tasks: o.tasks,
           panos: o.panos,
+          format: o.format,
+          partial: Boolean(o.partial),
           out: o.out,
           imageSize: o.imageSize,
           jobs: o.jobs,
@@ -52,12 +100,27 @@ export function registerPage(program: Command): void {
         bar.stop();
         off();
       }
-      for (const p of r.problems) process.stderr.write(`warning: ${p}\n`);
-      const mb = (r.bytes / 1e6).toFixed(1);
-      process.stdout.write(`wrote ${r.out} · ${r.episodes} episodes · ${r.views} views (${r.images} distinct images) · ${mb} MB\n`);
-      if (r.mismatch) {
-        process.stderr.write(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch\n`);
-        process.exitCode = EXIT_MISMATCH;
-      } else if (r.unchecked) process.exitCode = EXIT_INPUT;
+      const err: string[] = [];
+      for (const p of r.erroredEpisodes) err.push(`skipped: ${p.message}`);
+      for (const p of r.warnings) err.push(`warning: ${p.message}`);
+      for (const p of r.errors) err.push(`error: ${p.message}`);
+      if (!r.written) {
+        err.push(`${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`);
+      } else if (r.partial) {
+        err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
+      }
+      if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
+      if (err.length) process.stderr.write(err.join("\n") + "\n");
+      if (o.json) process.stdout.write(JSON.stringify(pageJson(r), null, 2) + "\n");
+      else if (r.written) {
+        const mb = (r.bytes / 1e6).toFixed(1);
+        const what = [
+          `${r.episodes} episodes`,
+          r.views || !r.recordedImages.checked ? `${r.views} views` : "",
+          r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
+        ].filter(Boolean);
+        process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${r.images} distinct images) · ${mb} MB\n`);
+      }
+      process.exitCode = pageExitCode(r);
     });
 }

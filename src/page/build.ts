@@ -9,7 +9,9 @@
  */
 import { createReadStream, createWriteStream, mkdirSync, openSync, rmSync, type WriteStream } from "node:fs";
 import { basename, dirname } from "node:path";
-import { verifyRun, type VerifyProgress } from "../../replay/verify.ts";
+import { verifyRun, type VerifyProgress, type ProblemEntry } from "../../replay/verify.ts";
+import { resolveInputs, type InputFormat } from "../formats/inputs.ts";
+import type { TrainInfo } from "../formats/train.ts";
 import { openAtomicStream, tempPathFor } from "../io/atomic.ts";
 import { onInterrupt } from "../io/interrupt.ts";
 import { UserError } from "../io/errors.ts";
@@ -19,11 +21,24 @@ import { pageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
 import { scriptJson } from "./escape.ts";
 import { pageParts } from "./view/template.ts";
+import { sweepSection, trainingSection } from "./view/sections.ts";
+import { summariseSweep, type Attempt } from "./sweep.ts";
+import { summariseTraining, type Rollout } from "./training.ts";
 
 export interface BuildPageOptions {
+  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
   episodes: string[];
-  tasks: string;
-  panos: string;
+  /** Needed to re-render eval and training episodes (not for example-rollout folders). */
+  tasks?: string;
+  panos?: string;
+  /** Overrides format detection. */
+  format?: InputFormat;
+  /**
+   * Write the page even when the run could not be read completely (invalid or
+   * unreadable records, missing task rows or panoramas), listing the problems
+   * at the top. Without it nothing is written in that case.
+   */
+  partial?: boolean;
   out: string;
   /** Longest side of the embedded views, px (default 320). */
   imageSize?: number;
@@ -34,15 +49,29 @@ export interface BuildPageOptions {
 
 export interface BuildPageResult {
   out: string;
+  /** False when the run could not be read completely and --partial was not given: nothing was written. */
+  written: boolean;
+  /** The page was written although the run could not be read completely (--partial). */
+  partial: boolean;
+  /** Size of the written page (0 when nothing was written). */
   bytes: number;
   episodes: number;
+  formats: { eval: number; train: number; example: number };
+  /** View turns re-rendered and checked. */
   views: number;
+  /** Distinct images stored in the page. */
   images: number;
+  /** Example-rollout image files: referenced and checked to exist and decode. */
+  recordedImages: { checked: number; ok: number };
+  checked: number;
+  match: number;
+  resolved: number;
   mismatch: number;
-  /** Problems that kept some view from being checked, and skipped records (also listed in the page). */
-  problems: string[];
-  /** How many of those problems kept something from being checked (exit 2 for the CLI). */
-  unchecked: number;
+  /** What kept part of the run from being read or checked (exit 2). */
+  errors: ProblemEntry[];
+  /** Episodes that errored in the environment (nothing to replay; listed in the page). */
+  erroredEpisodes: ProblemEntry[];
+  warnings: ProblemEntry[];
 }
 
 class PartFile {
@@ -82,6 +111,8 @@ export function checkImageSize(size: number): number {
 
 export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
   const size = checkImageSize(opts.imageSize ?? DEFAULT_IMAGE_SIZE);
+  const sources = await resolveInputs(opts.episodes, opts.format);
+  const sweepFiles = new Set(sources.filter((s) => s.sweep !== null).map((s) => s.file));
   try {
     mkdirSync(dirname(opts.out), { recursive: true });
   } catch (e) {
@@ -96,11 +127,15 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
   try {
     const images = new ImageTable(imgPart, size);
     const stats: EpisodeStats[] = [];
+    // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
+    const attempts: Attempt[] = [];
+    const rollouts: Rollout[] = [];
     let views = 0;
     const report = await verifyRun({
       episodes: opts.episodes,
       tasks: opts.tasks,
       panos: opts.panos,
+      format: opts.format,
       jobs: opts.jobs,
       keepImages: true,
       onProgress: opts.onProgress,
@@ -108,6 +143,11 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg));
         views += v.views.length;
         stats.push(s);
+        if (sweepFiles.has(v.file)) attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
+        const train = (v.episode as { train?: TrainInfo }).train;
+        if (v.format === "train" && train) {
+          rollouts.push({ id: page.id, run: train.run, step: train.step, split: page.split, index: page.index, reward: page.reward, turns: page.turnsUsed, guessed: train.guessed });
+        }
         await epPart.write((stats.length > 1 ? "," : "[") + scriptJson(page));
       },
     });
@@ -118,6 +158,28 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       throw new UserError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
+    const result: BuildPageResult = {
+      out: opts.out,
+      written: false,
+      partial: false,
+      bytes: 0,
+      episodes: stats.length,
+      formats: report.formats,
+      views,
+      images: images.count,
+      recordedImages: report.recorded_images,
+      checked: report.checked,
+      match: report.match,
+      resolved: report.resolved,
+      mismatch: report.mismatch,
+      errors: report.errors,
+      erroredEpisodes: report.errored_episodes,
+      warnings: report.warnings,
+    };
+    // A page of part of a run looks like a page of the whole run: only on request.
+    if (report.errors.length && !opts.partial) return result;
+
+    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join("\n");
     const parts = pageParts(
       {
         title: opts.title ?? `georeplay · ${opts.episodes.map((f) => basename(f)).join(", ")}`,
@@ -130,6 +192,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         mismatch: report.mismatch,
         errored: report.errored_episodes.map((e) => ({ id: e.episode_id, message: e.message })),
         problems: [...report.errors, ...report.warnings].map((e) => e.message),
+        formats: report.formats,
+        recorded: stats.reduce((n, s) => n + (s.recorded ?? 0), 0),
+        sections,
+        incomplete: report.errors.map((e) => e.message),
       },
       summariseRun(stats),
     );
@@ -156,8 +222,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       out.abort();
       throw e;
     }
-    const problems = [...report.errored_episodes, ...report.errors].map((e) => e.message);
-    return { out: opts.out, bytes, episodes: stats.length, views, images: images.count, mismatch: report.mismatch, problems, unchecked: report.errors.length };
+    return { ...result, written: true, partial: report.errors.length > 0, bytes };
   } finally {
     epPart.remove();
     imgPart.remove();

@@ -5,12 +5,17 @@
  * escaped by the view layer where it is written.
  */
 import { basename } from "node:path";
+import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
 import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify.ts";
 import type { Episode, Turn } from "../schema/episode.ts";
+import type { RecordFormat } from "../formats/records.ts";
+import type { TrainInfo } from "../formats/train.ts";
 import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
 import type { EpisodeStats } from "./stats.ts";
 
-export type CheckStatus = ViewOutcome["status"];
+/** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
+export type CheckStatus = ViewOutcome["status"] | "recorded";
 
 export interface PageTurn {
   turn: number;
@@ -23,7 +28,10 @@ export interface PageTurn {
   check: CheckStatus | null;
   /** Why a view shows no image or a mismatch badge (digest prefixes, renderer error). */
   checkNote: string | null;
-  camera: { heading: number; pitch: number; fov: number; frame: number } | null;
+  /** Example-rollout rows recorded only heading and fov. */
+  camera: { heading: number | null; pitch: number | null; fov: number | null; frame: number | null } | null;
+  /** Example-rollout: the recorded image file was overwritten by a later episode of the same task. */
+  overwritten: boolean;
   call: string | null;
   stepsLeft: number | null;
   cost: number | null;
@@ -42,6 +50,9 @@ export interface PageTurn {
 
 export interface PageEpisode {
   id: string;
+  format: RecordFormat;
+  /** Training rollouts: the run and step they came from, and whether they guessed. */
+  train: { run: string; step: number; guessed: boolean | null } | null;
   model: string;
   source: string; // file:line
   split: string;
@@ -58,7 +69,7 @@ export interface PageEpisode {
   guessCountry: string | null;
   cost: number | null;
   turnsUsed: number;
-  /** Filterable states: clean, mismatch, view-error, forced-guess, no-guess, unparseable, provider-error, invalid-action. */
+  /** Filterable states: clean, mismatch, view-error, forced-guess, no-guess, unparseable, provider-error, invalid-action, overwritten-images. */
   flags: string[];
   views: { match: number; resolved: number; mismatch: number; error: number };
   credit: { creator: string | null; licence: string | null; source: string | null };
@@ -128,12 +139,29 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
   const flags = new Set<string>();
   let modelErrors = 0;
 
+  const recordedByTurn = new Map(v.images.map((r) => [r.turn, r]));
+  let recorded = 0;
+
   const turns: PageTurn[] = [];
   for (const t of ep.turns) {
     const o = byTurn.get(t.turn) ?? null;
+    const rec = recordedByTurn.get(t.turn) ?? null;
     let image: number | null = null;
     let checkNote: string | null = null;
-    if (o) {
+    if (rec) {
+      // Example-rollout folders: the image file is the record, shown as it is (downscaled like every view).
+      try {
+        const bytes = await readFile(rec.path);
+        image = await imageFor(`rec:${createHash("sha256").update(bytes).digest("hex")}`, bytes);
+        recorded++;
+      } catch {
+        checkNote = "the recorded image file is missing or unreadable (see the episode's errors)";
+      }
+      if (!rec.trustworthy) {
+        flags.add("overwritten-images");
+        checkNote = `a later episode of task ${ep.task.index} overwrote this file: the image shows that episode's turn ${t.turn}, not this one's`;
+      }
+    } else if (o) {
       if (o.status === "resolved") views.resolved++;
       if (o.status === "match" || o.status === "resolved") views.match++;
       else if (o.status === "mismatch") views.mismatch++;
@@ -150,16 +178,22 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     if (t.status === "unparseable") flags.add("unparseable");
     if (t.status === "provider_error") flags.add("provider-error");
     if (t.status.startsWith("invalid_action")) flags.add("invalid-action");
-    const cam = t.camera_after ?? null;
+    const rc = (t as { recorded_camera?: { heading_deg?: number | null; fov_deg?: number | null } | null }).recorded_camera ?? null;
+    const cam = t.camera_after
+      ? { heading: t.camera_after.heading_deg, pitch: t.camera_after.pitch_deg, fov: t.camera_after.fov_deg, frame: t.camera_after.frame_index }
+      : rc
+        ? { heading: numOrNull(rc.heading_deg), pitch: null, fov: numOrNull(rc.fov_deg), frame: null }
+        : null;
     turns.push({
       turn: t.turn,
       status: t.status,
       failed: isFailed(t.status),
       kind: t.image_kind ?? "none",
       image,
-      check: o?.status ?? null,
+      check: rec ? "recorded" : (o?.status ?? null),
       checkNote,
-      camera: cam ? { heading: cam.heading_deg, pitch: cam.pitch_deg, fov: cam.fov_deg, frame: cam.frame_index } : null,
+      camera: cam,
+      overwritten: rec ? !rec.trustworthy : false,
       call: toolCall(t.action as Record<string, unknown> | null | undefined),
       stepsLeft: numOrNull(t.steps_remaining),
       cost: numOrNull(t.action_cost),
@@ -172,7 +206,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
       reply: m?.reply ?? null,
       reasoning: m?.reasoning ?? null,
       finish: m?.finish_reason ?? null,
-      map: turnMap(t, ep),
+      map: rec && image !== null ? null : turnMap(t, ep), // a recorded map image beats a redrawn one
       reward: numOrNull(t.reward),
     });
   }
@@ -191,8 +225,11 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
   const turnsUsed = numOrNull(out?.turns_used) ?? Math.max(0, ep.turns.length - 1);
   const credit = ep.task.attribution ?? v.task?.attribution ?? null;
 
+  const train = (ep as { train?: TrainInfo }).train ?? null;
   const page: PageEpisode = {
     id: ep.episode_id,
+    format: v.format,
+    train: train ? { run: train.run, step: train.step, guessed: train.guessed } : null,
     model: ep.model_name,
     source: `${basename(v.file)}:${v.line}`, // the name only: pages get shared, local paths need not be
     split: ep.task.split,
@@ -229,6 +266,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     resolved: views.resolved,
     mismatch: views.mismatch,
     viewErrors: views.error,
+    recorded,
   };
   return { page, stats };
 }

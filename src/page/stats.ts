@@ -15,6 +15,8 @@ export interface EpisodeStats {
   resolved: number;
   mismatch: number;
   viewErrors: number;
+  /** Example-rollout images shown as recorded (no hash to verify). */
+  recorded?: number;
 }
 
 export const WITHIN_KM = [1, 25, 200, 750] as const;
@@ -36,6 +38,7 @@ export interface ModelSummary {
   resolved: number;
   mismatch: number;
   viewErrors: number;
+  recorded: number;
 }
 
 export function mean(xs: readonly number[]): number | null {
@@ -75,6 +78,7 @@ export function summarise(model: string, eps: readonly EpisodeStats[]): ModelSum
     resolved: sum((e) => e.resolved),
     mismatch,
     viewErrors: sum((e) => e.viewErrors),
+    recorded: sum((e) => e.recorded ?? 0),
   };
 }
 

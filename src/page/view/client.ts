@@ -16,13 +16,14 @@ function pageClient(): void {
   type MapSpec = { vb: number[]; k: number; pins: number[][]; guess: number[] | null; truth: number[] | null };
   type Turn = {
     turn: number; status: string; failed: boolean; kind: string; image: number | null; check: string | null;
-    checkNote: string | null; camera: { heading: number; pitch: number; fov: number; frame: number } | null;
+    checkNote: string | null; camera: { heading: number | null; pitch: number | null; fov: number | null; frame: number | null } | null;
+    overwritten: boolean;
     call: string | null; stepsLeft: number | null; cost: number | null; movedM: number | null; feedback: string | null;
     tokensIn: number | null; tokensOut: number | null; latencyS: number | null; errors: string[];
     reply: string | null; reasoning: string | null; finish: string | null; map: MapSpec | null; reward: number | null;
   };
   type Ep = {
-    id: string; model: string; source: string; split: string; index: number; sample: number | null; country: string | null;
+    id: string; format: string; train: { run: string; step: number; guessed: boolean | null } | null; model: string; source: string; split: string; index: number; sample: number | null; country: string | null;
     recordedAt: string | null; mode: string | null; verdict: string | null; reward: number | null; distanceKm: number | null;
     guess: number[] | null; truth: number[] | null; guessCountry: string | null; cost: number | null; turnsUsed: number;
     flags: string[]; views: { match: number; resolved: number; mismatch: number; error: number };
@@ -52,7 +53,8 @@ function pageClient(): void {
   const fmt = (x: number | null | undefined, d: number): string => (x == null ? "–" : x.toFixed(d));
   const km = (x: number | null): string => (x == null ? "–" : x < 10 ? x.toFixed(2) + " km" : Math.round(x).toLocaleString("en-US") + " km");
   function badge(kind: string, text: string): HTMLElement { return el("span", "badge b-" + kind, text); }
-  const CHECK_LABEL: Record<string, string> = { match: "match", resolved: "match (resolved)", mismatch: "mismatch", error: "not rendered" };
+  const CHECK_LABEL: Record<string, string> = { match: "match", resolved: "match (resolved)", mismatch: "mismatch", error: "not rendered", recorded: "recorded image" };
+  const CHECK_CLASS: Record<string, string> = { match: "match", resolved: "resolved", mismatch: "mismatch", error: "error", recorded: "muted" };
 
   // ---- images: parsed on first use; the table sits after this script in the file ----
   let images: string[] | null = null;
@@ -186,6 +188,8 @@ function pageClient(): void {
       const st = el("td");
       if (e.flags.indexOf("mismatch") >= 0) st.appendChild(badge("mismatch", "mismatch"));
       else if (e.flags.indexOf("view-error") >= 0) st.appendChild(badge("error", "error"));
+      else if (e.flags.indexOf("overwritten-images") >= 0) st.appendChild(badge("warn", "overwritten"));
+      else if (e.format === "example") st.appendChild(badge("muted", "recorded"));
       else st.appendChild(badge("match", "✓"));
       tr.appendChild(st);
       rowOf.set(e.id, tr);
@@ -247,7 +251,8 @@ function pageClient(): void {
     } else {
       media.appendChild(el("div", "none", t.kind === "none" ? "no image this turn" : "view not recoverable"));
     }
-    if (t.check) media.appendChild(badge(t.check === "resolved" ? "resolved" : t.check, CHECK_LABEL[t.check] || t.check));
+    if (t.check === "recorded" && t.overwritten) media.appendChild(badge("warn", "recorded image · overwritten"));
+    else if (t.check) media.appendChild(badge(CHECK_CLASS[t.check] || "muted", CHECK_LABEL[t.check] || t.check));
     else if (t.kind === "map") media.appendChild(badge("muted", "map (redrawn)"));
     card.appendChild(media);
 
@@ -262,10 +267,11 @@ function pageClient(): void {
     if (t.call) body.appendChild(el("code", "call", t.call));
     const k1 = el("div", "kv");
     if (t.camera) {
-      kv(k1, "heading", fmt(t.camera.heading, 1) + "°");
-      kv(k1, "pitch", fmt(t.camera.pitch, 1) + "°");
-      kv(k1, "fov", fmt(t.camera.fov, 1) + "°");
-      kv(k1, "frame", String(t.camera.frame));
+      const c = t.camera;
+      kv(k1, "heading", c.heading == null ? null : fmt(c.heading, 1) + "°");
+      kv(k1, "pitch", c.pitch == null ? null : fmt(c.pitch, 1) + "°");
+      kv(k1, "fov", c.fov == null ? null : fmt(c.fov, 1) + "°");
+      kv(k1, "frame", c.frame == null ? null : String(c.frame));
     }
     kv(k1, "steps left", t.stepsLeft == null ? null : String(t.stepsLeft));
     kv(k1, "cost", t.cost == null ? null : t.cost.toFixed(2));
@@ -290,7 +296,10 @@ function pageClient(): void {
     const head = el("div", "ep-head");
     const h2 = el("h2", null, `Episode ${e.id}`);
     head.appendChild(h2);
-    const meta = [e.model, `${e.split}/${e.index}`, e.mode, e.recordedAt, e.source].filter(Boolean).join(" · ");
+    const run = e.train ? `${e.train.run} · step ${e.train.step}` : null;
+    const kind = e.format === "train" ? "training rollout" : e.format === "example" ? "example rollout (recorded images)" : null;
+    const attempt = e.sample != null ? `attempt ${e.sample}` : null;
+    const meta = [e.model, run, `${e.split}/${e.index}`, attempt, kind, e.mode, e.recordedAt, e.source].filter(Boolean).join(" · ");
     head.appendChild(el("div", "meta", meta));
     frag.appendChild(head);
 
@@ -309,12 +318,16 @@ function pageClient(): void {
     row("distance", km(e.distanceKm));
     row("reward", fmt(e.reward, 4));
     row("country", e.country);
-    row("guess", e.guess ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}` : "no parsed guess");
+    row("guess", e.guess ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}` : e.format !== "eval" && e.distanceKm != null ? "not recorded (this format keeps the distance only)" : "no parsed guess");
     row("truth", e.truth ? `${e.truth[0].toFixed(4)}, ${e.truth[1].toFixed(4)}` : null);
     row("action cost", e.cost == null ? null : e.cost.toFixed(2));
     row("turns", String(e.turnsUsed));
+    if (e.train && e.train.guessed === false) row("guessed", "never guessed");
     const v = e.views;
-    row("views", `${v.match} match${v.resolved ? ` (${v.resolved} resolved)` : ""} · ${v.mismatch} mismatch${v.error ? ` · ${v.error} not rendered` : ""}`);
+    if (e.format === "example") {
+      const rec = e.turns.filter((t) => t.check === "recorded" && t.image != null).length;
+      row("images", `${rec} recorded images (no hashes to verify)${e.flags.indexOf("overwritten-images") >= 0 ? " · overwritten by a later episode of this task" : ""}`);
+    } else row("views", `${v.match} match${v.resolved ? ` (${v.resolved} resolved)` : ""} · ${v.mismatch} mismatch${v.error ? ` · ${v.error} not rendered` : ""}`);
     row("imagery", e.credit.creator ? `© ${e.credit.creator}${e.credit.source ? " / " + e.credit.source : ""}, ${e.credit.licence ?? "licence unknown"}` : null);
     out.appendChild(dl);
     frag.appendChild(out);
@@ -355,14 +368,19 @@ function pageClient(): void {
     const hash = "#" + encodeURIComponent(id) + (t !== null && turn !== null ? "/" + t : "");
     if (fromUser && location.hash !== hash) history.replaceState(null, "", hash);
   }
-  function fromHash(): void {
+  function fromHash(followed: boolean): void {
     const m = /^#([^/]+)(?:\/(\d+))?$/.exec(location.hash);
     if (!m) return;
     let id: string;
     try { id = decodeURIComponent(m[1]); } catch { return; }
-    go(id, m[2] === undefined ? null : Number(m[2]), false);
+    // Anchors inside the page (a training step's row) are the browser's to scroll to.
+    if (!byId.has(id) && m[2] === undefined && doc.getElementById(id)) return;
+    const turn = m[2] === undefined ? null : Number(m[2]);
+    go(id, turn, false);
+    // A followed link (sweep or step tables) opens the episode where it can be seen.
+    if (followed && turn === null && current) detail.scrollIntoView({ block: "start" });
   }
-  window.addEventListener("hashchange", fromHash);
+  window.addEventListener("hashchange", () => fromHash(true));
 
   // ---- keyboard: j/k turn, n/p episode, / search ----
   function stepTurn(d: number): void {
@@ -395,7 +413,7 @@ function pageClient(): void {
   });
 
   applyFilters();
-  if (location.hash) fromHash();
+  if (location.hash) fromHash(false);
   else if (episodes.length && window.matchMedia("(min-width: 821px)").matches) go(shown[0].id, null, false);
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();

@@ -102,13 +102,39 @@ table.episodes.one-model .model{display:none}
 footer{padding:14px 20px;color:var(--muted);font-size:.8rem;border-top:1px solid var(--line)}
 kbd{font-family:inherit;border:1px solid var(--line);border-radius:3px;padding:0 4px;font-size:.78rem}
 .problems{margin:8px 20px;font-size:.85rem;color:var(--bad)}
+section.sweep,section.training{padding:6px 20px 10px}
+section.sweep h2,section.training h2,section.incomplete h2{font-size:1rem;margin:6px 0 4px;font-weight:600}
+.explain{color:var(--muted);font-size:.84rem;margin:0 0 8px;max-width:70em}
+.scroll{overflow-x:auto;margin:0 0 10px}
+table.attempts td.attempt{text-align:center}
+table.attempts td.best a{font-weight:600}
+a.ep-link{text-decoration:none;border-bottom:1px dotted var(--accent)}
+table.steps td.groups{text-align:left;white-space:normal;min-width:18em}
+.group{display:inline-block;margin:0 8px 2px 0;padding:0 5px;border:1px solid var(--line);border-radius:5px}
+.group.zero{border-style:dashed;color:var(--muted)}
+.group .gname{color:var(--muted)}
+.charts{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 6px}
+svg.chart{width:260px;height:120px;background:var(--panel);border:1px solid var(--line);border-radius:6px}
+svg.chart .ct{font-size:10px;fill:var(--ink);font-weight:600}
+svg.chart .tick{font-size:8px;fill:var(--muted)}
+svg.chart .axis{fill:none;stroke:var(--line)}
+svg.chart .line{fill:none;stroke-width:1.5px}
+svg.chart .dot{stroke:var(--panel);stroke-width:1px}
+.s0{--c:#2f5f8a}.s1{--c:#c4332a}.s2{--c:#3f7a55}.s3{--c:#d08a17}.s4{--c:#7a4fa0}.s5{--c:#4a8f9c}
+svg.chart .line.s0,svg.chart .line.s1,svg.chart .line.s2,svg.chart .line.s3,svg.chart .line.s4,svg.chart .line.s5{stroke:var(--c)}
+svg.chart .dot.s0,svg.chart .dot.s1,svg.chart .dot.s2,svg.chart .dot.s3,svg.chart .dot.s4,svg.chart .dot.s5{fill:var(--c)}
+.legend.runs .run{border-bottom:3px solid var(--c);margin-right:10px}
+section.incomplete{margin:10px 20px;padding:10px 14px;border:2px solid var(--bad);border-radius:8px;background:var(--panel)}
+section.incomplete h2{color:var(--bad)}
+section.incomplete li{font-size:.85rem;overflow-wrap:anywhere}
+tr:target td{background:var(--sel)}
 @media (max-width:820px){
  .layout{grid-template-columns:1fr}
  aside.list{position:static;max-height:45vh;border-right:0;border-bottom:1px solid var(--line)}
  main.detail{padding:12px}
  .turn{grid-template-columns:1fr}
  .outcome .media{width:100%}
- header.top,section.summary{padding-left:12px;padding-right:12px}
+ header.top,section.summary,section.sweep,section.training{padding-left:12px;padding-right:12px}
  table.episodes td.opt,table.episodes th.opt{display:none}
 }
 `;

@@ -22,6 +22,17 @@ export interface RunInfo {
   mismatch: number;
   errored: { id: string | null; message: string }[];
   problems: string[];
+  /** Episodes by recording format. */
+  formats: { eval: number; train: number; example: number };
+  /** Example-rollout images shown as recorded. */
+  recorded: number;
+  /** Server-rendered sections (sweep, training) placed after the run summary. */
+  sections: string;
+  /**
+   * Written with --partial although the run could not be read completely:
+   * these problems (a subset of `problems`) are shown open at the top.
+   */
+  incomplete: string[];
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -37,7 +48,9 @@ export function summaryTable(rows: ModelSummary[]): string {
     .map((r) => {
       const verified =
         r.checked === 0 && r.viewErrors === 0
-          ? "none checked"
+          ? r.recorded
+            ? `${r.recorded} recorded images (no hashes)`
+            : "none checked"
           : `${r.match}/${r.checked} match${r.resolved ? ` (${r.resolved} resolved)` : ""}${r.mismatch ? ` · ${r.mismatch} mismatch` : ""}${r.viewErrors ? ` · ${r.viewErrors} not rendered` : ""}`;
       return (
         `<tr data-model="${escapeHtml(r.model)}"><td>${escapeHtml(r.model)}</td>` +
@@ -50,7 +63,7 @@ export function summaryTable(rows: ModelSummary[]): string {
         cell("tokens_out", r.meanTokensOut, r.meanTokensOut == null ? "–" : Math.round(r.meanTokensOut).toLocaleString("en-US")) +
         cell("latency_s", r.meanLatencyS, r.meanLatencyS == null ? "–" : `${n(r.meanLatencyS, 1)} s`) +
         cell("errors", r.errors, String(r.errors)) +
-        `<td data-stat="verified" data-match="${r.match}" data-mismatch="${r.mismatch}" data-resolved="${r.resolved}">${escapeHtml(verified)}</td></tr>`
+        `<td data-stat="verified" data-match="${r.match}" data-mismatch="${r.mismatch}" data-resolved="${r.resolved}" data-recorded="${r.recorded}">${escapeHtml(verified)}</td></tr>`
       );
     })
     .join("");
@@ -80,11 +93,21 @@ export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
   const world = worldPaths();
   const verified =
     info.checked === 0
-      ? "no view could be checked"
+      ? info.recorded
+        ? "example-rollout images shown as recorded (they carry no hashes)"
+        : "no view could be checked"
       : info.mismatch === 0
         ? `all ${info.checked} recorded views reproduce byte for byte${info.resolved ? ` (${info.resolved} resolved at a sampling boundary)` : ""}`
         : `${info.match} of ${info.checked} recorded views reproduce; ${info.mismatch} mismatch`;
-  const problems = [...info.errored.map((e) => e.message), ...info.problems];
+  const incomplete = new Set(info.incomplete);
+  const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
+  const kinds = [
+    info.formats.eval ? `${info.formats.eval} episodes` : "",
+    info.formats.train ? `${info.formats.train} training rollouts` : "",
+    info.formats.example ? `${info.formats.example} example-rollout episodes` : "",
+  ].filter(Boolean);
+  const rerendered = info.views ? ` · ${info.views} view turns re-rendered` : "";
+  const images = info.recorded ? ` · ${info.recorded} recorded images` : "";
   const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
@@ -95,8 +118,10 @@ export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
 <body>
 <svg class="defs" aria-hidden="true" focusable="false"><defs><path id="gr-land" d="${world.land}"/><path id="gr-borders" d="${world.borders}"/></defs></svg>
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
-<p>${info.episodes} episodes · ${info.views} view turns re-rendered (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+<p>${kinds.join(" + ") || "0 episodes"}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
 <section class="summary">${summaryTable(summary)}</section>
+${info.sections}
 ${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
 <div class="layout">
 <aside class="list" aria-label="episodes">
@@ -114,7 +139,7 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 </aside>
 <main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>
 </div>
-<footer>Views are re-rendered by georeplay from the recorded cameras and checked against the recorded sha256 before they are shown; map turns are redrawn offline (the original map images are not reproducible). Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>/</kbd> search.</footer>
+<footer>${info.formats.eval + info.formats.train ? "Views are re-rendered by georeplay from the recorded cameras and checked against the recorded hash before they are shown; map turns are redrawn offline (the original map images are not reproducible). " : ""}${info.formats.example ? "Example-rollout images are the recorded files, shown as they are (downscaled), badged “recorded image”: they carry no hash to check them against. " : ""} Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>/</kbd> search.</footer>
 <script type="application/json" id="gr-episodes">`;
   const middle = `</script>
 <script>${script}</script>

@@ -1,0 +1,121 @@
+/**
+ * Server-rendered sections for sweeps and training traces. Every string from
+ * a trace is escaped here; every number cell carries its exact value in
+ * `data-value` (the text is rounded) so tests and scripts read the same
+ * numbers the page shows. Episode links are plain `#<episode_id>` anchors the
+ * client's deep-link handling opens.
+ */
+import { escapeHtml } from "../escape.ts";
+import { lineChart, type ChartSeries } from "../charts.ts";
+import type { SweepSummary } from "../sweep.ts";
+import type { TrainStep } from "../training.ts";
+
+const fx = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+const cell = (stat: string, value: number | null, text: string, cls = "") =>
+  `<td${cls ? ` class="${cls}"` : ""} data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
+const link = (id: string, text: string, title: string) =>
+  `<a class="ep-link" href="#${escapeHtml(encodeURIComponent(id))}" data-id="${escapeHtml(id)}" title="${escapeHtml(title)}">${escapeHtml(text)}</a>`;
+
+export function sweepSection(s: SweepSummary): string {
+  const models = s.models
+    .map(
+      (m) =>
+        `<tr data-model="${escapeHtml(m.model)}"><td>${escapeHtml(m.model)}</td>` +
+        cell("tasks", m.tasks, String(m.tasks)) +
+        cell("attempts", m.attempts, String(m.attempts)) +
+        cell("max_k", m.maxK, String(m.maxK)) +
+        cell("mean_of_k", m.meanOfK, fx(m.meanOfK, 3)) +
+        cell("best_of_k", m.bestOfK, fx(m.bestOfK, 3)) +
+        cell("mean_std", m.meanStd, fx(m.meanStd, 3)) +
+        cell("mean_range", m.meanRange, fx(m.meanRange, 3)) +
+        "</tr>",
+    )
+    .join("");
+  const maxK = Math.max(1, ...s.tasks.map((t) => t.attempts.length));
+  const rows = s.tasks
+    .map((t) => {
+      const attempts = t.attempts
+        .map((a, i) => {
+          const label = a.reward == null ? "–" : a.reward.toFixed(3);
+          const title = `attempt ${a.sample ?? i} · episode ${a.id}`;
+          const best = a.reward != null && a.reward === t.best && t.k > 1 ? " best" : "";
+          return `<td class="attempt${best}" data-sample="${a.sample ?? ""}" data-value="${a.reward ?? ""}">${link(a.id, label, title)}</td>`;
+        })
+        .join("");
+      const pad = "<td></td>".repeat(maxK - t.attempts.length);
+      return (
+        `<tr data-model="${escapeHtml(t.model)}" data-split="${escapeHtml(t.split)}" data-index="${t.index}"><td>${escapeHtml(t.model)}</td><td>${escapeHtml(t.split)}/${t.index}</td>` +
+        cell("k", t.k, String(t.attempts.length)) +
+        cell("mean", t.mean, fx(t.mean, 3)) +
+        cell("best", t.best, fx(t.best, 3)) +
+        cell("std", t.std, fx(t.std, 3)) +
+        cell("range", t.range, fx(t.range, 3)) +
+        attempts +
+        pad +
+        "</tr>"
+      );
+    })
+    .join("");
+  const attemptHeads = Array.from({ length: maxK }, (_, i) => `<th>#${i + 1}</th>`).join("");
+  return `<section class="sweep" id="gr-sweep" aria-labelledby="gr-sweep-h">
+<h2 id="gr-sweep-h">pass@k sweep</h2>
+<p class="explain">A task's attempts are the episodes sharing model and task; they are ordered by attempt number (<code>task.sample</code>). Per task: mean and best reward over its attempts, and their spread (population std and max − min: how far one pass can move). Per model, mean-of-k and best-of-k average those per-task values over tasks; mean std / range average the spread over tasks with more than one attempt.</p>
+<div class="scroll"><table class="stats" id="gr-sweep-models"><thead><tr><th>model</th><th>tasks</th><th>attempts</th><th>max k</th><th>mean-of-k</th><th>best-of-k</th><th>mean std</th><th>mean range</th></tr></thead><tbody>${models}</tbody></table></div>
+<div class="scroll"><table class="stats attempts" id="gr-sweep-tasks"><thead><tr><th>model</th><th>task</th><th>k</th><th>mean</th><th>best</th><th>std</th><th>range</th>${attemptHeads}</tr></thead><tbody>${rows}</tbody></table></div>
+</section>`;
+}
+
+/** Anchor id of a step's row (not an episode id: the client leaves such hashes to the browser). */
+export const stepAnchor = (run: string, step: number, runs: string[]) => `step-${runs.indexOf(run)}-${step}`;
+
+export function trainingSection(steps: TrainStep[]): string {
+  const runs = [...new Set(steps.map((s) => s.run))];
+  const series = (f: (s: TrainStep) => number | null, what: (s: TrainStep, y: number) => string): ChartSeries[] =>
+    runs.map((run) => ({
+      name: run,
+      points: steps
+        .filter((s) => s.run === run && f(s) !== null)
+        .map((s) => ({ x: s.step, y: f(s)!, title: `${run} · step ${s.step}: ${what(s, f(s)!)}`, href: `#${stepAnchor(run, s.step, runs)}` })),
+    }));
+  const charts = [
+    lineChart(series((s) => s.meanReward, (_, y) => `mean reward ${y.toFixed(3)}`), { key: "mean_reward", title: "mean reward", yRange: [0, 1] }),
+    lineChart(series((s) => s.meanGroupStd, (_, y) => `mean in-group std ${y.toFixed(3)}`), { key: "mean_group_std", title: "reward std inside groups", yDecimals: 3 }),
+    lineChart(series((s) => s.fracRewardZeroStd, (s, y) => `${pct(y)} of ${s.groups.length} groups all equal`), { key: "frac_reward_zero_std", title: "frac_reward_zero_std", yRange: [0, 1] }),
+    lineChart(series((s) => s.meanTurns, (_, y) => `${y.toFixed(1)} turns per rollout`), { key: "mean_turns", title: "turns per rollout", yDecimals: 0 }),
+    lineChart(series((s) => s.fracNeverGuessed, (s, y) => `${pct(y)} of ${s.rollouts} never guessed`), { key: "frac_never_guessed", title: "share that never guessed", yRange: [0, 1] }),
+  ].join("");
+  const legend =
+    runs.length > 1 ? `<p class="legend runs">${runs.map((r, i) => `<span class="run s${i % 6}">${escapeHtml(r)}</span>`).join(" ")}</p>` : "";
+  const rows = steps
+    .map((s) => {
+      const groups = s.groups
+        .map((g) => {
+          const links = g.rollouts
+            .map((r) => link(r.id, r.reward == null ? "–" : r.reward.toFixed(3), `${r.id} · ${r.turns} turns${r.guessed === false ? " · never guessed" : ""}`))
+            .join(" ");
+          return `<span class="group${g.zeroStd ? " zero" : ""}" data-split="${escapeHtml(g.split)}" data-index="${g.index}" data-std="${g.std ?? ""}"><span class="gname">${escapeHtml(g.split)}/${g.index}</span> ${links}</span>`;
+        })
+        .join(" ");
+      return (
+        `<tr id="${stepAnchor(s.run, s.step, runs)}" data-run="${escapeHtml(s.run)}" data-step="${s.step}">` +
+        (runs.length > 1 ? `<td>${escapeHtml(s.run)}</td>` : "") +
+        cell("step", s.step, String(s.step)) +
+        cell("rollouts", s.rollouts, String(s.rollouts)) +
+        cell("groups", s.groups.length, String(s.groups.length)) +
+        cell("mean_reward", s.meanReward, fx(s.meanReward, 3)) +
+        cell("mean_group_std", s.meanGroupStd, fx(s.meanGroupStd, 3)) +
+        cell("frac_reward_zero_std", s.fracRewardZeroStd, pct(s.fracRewardZeroStd)) +
+        cell("mean_turns", s.meanTurns, fx(s.meanTurns, 1)) +
+        cell("frac_never_guessed", s.fracNeverGuessed, pct(s.fracNeverGuessed)) +
+        `<td class="groups">${groups}</td></tr>`
+      );
+    })
+    .join("");
+  return `<section class="training" id="gr-training" aria-labelledby="gr-training-h">
+<h2 id="gr-training-h">Training steps</h2>
+<p class="explain">A GRPO group is the rollouts sharing run, step, split and index. <code>frac_reward_zero_std</code> is the share of a step's groups whose rewards are all equal (a group of one counts): such groups teach nothing. Each reward below opens its rollout; each point opens its step.</p>
+<div class="charts">${charts}</div>${legend}
+<div class="scroll"><table class="stats steps" id="gr-steps"><thead><tr>${runs.length > 1 ? "<th>run</th>" : ""}<th>step</th><th>rollouts</th><th>groups</th><th>mean reward</th><th>in-group std</th><th>zero-std groups</th><th>turns</th><th>never guessed</th><th>groups (split/index: rewards)</th></tr></thead><tbody>${rows}</tbody></table></div>
+</section>`;
+}
