@@ -128,6 +128,27 @@ describe("georeplay frames on a training rollout", () => {
     expect(existsSync(join(D, "timeline.json"))).toBe(false);
   });
 
+  it("--unverified films the drifted training rollout, marked unverified, its drifted keyframe claiming no sha256", () => {
+    const D = join(tmp, "train-unverified");
+    const r = runCli(["frames", TRAIN, "--episode", "#4", ...replayArgs, "--out", D, "--unverified", "--jobs", "2"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("UNVERIFIED: 1 view(s) drifted");
+    const t = readTimeline(D);
+    expect(t.episode).toMatchObject({ episodeId: "train-rollouts-L4", verified: false, source: "replay", recordFormat: "train" });
+    const raw4 = rawLines(TRAIN)[3];
+    for (const s of t.segments.filter((x) => x.keyframe)) {
+      const digest = trainDigest(frameBytes(D, s.keyframe!.file));
+      const recordedDigest = raw4.turns.find((x: any) => x.turn === s.turn).image_sha256;
+      if (s.turn === 1) {
+        expect(s.keyframe!.sha256).toBeNull();
+        expect(digest).not.toBe(recordedDigest);
+      } else {
+        expect(digest).toBe(recordedDigest);
+        expect(s.keyframe!.sha256).toBe(sha(frameBytes(D, s.keyframe!.file)));
+      }
+    }
+  });
+
   it("without --tasks/--panos a training rollout says what it needs (exit 2)", () => {
     const r = runCli(["frames", TRAIN, "--episode", "#2", "--out", join(tmp, "train-none")]);
     expect(r.code).toBe(2);
@@ -258,6 +279,16 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
     const t = readTimeline(D);
     expect(t.episode).toMatchObject({ source: "slideshow", imagesOverwritten: true, verified: false });
     expect(t.segments.filter((s) => s.keyframe).every((s) => s.keyframe!.sha256 === null)).toBe(true);
+  });
+
+  it("at another viewport size every image is transcoded, so no keyframe claims to be the recorded bytes", async () => {
+    const r = await generateFrames({ episodes: [EXAMPLE], episode: "#3", out: join(tmp, "slides-320"), view: 320 });
+    expect(r.timeline.viewport).toEqual({ width: 320, height: 320 });
+    expect(r.stats.keyframes).toBe(0); // none copied byte for byte
+    for (const s of r.timeline.segments) if (s.keyframe) expect(s.keyframe.sha256).toBeNull();
+    for (const n of readdirSync(join(tmp, "slides-320", "frames")).filter((x) => /^\d{6}\.jpg$/.test(x))) {
+      expect(await sharp(join(tmp, "slides-320", "frames", n)).metadata()).toMatchObject({ format: "jpeg", width: 320, height: 320 });
+    }
   });
 
   it("a missing recorded image is exit 2 naming the turn and the file", () => {
