@@ -432,7 +432,7 @@ async function generateReplay(
       if (job.kind === "keyframe") {
         keyframes++;
         const outcome = outcomes.get(job.turn);
-        if (size === cfg.viewSize && outcome?.jpeg) {
+        if (size === viewSize && outcome?.jpeg) {
           // The exact bytes the model saw (or, when unverified, our render of that view). The timeline
           // gets their sha256, whatever digest the trace recorded.
           const bytes = outcome.jpeg;
