@@ -191,7 +191,7 @@ export const CASES: BadCase[] = [
     setup: (c) => mkdirSync(join(c.dir, "episodes.d")),
     args: (c) => ["verify", join(c.dir, "episodes.d"), "--tasks", c.tasks, "--panos", c.panos],
     exit: 2,
-    message: [/episodes\.d: is a directory, expected an episodes \.jsonl file/],
+    message: [/episodes\.d: is a directory, but neither an example-rollout folder \(no trace\.jsonl\) nor a sweep \(no \*\*\/episodes\.jsonl outside _quarantined\/\)/],
     stillChecked: null,
   },
   {
