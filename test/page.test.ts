@@ -7,20 +7,23 @@
  * nothing executed.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync, cpSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { spawnSync } from "node:child_process";
-import { MIXED, TRIESTE, ROOT, runCli } from "./helpers.ts";
+import { MIXED, TRIESTE, ROOT, FIXTURES, runCli } from "./helpers.ts";
 import { buildPage } from "../src/page/build.ts";
 import { scriptJson, escapeHtml } from "../src/page/escape.ts";
 import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../src/page/geo.ts";
 import { median, summariseRun } from "../src/page/stats.ts";
 import { toolCall } from "../src/page/model.ts";
 import { summaryTable } from "../src/page/view/template.ts";
+import { summariseSweep, populationStd } from "../src/page/sweep.ts";
+import { summariseTraining } from "../src/page/training.ts";
+import { lineChart } from "../src/page/charts.ts";
 
 const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -51,7 +54,9 @@ beforeAll(async () => {
   // Two runs in one page (mixed: synthetic-model, trieste: haiku-4.5) so the summary has two models.
   // Both use task index rows: trieste's and mixed's task ids do not collide (40 vs 0..6).
   const tasks = join(dir, "tasks.jsonl");
-  writeFileSync(tasks, readFileSync(join(MIXED, "tasks.jsonl"), "utf8") + readFileSync(join(TRIESTE, "tasks.jsonl"), "utf8"));
+  // Identical rows once: a task index with duplicate rows is a problem, and a page of an incompletely read run is not written.
+  const rows = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim());
+  writeFileSync(tasks, [...new Set([...rows(join(MIXED, "tasks.jsonl")), ...rows(join(TRIESTE, "tasks.jsonl"))])].join("\n") + "\n");
   const panos = join(dir, "panos");
   const { cpSync } = await import("node:fs");
   cpSync(join(MIXED, "panos"), panos, { recursive: true });
@@ -148,6 +153,50 @@ describe("page data layer", () => {
     expect(toolCall({ action: "look", heading_deg: 90, fov_deg: 90 })).toBe("look(heading_deg=90, fov_deg=90)");
     expect(toolCall({ op: "move", direction: "forward" })).toBe('move(direction="forward")');
     expect(toolCall(null)).toBeNull();
+  });
+});
+
+describe("sweep and training maths", () => {
+  it("groups a sweep's attempts by model and task: mean-of-k, best-of-k and the spread between attempts", () => {
+    const a = (id: string, model: string, index: number, sample: number | null, reward: number | null) => ({ id, model, split: "eval", index, sample, reward });
+    const s = summariseSweep([a("x2", "m", 1, 2, 0.2), a("x0", "m", 1, 0, 0.6), a("y0", "m", 2, 0, 0.9), a("x1", "m", 1, 1, 0.4), a("z", "n", 1, 0, null)]);
+    expect(s.tasks.map((t) => [t.model, t.index, t.attempts.map((x) => x.id)])).toEqual([["m", 1, ["x0", "x1", "x2"]], ["m", 2, ["y0"]], ["n", 1, ["z"]]]);
+    const t1 = s.tasks[0];
+    expect(t1).toMatchObject({ k: 3, best: 0.6 });
+    expect(t1.mean).toBeCloseTo(0.4, 12);
+    expect(t1.std).toBeCloseTo(Math.sqrt(0.08 / 3), 12);
+    expect(t1.range).toBeCloseTo(0.4, 12);
+    expect(s.tasks[1]).toMatchObject({ k: 1, mean: 0.9, best: 0.9, std: null, range: null });
+    const m = s.models[0];
+    expect(m).toMatchObject({ model: "m", tasks: 2, attempts: 4, maxK: 3 });
+    expect(m.meanOfK).toBeCloseTo((0.4 + 0.9) / 2, 12);
+    expect(m.bestOfK).toBeCloseTo((0.6 + 0.9) / 2, 12);
+    expect(m.meanStd).toBeCloseTo(t1.std!, 12);
+    expect(s.models[1]).toMatchObject({ model: "n", meanOfK: null, bestOfK: null });
+    expect(populationStd([])).toBeNull();
+  });
+
+  it("summarises GRPO steps: in-group spread, frac_reward_zero_std, turns, never guessed", () => {
+    const r = (id: string, step: number, index: number, reward: number, guessed: boolean | null, turns = 4) => ({ id, run: "r", step, split: "train", index, reward, turns, guessed });
+    const steps = summariseTraining([r("a", 1, 0, 0.5, true), r("b", 0, 0, 0.5, true), r("c", 0, 0, 0.5, false, 12), r("d", 0, 1, 0.1, true), r("e", 0, 1, 0.3, true), r("f", 0, 2, 0.7, null)]);
+    expect(steps.map((s) => s.step)).toEqual([0, 1]);
+    const s0 = steps[0];
+    expect(s0.groups.map((g) => [g.index, g.zeroStd])).toEqual([[0, true], [1, false], [2, true]]);
+    expect(s0.fracRewardZeroStd).toBeCloseTo(2 / 3, 12);
+    expect(s0.meanGroupStd).toBeCloseTo((0 + 0.1 + 0) / 3, 12);
+    expect(s0.meanReward).toBeCloseTo((0.5 + 0.5 + 0.1 + 0.3 + 0.7) / 5, 12);
+    expect(s0.meanTurns).toBeCloseTo((4 * 4 + 12) / 5, 12);
+    expect(s0.fracNeverGuessed).toBeCloseTo(1 / 5, 12);
+    expect(steps[1]).toMatchObject({ rollouts: 1, fracRewardZeroStd: 1, fracNeverGuessed: 0 });
+  });
+
+  it("draws charts as plain SVG markup with escaped text and linked points", () => {
+    const svgText = lineChart([{ name: "<r>", points: [{ x: 0, y: 0.5, title: "<b>t</b>", href: "#step-0-0" }, { x: 2, y: 1, title: "u" }] }], { key: "k", title: "a<b", yRange: [0, 1] });
+    expect(svgText).toMatch(/^<svg class="chart" data-chart="k"/);
+    expect(svgText).not.toMatch(/<b>|style=|<script/);
+    expect(svgText).toContain("a&lt;b");
+    expect(svgText).toContain('<a href="#step-0-0"><circle');
+    expect(svgText.match(/<circle/g)).toHaveLength(2);
   });
 });
 
@@ -462,5 +511,264 @@ describe("georeplay page (CLI)", () => {
     }
     expect(readFileSync(out, "utf8")).toBe("previous");
     expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
+  });
+});
+
+/** Every line of a JSONL file as parsed JSON. */
+const jsonLines = (file: string): any[] => readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const rowCells = (page: Page, selector: string) =>
+  page.$$eval(selector, (trs) =>
+    trs.map((tr) => ({
+      data: { ...(tr as HTMLElement).dataset },
+      cells: Object.fromEntries([...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])) as Record<string, string>,
+      links: [...tr.querySelectorAll("a.ep-link")].map((a) => ({ id: (a as HTMLElement).dataset.id!, sample: (a.parentElement as HTMLElement).dataset.sample ?? null })),
+    })),
+  );
+
+describe("page of every recording format", () => {
+  const sweepDir = join(FIXTURES, "sweep");
+  const sweepOut = join(dir, "sweep.html");
+  const trainDir = join(dir, "train");
+  const trainOut = join(dir, "train.html");
+  const exampleDir = join(FIXTURES, "example-rollout");
+  const exampleOut = join(dir, "example.html");
+  const trainFiles = [join(trainDir, "rollouts-rank0.jsonl"), join(trainDir, "rollouts-rank1.jsonl")];
+
+  beforeAll(async () => {
+    await buildPage({ episodes: [sweepDir], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: sweepOut });
+    // Two rank files at once; the second repeats some rollouts so that groups with equal rewards exist.
+    mkdirSync(trainDir, { recursive: true });
+    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+    writeFileSync(trainFiles[0], lines.join("\n") + "\n");
+    const changed = JSON.parse(lines[4]);
+    changed.outcome.reward = 0.1;
+    writeFileSync(trainFiles[1], [lines[0], JSON.stringify(changed), lines[8]].join("\n") + "\n");
+    await buildPage({ episodes: trainFiles, tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: trainOut });
+    await buildPage({ episodes: [exampleDir], out: exampleOut });
+  });
+
+  it("sweep: mean-of-k, best-of-k and the attempts of each task side by side, as computed from the JSONL files", async () => {
+    // Independently: every episodes.jsonl under the sweep; a task's attempts share model_name x task.index.
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(d, e.name));
+        else if (e.name === "episodes.jsonl") files.push(join(d, e.name));
+      }
+    };
+    walk(sweepDir);
+    expect(files).toHaveLength(6);
+    const eps = files.flatMap(jsonLines).filter((e) => Array.isArray(e.turns));
+    const tasks = new Map<string, any[]>();
+    for (const e of eps) {
+      const key = `${e.model_name}\u0000${e.task.index}`;
+      tasks.set(key, [...(tasks.get(key) ?? []), e]);
+    }
+    const models = [...new Set(eps.map((e) => e.model_name as string))];
+    const { page, log, close } = await open(sweepOut);
+    const modelRows = await rowCells(page, "#gr-sweep-models tbody tr");
+    expect(modelRows.map((r) => r.data.model)).toEqual(models.sort());
+    for (const row of modelRows) {
+      const mine = [...tasks.entries()].filter(([k]) => k.startsWith(`${row.data.model}\u0000`)).map(([, v]) => v.map((e) => e.outcome.reward as number));
+      expect(Number(row.cells.tasks)).toBe(mine.length);
+      expect(Number(row.cells.attempts)).toBe(mine.flat().length);
+      expect(Number(row.cells.mean_of_k)).toBeCloseTo(meanOf(mine.map(meanOf)), 12);
+      expect(Number(row.cells.best_of_k)).toBeCloseTo(meanOf(mine.map((r) => Math.max(...r))), 12);
+      const spread = mine.filter((r) => r.length > 1).map((r) => Math.sqrt(meanOf(r.map((x) => (x - meanOf(r)) ** 2))));
+      expect(Number(row.cells.mean_std)).toBeCloseTo(meanOf(spread), 12);
+    }
+    const taskRows = await rowCells(page, "#gr-sweep-tasks tbody tr");
+    expect(taskRows).toHaveLength(tasks.size);
+    for (const row of taskRows) {
+      const attempts = tasks.get(`${row.data.model}\u0000${row.data.index}`)!;
+      // Side by side in attempt order (task.sample), every attempt of the task once.
+      expect(row.links.map((l) => l.id).sort()).toEqual(attempts.map((e) => e.episode_id).sort());
+      expect(row.links.map((l) => Number(l.sample))).toEqual(attempts.map((e) => e.task.sample).sort((a: number, b: number) => a - b));
+      expect(Number(row.cells.best)).toBe(Math.max(...attempts.map((e) => e.outcome.reward)));
+    }
+    // One click opens an attempt, shown where it can be seen.
+    const target = taskRows[0].links[2].id;
+    await page.click(`#gr-sweep-tasks a[data-id="${target}"]`);
+    await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, target);
+    expect(await page.textContent("#gr-detail .meta")).toMatch(/attempt \d/);
+    expect(await page.$eval("#gr-detail", (d) => d.getBoundingClientRect().top < innerHeight)).toBe(true);
+    expect(log.errors).toEqual([]);
+    expect(log.requests).toEqual([`file://${sweepOut}`]);
+    await close();
+  });
+
+  it("training traces: per-step frac_reward_zero_std, mean reward, turns and never-guessed as computed from the rank files; charts; rollouts one click away", async () => {
+    const rollouts = trainFiles.flatMap((f) => jsonLines(f).map((r, i) => ({ ...r, id: `${f.split("/").pop()!.replace(/\.jsonl$/, "")}-L${i + 1}` })));
+    const steps = new Map<string, any[]>();
+    for (const r of rollouts) steps.set(`${r.run}\u0000${r.step}`, [...(steps.get(`${r.run}\u0000${r.step}`) ?? []), r]);
+    const expected = [...steps.values()]
+      .map((rs) => {
+        const groups = new Map<string, number[]>();
+        for (const r of rs) groups.set(`${r.task.split}\u0000${r.task.index}`, [...(groups.get(`${r.task.split}\u0000${r.task.index}`) ?? []), r.outcome.reward]);
+        const all = [...groups.values()];
+        return {
+          step: rs[0].step as number,
+          groups: all.length,
+          frac: all.filter((g) => new Set(g).size === 1).length / all.length,
+          mean: meanOf(rs.map((r) => r.outcome.reward)),
+          turns: meanOf(rs.map((r) => r.outcome.turns_used)),
+          never: rs.filter((r) => r.outcome.guessed === false).length / rs.length,
+          ids: rs.map((r) => r.id as string),
+        };
+      })
+      .sort((a, b) => a.step - b.step);
+    // The derived files do have all-equal groups with more than one rollout, and groups that differ.
+    expect(expected.map((e) => e.frac)).toEqual([2 / 3, 0, 1]);
+
+    const { page, log, close } = await open(trainOut);
+    const rows = await rowCells(page, "#gr-steps tbody tr");
+    expect(rows.map((r) => Number(r.data.step))).toEqual(expected.map((e) => e.step));
+    rows.forEach((row, i) => {
+      const e = expected[i];
+      expect(Number(row.cells.groups)).toBe(e.groups);
+      expect(Number(row.cells.frac_reward_zero_std)).toBeCloseTo(e.frac, 12);
+      expect(Number(row.cells.mean_reward)).toBeCloseTo(e.mean, 12);
+      expect(Number(row.cells.mean_turns)).toBeCloseTo(e.turns, 12);
+      expect(Number(row.cells.frac_never_guessed)).toBeCloseTo(e.never, 12);
+      expect(row.links.map((l) => l.id).sort()).toEqual([...e.ids].sort());
+    });
+    // Five small inline-SVG charts over steps; the zero-std chart plots the same numbers.
+    expect(await page.$$eval("#gr-training svg.chart", (s) => s.map((x) => (x as HTMLElement).dataset.chart))).toEqual([
+      "mean_reward", "mean_group_std", "frac_reward_zero_std", "mean_turns", "frac_never_guessed",
+    ]);
+    const ys = await page.$$eval('svg[data-chart="frac_reward_zero_std"] circle', (cs) => cs.map((c) => Number(c.getAttribute("data-y"))));
+    expect(ys).toEqual(expected.map((e) => e.frac));
+    // A rollout is one click away: its tool calls and feedback, no replies (training traces have none).
+    await page.click('#gr-steps a[data-id="rollouts-rank1-L2"]');
+    await page.waitForFunction(() => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === "rollouts-rank1-L2");
+    const shown = await page.evaluate(() => ({
+      meta: document.querySelector("#gr-detail .meta")!.textContent,
+      calls: [...document.querySelectorAll("#gr-detail .turn .call")].map((c) => c.textContent),
+      feedback: document.querySelectorAll("#gr-detail .turn .feedback").length,
+      replies: document.querySelectorAll("#gr-detail pre.text").length,
+      badges: [...document.querySelectorAll("#gr-detail .media .badge")].map((b) => b.textContent),
+    }));
+    const raw = jsonLines(trainFiles[1])[1];
+    expect(shown.meta).toContain(`${raw.run} · step ${raw.step}`);
+    expect(shown.calls[0]).toBe("reset()");
+    expect(shown.calls).toHaveLength(raw.turns.length);
+    expect(shown.feedback).toBe(raw.turns.filter((t: { feedback?: string }) => t.feedback).length);
+    expect(shown.replies).toBe(0);
+    expect(shown.badges.every((b) => /^match/.test(b!) || b === "map (redrawn)")).toBe(true);
+    // A chart point opens its step's row, not an episode.
+    await page.click('svg[data-chart="mean_reward"] a');
+    expect(await page.evaluate(() => location.hash)).toBe("#step-0-0");
+    expect(await page.textContent("#gr-detail .meta")).toContain("step 1");
+    expect(log.errors).toEqual([]);
+    expect(log.requests).toEqual([`file://${trainOut}`]);
+    await close();
+  });
+
+  it("example-rollout folders: the recorded images as they are, badged as recorded, overwritten ones flagged", async () => {
+    const trace = jsonLines(join(exampleDir, "trace.jsonl"));
+    const lastLine = new Map<number, number>();
+    trace.forEach((e, i) => lastLine.set(e.task_index, i));
+    const { page, log, close } = await open(exampleOut);
+    const listBadges = await page.$$eval("#gr-rows tr", (trs) => trs.map((t) => t.querySelector(".badge")!.textContent));
+    expect(listBadges).toEqual(trace.map((e, i) => (lastLine.get(e.task_index) === i ? "recorded" : "overwritten")));
+    for (const [i, e] of trace.entries()) {
+      const id = `example-rollout-t${String(e.task_index).padStart(3, "0")}-L${i + 1}`;
+      await page.evaluate((x) => (location.hash = `#${x}/0`), id);
+      await page.waitForFunction((x) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === x, id);
+      const badges = await page.$$eval("#gr-detail .turn .media .badge", (bs) => bs.map((b) => b.textContent));
+      const withImage = e.trace.filter((t: { image_kind: string }) => t.image_kind === "view" || t.image_kind === "map").length;
+      expect(badges).toHaveLength(withImage);
+      const want = lastLine.get(e.task_index) === i ? "recorded image" : "recorded image · overwritten";
+      expect(new Set(badges)).toEqual(new Set([want]));
+      expect(badges.some((b) => /match/.test(b!))).toBe(false);
+    }
+    // The first image on screen decodes from the page itself.
+    await page.waitForFunction(() => {
+      const img = document.querySelector("#gr-detail .turn img") as HTMLImageElement | null;
+      return img !== null && img.complete && img.naturalWidth > 0;
+    });
+    expect(await page.textContent("header.top")).toContain("recorded images");
+    expect(log.errors).toEqual([]);
+    expect(log.requests).toEqual([`file://${exampleOut}`]);
+    await close();
+  });
+});
+
+describe("georeplay page: --json and incomplete input", () => {
+  const mixedArgs = (out: string, episodes = join(MIXED, "episodes.jsonl"), panos = join(MIXED, "panos")) => ["page", episodes, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", panos, "-o", out];
+
+  it("--json prints one stable JSON summary and nothing else on stdout", () => {
+    const out = join(dir, "json", "run.html");
+    const r = runCli([...mixedArgs(out), "--json"]);
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual([
+      "out", "written", "partial", "bytes", "episodes", "formats", "views", "images", "recorded_images",
+      "checked", "match", "mismatch", "resolved", "problems", "errored_episodes", "warnings", "exit_code",
+    ]);
+    expect(j).toMatchObject({ out, written: true, partial: false, episodes: 10, views: 76, checked: 76, match: 74, mismatch: 2, problems: [], exit_code: 1 });
+    expect(j.formats).toEqual({ eval: 10, train: 0, example: 0 });
+    expect(j.bytes).toBe(readFileSync(out).length);
+    expect(r.stderr).toContain("2 view(s) do not match");
+    // Same inputs, same report.
+    expect(runCli([...mixedArgs(out), "--json"]).stdout).toBe(r.stdout);
+  });
+
+  it("example-rollout folders need no --tasks or --panos", () => {
+    const out = join(dir, "example-cli.html");
+    const r = runCli(["page", join(FIXTURES, "example-rollout"), "-o", out, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ written: true, episodes: 10, views: 0, recorded_images: { checked: 88, ok: 88 }, formats: { example: 10 } });
+  });
+
+  it("writes nothing when the run cannot be read completely, and says how to get a partial page", () => {
+    const bad = join(dir, "bad-run.jsonl");
+    writeFileSync(bad, readFileSync(join(MIXED, "episodes.jsonl"), "utf8") + '{"schema_version": 2, "episode_id": "x", "turns": [\n');
+    const out = join(dir, "bad.html");
+    writeFileSync(out, "previous");
+    const r = runCli(mixedArgs(out, bad));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/bad-run\.jsonl:11: /);
+    expect(r.stderr).toContain("no page written; rerun with --partial to write a page of what could be read");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe("");
+    expect(readFileSync(out, "utf8")).toBe("previous");
+    const fresh = join(dir, "bad-fresh.html");
+    const j = runCli([...mixedArgs(fresh, bad), "--json"]);
+    expect(j.code).toBe(2);
+    expect(JSON.parse(j.stdout)).toMatchObject({ written: false, partial: false, bytes: 0, episodes: 10, exit_code: 2, problems: [{ line: 11, episode_id: null }] });
+    expect(existsSync(fresh)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
+  });
+
+  it("a missing panorama: nothing written either", () => {
+    const panos = join(dir, "panos-missing");
+    cpSync(join(MIXED, "panos"), panos, { recursive: true });
+    rmSync(join(panos, "577722016737783.jpg"));
+    const out = join(dir, "nopano.html");
+    const r = runCli(mixedArgs(out, join(MIXED, "episodes.jsonl"), panos));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/577722016737783/);
+    expect(r.stderr).toContain("no page written; rerun with --partial");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("--partial writes the page of what could be read, problems listed first, exit code still 2", async () => {
+    const bad = join(dir, "bad-run.jsonl");
+    const out = join(dir, "partial.html");
+    const r = runCli([...mixedArgs(out, bad), "--partial"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^wrote .*partial\.html · 10 episodes/);
+    expect(r.stderr).toContain("partial page: 1 problem(s)");
+    const { page, log, close } = await open(out);
+    const box = await page.$eval("#gr-incomplete", (n) => ({ text: n.textContent!, role: n.getAttribute("role"), top: n.getBoundingClientRect().top, before: !!(n.compareDocumentPosition(document.getElementById("gr-summary")!) & Node.DOCUMENT_POSITION_FOLLOWING) }));
+    expect(box.text).toContain("Partial page: 1 problem(s)");
+    expect(box.text).toMatch(/bad-run\.jsonl:11: /);
+    expect(box).toMatchObject({ role: "alert", before: true });
+    expect(box.top).toBeLessThan(200);
+    expect(await page.textContent("#gr-count")).toBe("10 of 10");
+    expect(log.errors).toEqual([]);
+    await close();
   });
 });
