@@ -114,13 +114,13 @@ table.steps td.groups{text-align:left;white-space:normal;min-width:18em}
 .group.zero{border-style:dashed;color:var(--muted)}
 .group .gname{color:var(--muted)}
 .charts{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 6px}
-svg.chart{width:260px;height:120px;background:var(--panel);border:1px solid var(--line);border-radius:6px}
+svg.chart{width:260px;max-width:100%;height:auto;background:var(--panel);border:1px solid var(--line);border-radius:6px}
 svg.chart .ct{font-size:10px;fill:var(--ink);font-weight:600}
 svg.chart .tick{font-size:8px;fill:var(--muted)}
 svg.chart .axis{fill:none;stroke:var(--line)}
 svg.chart .line{fill:none;stroke-width:1.5px}
 svg.chart .dot{stroke:var(--panel);stroke-width:1px}
-.s0{--c:#2f5f8a}.s1{--c:#c4332a}.s2{--c:#3f7a55}.s3{--c:#d08a17}.s4{--c:#7a4fa0}.s5{--c:#4a8f9c}
+.s0{--c:var(--accent)}.s1{--c:#c4332a}.s2{--c:#3f7a55}.s3{--c:#d08a17}.s4{--c:#7a4fa0}.s5{--c:#4a8f9c}
 svg.chart .line.s0,svg.chart .line.s1,svg.chart .line.s2,svg.chart .line.s3,svg.chart .line.s4,svg.chart .line.s5{stroke:var(--c)}
 svg.chart .dot.s0,svg.chart .dot.s1,svg.chart .dot.s2,svg.chart .dot.s3,svg.chart .dot.s4,svg.chart .dot.s5{fill:var(--c)}
 .legend.runs .run{border-bottom:3px solid var(--c);margin-right:10px}
@@ -136,5 +136,7 @@ tr:target td{background:var(--sel)}
  .outcome .media{width:100%}
  header.top,section.summary,section.sweep,section.training{padding-left:12px;padding-right:12px}
  table.episodes td.opt,table.episodes th.opt{display:none}
+ .charts{gap:6px}
+ svg.chart{width:calc(50% - 3px)}
 }
 `;
