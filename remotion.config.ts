@@ -20,6 +20,7 @@ Config.setChromeMode("chrome-for-testing");
 Config.setConcurrency(1);
 Config.setCodec("h264");
 Config.setColorSpace("bt709");
+Config.setX264Preset("veryfast"); // same as georeplay render: encoding competes with Chromium for 2 cores
 // Renders: "error" hides the cgroup memory warnings every render prints. The Studio keeps "info"
 // so it still says which (random) port it serves on.
 Config.setLogLevel(process.argv.includes("studio") ? "info" : "error");

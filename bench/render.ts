@@ -4,7 +4,7 @@
  *
  *   node dist/bench/render.js [--size 1280x720] [--fps 30] [--concurrency 1,2] [--frames N]
  *
- *   [--preset veryfast]  (x264 preset; default: what georeplay render uses)
+ *   [--preset veryfast]  (x264 preset; default: what georeplay render uses, veryfast)
  *
  * Renders the bundled Trieste episode with `Rollout`, then with `Trivial`,
  * for each concurrency given, and prints both speeds (video frames per

@@ -44,7 +44,11 @@ export interface MediaOptions {
   outputLocation: string;
   concurrency?: number;
   frameRange?: [number, number];
-  /** x264 speed/size trade-off (Remotion's default is "medium"). */
+  /**
+   * x264 speed/size trade-off. Default "veryfast": at the same CRF it rendered the
+   * Trieste episode ~13% faster than Remotion's "medium" on 2 cores (encoding competes
+   * with Chromium for the CPU) with a file of about the same size.
+   */
   x264Preset?: X264Preset;
   onProgress?: (p: { renderedFrames: number; encodedFrames: number; progress: number }) => void;
 }
@@ -58,6 +62,7 @@ export interface RenderSession {
   close(): Promise<void>;
 }
 
+export const DEFAULT_X264_PRESET: X264Preset = "veryfast";
 const LOG_LEVEL = "error" as const; // hides Remotion's cgroup memory warnings
 
 export async function openSession(opts: SessionOptions): Promise<RenderSession> {
@@ -70,11 +75,12 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   const cancel = makeCancelSignal();
   let browser: HeadlessBrowser | null = null;
   let closed = false;
+  let rendering = 0; // renders in flight: only those are cancelled on close
   const close = async () => {
     if (closed) return;
     closed = true;
     offInterrupt();
-    cancel.cancel();
+    if (rendering > 0) cancel.cancel();
     try {
       await browser?.close({ silent: true });
     } catch {
@@ -116,23 +122,28 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
         const composition = await select(m.composition, m.props);
         const t0 = performance.now();
         let frames = 0;
-        await renderMedia({
-          ...common,
-          composition,
-          inputProps: m.props,
-          codec: "h264",
-          colorSpace: "bt709", // yuv420p, limited range: what browsers and players expect
-          outputLocation: m.outputLocation,
-          overwrite: true,
-          concurrency: m.concurrency ?? 1,
-          frameRange: m.frameRange ?? null,
-          x264Preset: m.x264Preset ?? null,
-          cancelSignal: cancel.cancelSignal,
-          onProgress: (p) => {
-            frames = p.renderedFrames;
-            m.onProgress?.({ renderedFrames: p.renderedFrames, encodedFrames: p.encodedFrames, progress: p.progress });
-          },
-        });
+        rendering++;
+        try {
+          await renderMedia({
+            ...common,
+            composition,
+            inputProps: m.props,
+            codec: "h264",
+            colorSpace: "bt709", // yuv420p, limited range: what browsers and players expect
+            outputLocation: m.outputLocation,
+            overwrite: true,
+            concurrency: m.concurrency ?? 1,
+            frameRange: m.frameRange ?? null,
+            x264Preset: m.x264Preset ?? DEFAULT_X264_PRESET,
+            cancelSignal: cancel.cancelSignal,
+            onProgress: (p) => {
+              frames = p.renderedFrames;
+              m.onProgress?.({ renderedFrames: p.renderedFrames, encodedFrames: p.encodedFrames, progress: p.progress });
+            },
+          });
+        } finally {
+          rendering--;
+        }
         return { frames, ms: performance.now() - t0 };
       },
       async renderStillPng(id, props, frame, output) {
