@@ -10,7 +10,7 @@
  */
 import { createWriteStream, existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE, MIXED, ROOT, run, fmt } from "./common.ts";
+import { CACHE, MIXED, ROOT, run, fmt, generatedRun, hasReferencePython } from "./common.ts";
 
 function peakRss(args: string[]): { mb: number; code: number | null; seconds: number } {
   const r = run("/usr/bin/time", ["-v", process.execPath, join(ROOT, "dist", "src", "cli.js"), ...args]);
@@ -44,9 +44,10 @@ const tasks = join(MIXED, "tasks.jsonl");
 const panos = join(MIXED, "panos");
 const v = peakRss(["verify", file, "--tasks", tasks, "--panos", panos, "--no-progress"]);
 console.log(`memory · verify on a ${fmt(size, 2)} GB episodes file: peak RSS ${fmt(v.mb, 0)} MB in ${fmt(v.seconds, 0)} s (exit ${v.code})`);
-const page200 = join(CACHE, "page-200", "episodes.jsonl");
-if (existsSync(page200)) {
-  const p = peakRss(["page", page200, "--tasks", tasks, "--panos", join(CACHE, "page-200", "panos"), "-o", join(CACHE, "page-200.html"), "--no-progress"]);
-  const pv = peakRss(["verify", page200, "--tasks", tasks, "--panos", join(CACHE, "page-200", "panos"), "--no-progress"]);
-  console.log(`memory · 200-episode run: verify peak RSS ${fmt(pv.mb, 0)} MB, page peak RSS ${fmt(p.mb, 0)} MB`);
+if (hasReferencePython()) {
+  // The same generated run as bench/page.ts (make_traces.py --random 200 --seed 1).
+  const r = generatedRun("page-200-s1", 200, 1);
+  const p = peakRss(["page", r.episodes, "--tasks", r.tasks, "--panos", r.panos, "-o", join(CACHE, "memory-page-200.html"), "--no-progress"]);
+  const pv = peakRss(["verify", r.episodes, "--tasks", r.tasks, "--panos", r.panos, "--no-progress"]);
+  console.log(`memory · 200-episode run: verify peak RSS ${fmt(pv.mb, 0)} MB (exit ${pv.code}), page peak RSS ${fmt(p.mb, 0)} MB (exit ${p.code})`);
 }
