@@ -15,7 +15,8 @@ import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import React from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { ROOT, TRIESTE, runCli } from "./helpers.ts";
+import { MIXED, ROOT, TRIESTE, runCli } from "./helpers.ts";
+import { execFileSync } from "node:child_process";
 import { generateFrames } from "../replay/frames.ts";
 import type { Timeline } from "../replay/timeline-schema.ts";
 import { openSession, type RenderSession } from "../src/mp4/session.ts";
@@ -267,6 +268,38 @@ describe("georeplay render", () => {
     expect(readdirSync(outDir)).toEqual(["trieste.mp4"]); // no temp file beside it
     expect(readdirSync(childTmp)).toEqual([]); // bundle, Chromium profile, frame files: all removed
     rmSync(childTmp, { recursive: true, force: true });
+  }, 900_000);
+
+  it("refuses a drifted episode (exit 1, no file) unless --unverified, which marks every frame UNVERIFIED REPLAY", () => {
+    const outDir = mkdtempSync("/tmp/gru-");
+    try {
+      const args = ["render", join(MIXED, "episodes.jsonl"), "--episode", "0ec192c0f90d", "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--jobs", "1"];
+      const out = join(outDir, "drift.mp4");
+      const refused = runCli([...args, "-o", out]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/turn 5/);
+      expect(readdirSync(outDir)).toEqual([]);
+      const r = runCli([...args, "-o", out, "--unverified", "--fps", "5", "--size", "480x270"], { timeoutMs: 600_000 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("UNVERIFIED REPLAY");
+      const p = probeVideo(out);
+      expect([p.codec, p.pixFmt, p.width, p.height]).toEqual(["h264", "yuv420p", 480, 270]);
+      // Every video frame: the red banner at the top centre (decoded and cropped by ffmpeg; its
+      // cut-down build has the png encoder and image2 muxer, not rawvideo output).
+      const framesDir = join(outDir, "png");
+      mkdirSync(framesDir);
+      execFileSync(resolveFfmpeg().path, ["-v", "error", "-i", out, "-vf", "crop=100:10:190:0", "-c:v", "png", "-pix_fmt", "rgb24", join(framesDir, "f%05d.png")]);
+      const pngs = readdirSync(framesDir).sort();
+      expect(pngs.length).toBe(p.frames);
+      for (const name of pngs) {
+        const img = PNG.sync.read(readFileSync(join(framesDir, name)));
+        let red = 0;
+        for (let i = 0; i < img.data.length; i += 4) if (img.data[i] > 140 && img.data[i + 1] < 80 && img.data[i + 2] < 80) red++;
+        expect(red / (img.width * img.height), `banner in ${name}`).toBeGreaterThan(0.3);
+      }
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
   }, 900_000);
 
   it("refuses bad options before doing any work, with exit 2 and a reason", () => {
