@@ -37,6 +37,8 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
   }
 
   const view = viewportAt(t.segments, pos);
+  const nextView = frame + 1 < t.totalFrames ? viewportAt(t.segments, segmentAt(t.segments, frame + 1)) : null;
+  const next = nextView ? (nextView.blend?.file ?? nextView.file) : null;
   const hud = hudAt(segment, offset);
   const showMap = segment.kind === "map" && segment.pins.length > 0;
   // The panorama is on screen unless the map fully covers it.
@@ -58,7 +60,7 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
       </div>
       <div style={{ ...at(L.viewportBox), borderRadius: 8 * u, overflow: "hidden", background: C.panel }}>
         <div style={{ position: "absolute", left: L.viewport.x - L.viewportBox.x, top: L.viewport.y - L.viewportBox.y }}>
-          <Viewport framesDir={t.framesDir} view={view} width={L.viewport.width} height={L.viewport.height} />
+          <Viewport framesDir={t.framesDir} view={view} next={next} width={L.viewport.width} height={L.viewport.height} />
         </div>
         {showMap ? <MapPanel pins={segment.pins} size={L.viewportBox.width} offset={offset} unit={u} /> : null}
       </div>
