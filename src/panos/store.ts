@@ -7,6 +7,10 @@
 import { statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
+
+// libvips' own operation cache would keep a second copy of every decoded panorama;
+// the store below is the cache, bounded by bytes.
+sharp.cache(false);
 import { UserError, errorMessage } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
