@@ -29,6 +29,7 @@ import { creditLine, licenceLabel, segmentAt, viewportAt } from "../video/lookup
 import { revealFrame, pinsFrame, separationDeg } from "../video/geo-frame.ts";
 import { TracePane } from "../video/scenes/TracePane.tsx";
 import type { RolloutProps } from "../video/props.ts";
+import { PLACEHOLDER } from "../video/placeholder.ts";
 
 const GOLDEN = join(ROOT, "test", "golden");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -161,6 +162,27 @@ function frameIn(kind: string, offset: number, nth = 0): number {
   expect(s, `a ${kind} segment`).toBeDefined();
   return s.startFrame + Math.min(offset, s.durationFrames - 1);
 }
+
+describe("Rollout metadata", () => {
+  it("takes duration and fps from the timeline, size from the optional output prop (default 1280x720)", async () => {
+    const c = await session.select("Rollout", timeline);
+    expect([c.durationInFrames, c.fps, c.width, c.height]).toEqual([timeline.totalFrames, timeline.fps, 1280, 720]);
+    const small = await session.select("Rollout", { ...timeline, output: { width: 640, height: 360 } });
+    expect([small.width, small.height]).toEqual([640, 360]);
+    const trivial = await session.select("Trivial", timeline);
+    expect([trivial.durationInFrames, trivial.width, trivial.height]).toEqual([timeline.totalFrames, 1280, 720]);
+  });
+
+  it("without a timeline (Studio, no --props) previews the one in the public dir", async () => {
+    const c = await session.select("Rollout", PLACEHOLDER);
+    expect(c.durationInFrames).toBe(timeline.totalFrames);
+    expect((c.props as RolloutProps).episode.episodeId).toBe(timeline.episode.episodeId);
+  });
+
+  it("rejects props that are not a timeline, naming the field", async () => {
+    await expect(session.select("Rollout", { ...timeline, fps: -3 } as RolloutProps)).rejects.toThrow(/fps/);
+  });
+});
 
 describe("Rollout stills", () => {
   it("shows the generator's frame file in the viewport (camera motion, keyframe, crossfade)", async () => {

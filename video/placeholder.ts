@@ -1,6 +1,7 @@
 /**
- * Default props for the Studio when no timeline is given: a valid, empty
- * timeline that says how to get a real one. Real renders always pass props.
+ * Default props when no timeline is given: a valid, empty timeline that says
+ * how to get a real one (Root's calculateMetadata swaps in a timeline from the
+ * public dir when there is one). Real renders always pass props.
  */
 import type { RolloutProps } from "./props.ts";
 
