@@ -29,7 +29,11 @@ export function registerRender(program: Command): void {
     .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl files")
     .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
     .requiredOption("-o, --out <file.mp4>", "output MP4")
-    .option("--size <WxH>", "video size, even numbers (the layout is designed for 16:9)", parseSize, { width: 1280, height: 720 })
+    .addOption(
+      new Option("--size <WxH>", "video size, even numbers (16:9 puts the panel beside the view; square or portrait, under it)")
+        .argParser(parseSize)
+        .default({ width: 1280, height: 720 }, "1280x720"),
+    )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
     .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
