@@ -8,7 +8,7 @@
  * session's own folder, so close() removes all of it in one go (Remotion
  * itself leaves the bundle and an empty Chromium profile per launch).
  */
-import { mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
@@ -66,8 +66,10 @@ export const DEFAULT_X264_PRESET: X264Preset = "veryfast";
 const LOG_LEVEL = "error" as const; // hides Remotion's cgroup memory warnings
 
 export async function openSession(opts: SessionOptions): Promise<RenderSession> {
-  // Short names: Chromium puts a Unix socket in here, and socket paths are limited to 107 bytes.
-  const work = mkdtempSync(join(tmpdir(), "grr-"));
+  // Short names: Chromium puts a Unix socket in here (<work>/t/org.chromium.Chromium.XXXXXX/
+  // SingletonSocket), and socket paths are limited to 107 bytes; a long TMPDIR falls back to /tmp.
+  const base = tmpdir().length <= 48 || !existsSync("/tmp") ? tmpdir() : "/tmp";
+  const work = mkdtempSync(join(base, "grr-"));
   const tmp = join(work, "t");
   mkdirSync(tmp);
   const savedTmpdir = process.env.TMPDIR;
