@@ -340,6 +340,22 @@ describe("georeplay render", () => {
     }
   }, 900_000);
 
+  it("renders an example-rollout episode as a slideshow of its recorded images, without --tasks/--panos", async () => {
+    const outDir = mkdtempSync("/tmp/gre-");
+    try {
+      const input = join(ROOT, "test", "fixtures", "example-rollout");
+      const out = join(outDir, "example.mp4");
+      const r = runCli(["render", input, "--episode", "#3", "-o", out, "--fps", "5", "--size", "640x360", "--jobs", "1"], { timeoutMs: 600_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const t = (await generateFrames({ episodes: [input], episode: "#3", publicDir: join(outDir, "p"), fps: 5, jobs: 1 })).timeline;
+      expect(t.episode.source).toBe("slideshow");
+      const p = probeVideo(out);
+      expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 640, height: 360, fps: 5, frames: t.totalFrames });
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 900_000);
+
   it("refuses bad options before doing any work, with exit 2 and a reason", () => {
     const out = join(tmp, "bad", "x.mp4");
     const odd = runCli(["render", ...triesteArgs, "-o", out, "--size", "641x360"]);
@@ -355,6 +371,9 @@ describe("georeplay render", () => {
     const noEpisode = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "nope", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out]);
     expect(noEpisode.code).toBe(2);
     expect(noEpisode.stderr).toMatch(/not found/);
+    const noTasks = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "-o", out]);
+    expect(noTasks.code).toBe(2);
+    expect(noTasks.stderr).toMatch(/--tasks and --panos are needed/);
     const bad = join(tmp, "bad");
     expect(!existsSync(bad) || readdirSync(bad).length === 0, "nothing written").toBe(true);
   });

@@ -19,15 +19,18 @@ export function registerRender(program: Command): void {
         "temporary folder), then renders the Rollout composition with Remotion and Chromium to an H.264\n" +
         "MP4 (yuv420p, bt709). The file appears only when complete: a failed or interrupted render leaves\n" +
         "nothing at the output path and no temporary folders behind.\n\n" +
+        "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images and\n" +
+        "needs no --tasks/--panos.\n\n" +
         "Chromium: $GEOREPLAY_CHROMIUM, else /usr/bin/chromium (apt-get install chromium).\n" +
         "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
         "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.",
     )
-    .argument("<episodes...>", "episodes.jsonl file(s) written by the eval harness")
+    .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder")
     .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
-    .requiredOption("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl files")
-    .requiredOption("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
+    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl files (needed to replay)")
+    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (needed to replay)")
+    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
     .requiredOption("-o, --out <file.mp4>", "output MP4")
     .addOption(
       new Option("--size <WxH>", "video size, even numbers (16:9 puts the panel beside the view; square or portrait, under it)")
@@ -54,6 +57,7 @@ export function registerRender(program: Command): void {
           episode: o.episode,
           tasks: o.tasks,
           panos: o.panos,
+          format: o.format,
           out: o.out,
           size: o.size,
           fps: o.fps,

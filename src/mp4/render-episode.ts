@@ -20,8 +20,10 @@ export type RenderStage = "frames" | "bundle" | "render";
 export interface RenderEpisodeOptions {
   episodes: string[];
   episode: string;
-  tasks: string;
-  panos: string;
+  /** Needed to re-render views (eval and training records); an example-rollout slideshow uses its recorded images. */
+  tasks?: string;
+  panos?: string;
+  format?: FramesOptions["format"];
   out: string;
   size?: Size;
   fps?: number;
@@ -83,6 +85,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
       episode: opts.episode,
       tasks: opts.tasks,
       panos: opts.panos,
+      format: opts.format,
       fps: opts.fps ?? 30,
       unverified: opts.unverified ?? false,
       jobs: opts.jobs,
