@@ -36,6 +36,7 @@ export function registerFrames(program: Command): void {
     .option("--unverified", "render even if a view drifted; the timeline marks the episode unverified")
     .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
     .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public")
+    .option("--json", "print one JSON summary on stdout instead of text (see docs/json-reports.md)")
     .addOption(new Option("--no-progress", "never show a progress bar"))
     .addHelpText(
       "after",
@@ -68,6 +69,24 @@ export function registerFrames(program: Command): void {
         const t = r.timeline;
         const s = r.stats;
         const v = s.views;
+        if (o.json) {
+          const summary = {
+            episode_id: t.episode.episodeId,
+            format: t.episode.recordFormat,
+            source: t.episode.source,
+            verified: t.episode.verified,
+            views: { checked: v.checked, match: v.match, resolved: v.resolved, mismatch: v.mismatch },
+            out: r.outDir,
+            timeline: r.timelinePath,
+            frame_files: { total: s.files, rendered: s.rendered, reused: s.reused, keyframes: s.keyframes },
+            segments: t.segments.length,
+            total_frames: t.totalFrames,
+            fps: t.fps,
+            seconds: t.totalFrames / t.fps,
+          };
+          process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+          return;
+        }
         const head =
           t.episode.source === "slideshow"
             ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
