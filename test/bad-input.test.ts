@@ -1,6 +1,6 @@
 /** Runs the bad-input corpus (test/bad-input/cases.ts) through the real CLI. */
 import { describe, expect, it } from "vitest";
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, TRIESTE } from "./helpers.ts";
@@ -32,6 +32,27 @@ describe("bad-input corpus", () => {
       // Never a stack trace, never an internal error.
       expect(r.stderr + r.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
       expect(r.stderr).not.toContain("internal error");
+    } finally {
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("bad-input corpus through page: the same message, exit 2, and nothing written at -o", () => {
+  const fatal = CASES.filter((c) => c.exit === 2 && !c.args);
+  it.each(fatal.map((c) => [c.name, c] as const))("%s", async (_name, bad) => {
+    const c = freshCopy();
+    try {
+      await bad.setup(c);
+      const out = join(c.dir, "out", "run.html");
+      const r = runCli(["page", c.episodes, "--tasks", c.tasks, "--panos", c.panos, "-o", out]);
+      expect(r.code, r.stderr + r.stdout).toBe(2);
+      for (const m of bad.message) {
+        if (typeof m === "string") expect(r.stderr).toContain(m.replace(/^(skipped|warning): /, ""));
+        else expect(r.stderr).toMatch(m);
+      }
+      expect(existsSync(out)).toBe(false);
+      expect(r.stderr + r.stdout).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     } finally {
       rmSync(c.dir, { recursive: true, force: true });
     }
