@@ -6,7 +6,7 @@
  *
  * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/render.test.ts
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -283,6 +283,7 @@ describe("georeplay render", () => {
     const outDir = join(tmp, "out");
     // Short: Chromium's socket path under TMPDIR must stay within 107 bytes.
     const childTmp = mkdtempSync("/tmp/grt-");
+    onTestFinished(() => rmSync(childTmp, { recursive: true, force: true }));
     mkdirSync(outDir, { recursive: true });
     const out = join(outDir, "trieste.mp4");
     const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1"], { env: { TMPDIR: childTmp }, timeoutMs: 600_000 });
@@ -305,7 +306,6 @@ describe("georeplay render", () => {
     expect(r.stdout).toContain(`${t10.totalFrames} frames`);
     expect(readdirSync(outDir)).toEqual(["trieste.mp4"]); // no temp file beside it
     expect(readdirSync(childTmp)).toEqual([]); // bundle, Chromium profile, frame files: all removed
-    rmSync(childTmp, { recursive: true, force: true });
   }, 900_000);
 
   it("refuses a drifted episode (exit 1, no file) unless --unverified, which marks every frame UNVERIFIED REPLAY", () => {

@@ -8,7 +8,7 @@
  * session's own folder, so close() removes all of it in one go (Remotion
  * itself leaves the bundle and an empty Chromium profile per launch).
  */
-import { existsSync, mkdtempSync, rmSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
@@ -105,6 +105,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       outDir: join(work, "b"),
       onProgress: opts.onBundleProgress,
     });
+    quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
     browser = await openBrowser("chrome", { browserExecutable: opts.browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
     const common = {
@@ -157,5 +158,20 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   } catch (e) {
     await close();
     throw e;
+  }
+}
+
+/**
+ * Chromium asks the render server for /favicon.ico on every tab; under load that request
+ * sometimes fails and Remotion prints the browser's "Failed to load resource" error, noise
+ * in an otherwise silent render. An inline empty icon (data:,) means the request is never made.
+ */
+function quietFavicon(indexHtml: string): void {
+  try {
+    const html = readFileSync(indexHtml, "utf8");
+    const quiet = html.replace(/(<link[^>]*rel="icon"[^>]*href=")[^"]*(")/, "$1data:,$2");
+    if (quiet !== html) writeFileSync(indexHtml, quiet);
+  } catch {
+    /* the bundle layout changed: renders still work, just not quieter */
   }
 }
