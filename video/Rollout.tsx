@@ -6,14 +6,14 @@ import React from "react";
 import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
 import type { RolloutProps } from "./props.ts";
 import { rolloutLayout, type Rect } from "./layout.ts";
-import { creditLine, hudAt, segmentAt, segmentProgress, viewportAt } from "./lookup.ts";
+import { creditLine, hudAt, panoramaOnScreen, recordedMapFiles, segmentAt, segmentProgress, viewportAt } from "./lookup.ts";
 import { C, MONO, SANS } from "./theme.ts";
 import { Viewport } from "./scenes/Viewport.tsx";
 import { Hud } from "./scenes/Hud.tsx";
 import { TracePane } from "./scenes/TracePane.tsx";
 import { MapPanel } from "./scenes/MapPanel.tsx";
 import { ScoreCard } from "./scenes/ScoreCard.tsx";
-import { CreditLine, UnverifiedBanner } from "./scenes/Overlays.tsx";
+import { CreditLine, OVERWRITTEN_NOTE, OverwrittenNote, SlideshowLabel, SourceBanner, UnverifiedBanner } from "./scenes/Overlays.tsx";
 
 const at = (r: Rect): React.CSSProperties => ({ position: "absolute", left: r.x, top: r.y, width: r.width, height: r.height });
 
@@ -31,7 +31,7 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
     return (
       <AbsoluteFill style={{ background: C.bg }}>
         <ScoreCard timeline={t} offset={offset} width={width} height={height} unit={u} />
-        {!t.episode.verified ? <UnverifiedBanner unit={u} /> : null}
+        <SourceBanner episode={t.episode} unit={u} />
       </AbsoluteFill>
     );
   }
@@ -41,19 +41,19 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
   const next = nextView ? (nextView.blend?.file ?? nextView.file) : null;
   const hud = hudAt(segment, offset);
   const showMap = segment.kind === "map" && segment.pins.length > 0;
-  // The panorama is on screen unless the map fully covers it.
-  const panoramaVisible = view.file !== null && !(showMap && offset >= 8);
+  // The panorama is on screen unless the map fully covers it, or a slideshow shows a recorded map image.
+  const panoramaVisible = view.file !== null && !(showMap && offset >= 8) && panoramaOnScreen(view, recordedMapFiles(t));
 
   return (
     <AbsoluteFill style={{ background: C.bg, color: C.text }}>
       <div data-scene="header" style={{ ...at(L.header), display: "flex", alignItems: "center", gap: 12 * u, fontFamily: SANS }}>
         <span style={{ fontWeight: 800, fontSize: 18 * u, color: C.accent }}>georeplay</span>
         <span style={{ fontSize: 16 * u, color: C.text, fontWeight: 600, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: 360 * u }}>{t.episode.modelName}</span>
-        <span style={{ fontFamily: MONO, fontSize: 12 * u, color: C.faint, whiteSpace: "nowrap" }}>
+        <span style={{ fontFamily: MONO, fontSize: 12 * u, color: C.faint, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", minWidth: 0 }}>
           {t.episode.split} #{t.episode.index} · {t.episode.episodeId}
-          {t.episode.source === "slideshow" ? " · recorded images" : ""}
         </span>
         <span style={{ flex: 1 }} />
+        {t.episode.source === "slideshow" ? <SlideshowLabel unit={u} /> : null}
         <span style={{ fontSize: 15 * u, color: C.dim, whiteSpace: "nowrap" }}>
           {segment.turn > 0 ? `Turn ${segment.turn} of ${lastTurn}` : "Start"}
         </span>
@@ -63,6 +63,7 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
           <Viewport framesDir={t.framesDir} view={view} next={next} width={L.viewport.width} height={L.viewport.height} />
         </div>
         {showMap ? <MapPanel pins={segment.pins} size={L.viewportBox.width} offset={offset} unit={u} /> : null}
+        {t.episode.imagesOverwritten ? <OverwrittenNote unit={u} /> : null}
       </div>
       <div style={at(L.credit)}>{panoramaVisible ? <CreditLine text={creditLine(t)} unit={u} /> : null}</div>
       <div style={at(L.hud)}>
@@ -72,10 +73,19 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
         {segment.kind === "opening" ? (
           <Intro timeline={t} unit={u} />
         ) : (
-          <TracePane trace={t.trace} activeTurn={segment.turn} width={L.trace.width} height={L.trace.height} progress={segmentProgress(pos)} offset={offset} unit={u} />
+          <TracePane
+            trace={t.trace}
+            activeTurn={segment.turn}
+            width={L.trace.width}
+            height={L.trace.height}
+            progress={segmentProgress(pos)}
+            offset={offset}
+            unit={u}
+            noReply={t.episode.recordFormat === "train" ? "training traces keep no model reply, only the parsed tool call" : undefined}
+          />
         )}
       </div>
-      {!t.episode.verified ? <UnverifiedBanner unit={u} /> : null}
+      {t.episode.source === "replay" && !t.episode.verified ? <UnverifiedBanner unit={u} /> : null}
     </AbsoluteFill>
   );
 };
@@ -86,10 +96,15 @@ const Intro: React.FC<{ timeline: RolloutProps; unit: number }> = ({ timeline, u
     <div>
       {timeline.episode.modelName} sees this view and has {timeline.segments[0]?.hud[0]?.stepsRemaining ?? "a few"} actions to look around, walk, drop pins and guess.
     </div>
-    <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.faint }}>
-      {timeline.episode.verified
-        ? "Every view below was re-rendered from the recorded camera and matched the recorded hash."
-        : "Not every view could be re-rendered to its recorded hash."}
-    </div>
+    <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.faint }}>{provenance(timeline.episode)}</div>
+    {timeline.episode.imagesOverwritten ? <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.accent }}>{OVERWRITTEN_NOTE}.</div> : null}
   </div>
 );
+
+/** What the viewer is looking at: the one sentence that keeps a slideshow from passing for a replay. */
+export function provenance(e: RolloutProps["episode"]): string {
+  if (e.source === "slideshow") return "These are the images the environment recorded, shown as they were saved: nothing is re-rendered, and nothing is verified.";
+  return e.verified
+    ? "Every view below was re-rendered from the recorded camera and matched the recorded hash."
+    : "Not every view could be re-rendered to its recorded hash.";
+}

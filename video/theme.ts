@@ -19,4 +19,5 @@ export const C = {
   land: "#3d4956",
   border: "#566373",
   unverified: "#b3261e",
+  slideshow: "#2f5d8a", // recorded images, not a replay: informative, not an alarm
 };

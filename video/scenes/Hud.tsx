@@ -55,18 +55,36 @@ const Stat: React.FC<{ label: string; value: string; unit: number }> = ({ label,
   </div>
 );
 
-export const Hud: React.FC<{ hud: HudState; width: number; unit: number }> = ({ hud, width, unit }) => (
-  <div data-scene="hud" style={{ width, display: "flex", flexDirection: "column", gap: 6 * unit }}>
-    <div style={{ position: "relative", borderRadius: 6 * unit, overflow: "hidden" }}>
-      <CompassTape heading={hud.heading} fov={hud.fov} width={width} unit={unit} />
+/** Shown for a value the recording does not hold: never a made-up number. */
+export const UNKNOWN = "—";
+
+/** The stat texts, in order; a field listed in `hud.unknown` reads "—". */
+export function hudValues(hud: HudState): [string, string][] {
+  const unknown = new Set(hud.unknown ?? []);
+  const v = (field: NonNullable<HudState["unknown"]>[number], text: () => string) => (unknown.has(field) ? UNKNOWN : text());
+  return [
+    ["Heading", v("heading", () => `${norm(hud.heading).toFixed(0).padStart(3, "0")}°`)],
+    ["FOV", v("fov", () => `${hud.fov.toFixed(0)}°`)],
+    ["Pitch", v("pitch", () => `${hud.pitch >= 0 ? "+" : ""}${hud.pitch.toFixed(0)}°`)],
+    ["Actions left", v("stepsRemaining", () => (hud.stepsRemaining === null ? UNKNOWN : String(hud.stepsRemaining)))],
+    ["Cost", v("cost", () => hud.cost.toFixed(2))],
+    ["Walked", v("metres", () => `${hud.metres.toFixed(1)} m`)],
+  ];
+}
+
+export const Hud: React.FC<{ hud: HudState; width: number; unit: number }> = ({ hud, width, unit }) => {
+  // Without a recorded heading the tape has nothing to point at: dim it rather than point north.
+  const tapeKnown = !(hud.unknown ?? []).includes("heading");
+  return (
+    <div data-scene="hud" style={{ width, display: "flex", flexDirection: "column", gap: 6 * unit }}>
+      <div style={{ position: "relative", borderRadius: 6 * unit, overflow: "hidden", opacity: tapeKnown ? 1 : 0.3 }}>
+        <CompassTape heading={hud.heading} fov={hud.fov} width={width} unit={unit} />
+      </div>
+      <div style={{ display: "flex", gap: 6 * unit }}>
+        {hudValues(hud).map(([label, value]) => (
+          <Stat key={label} label={label} value={value} unit={unit} />
+        ))}
+      </div>
     </div>
-    <div style={{ display: "flex", gap: 6 * unit }}>
-      <Stat label="Heading" value={`${norm(hud.heading).toFixed(0).padStart(3, "0")}°`} unit={unit} />
-      <Stat label="FOV" value={`${hud.fov.toFixed(0)}°`} unit={unit} />
-      <Stat label="Pitch" value={`${hud.pitch >= 0 ? "+" : ""}${hud.pitch.toFixed(0)}°`} unit={unit} />
-      <Stat label="Actions left" value={hud.stepsRemaining === null ? "–" : String(hud.stepsRemaining)} unit={unit} />
-      <Stat label="Cost" value={hud.cost.toFixed(2)} unit={unit} />
-      <Stat label="Walked" value={`${hud.metres.toFixed(1)} m`} unit={unit} />
-    </div>
-  </div>
-);
+  );
+};

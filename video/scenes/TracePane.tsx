@@ -45,8 +45,12 @@ export function estimateLines(text: string, charsPerLine: number): number {
   return n;
 }
 
-const ActiveTurn: React.FC<{ entry: TraceEntry; width: number; replyHeight: number; progress: number; appear: number; unit: number }> = ({
+/** Said in place of an absent reply: a fact about the recording, not an empty box. */
+export const NO_REPLY = "no reply recorded";
+
+const ActiveTurn: React.FC<{ entry: TraceEntry; width: number; replyHeight: number; progress: number; appear: number; unit: number; noReply?: string }> = ({
   entry,
+  noReply,
   width,
   replyHeight,
   progress,
@@ -93,12 +97,13 @@ const ActiveTurn: React.FC<{ entry: TraceEntry; width: number; replyHeight: numb
             fontSize,
             lineHeight: `${lineHeight}px`,
             color: reply ? C.text : C.faint,
+            fontStyle: reply ? "normal" : "italic",
             whiteSpace: "pre-wrap",
             overflowWrap: "anywhere",
             transform: `translateY(${-scroll}px)`,
           }}
         >
-          {reply || "(no reply recorded)"}
+          {reply || `(${NO_REPLY}${noReply ? `: ${noReply}` : ""})`}
         </div>
         {overflow > 0 ? (
           <div style={{ position: "absolute", left: 0, right: 0, bottom: 0, height: 28 * unit, background: `linear-gradient(rgba(22,27,34,0), ${C.panel})` }} />
@@ -154,14 +159,16 @@ export const TracePane: React.FC<{
   progress: number; // 0..1 through the active segment
   offset: number; // frames since the active segment started
   unit: number;
-}> = ({ trace, activeTurn, width, height, progress, offset, unit }) => {
+  /** Why replies are absent, when the whole recording has none (training traces). */
+  noReply?: string;
+}> = ({ trace, activeTurn, width, height, progress, offset, unit, noReply }) => {
   const active = trace.find((e) => e.turn === activeTurn) ?? null;
   const past = trace.filter((e) => e.turn < activeTurn && (!active || e !== active)).reverse();
   const appear = interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
   const replyHeight = Math.round(height * 0.42);
   return (
     <div data-scene="trace" style={{ width, height, overflow: "hidden", display: "flex", flexDirection: "column", gap: 8 * unit }}>
-      {active ? <ActiveTurn entry={active} width={width} replyHeight={replyHeight} progress={progress} appear={appear} unit={unit} /> : null}
+      {active ? <ActiveTurn entry={active} width={width} replyHeight={replyHeight} progress={progress} appear={appear} unit={unit} noReply={noReply} /> : null}
       {past.length > 0 ? (
         <div style={{ fontFamily: SANS, fontSize: 11 * unit, textTransform: "uppercase", letterSpacing: 0.8 * unit, color: C.faint, marginTop: 4 * unit }}>
           Earlier turns
