@@ -7,6 +7,7 @@ import { onInterrupt } from "../io/interrupt.ts";
 import { positiveInt } from "./options.ts";
 import { parseSize } from "../mp4/size.ts";
 import { renderEpisodeMp4, type RenderStage } from "../mp4/render-episode.ts";
+import { renderReport } from "../mp4/render-report.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
@@ -24,7 +25,8 @@ export function registerRender(program: Command): void {
         "Chromium: $GEOREPLAY_CHROMIUM, else /usr/bin/chromium (apt-get install chromium).\n" +
         "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
-        "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.",
+        "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.\n\n" +
+        "--json prints one object on stdout once the MP4 is written (docs/json-reports.md).",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder")
     .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
@@ -42,6 +44,7 @@ export function registerRender(program: Command): void {
     .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
     .option("--jobs <n>", "worker threads for the frame files", positiveInt, availableParallelism())
     .addOption(new Option("--no-progress", "never show a progress bar"))
+    .option("--json", "print one JSON report on stdout instead of text (see docs/json-reports.md)")
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -72,11 +75,16 @@ export function registerRender(program: Command): void {
           },
         });
         bar.stop();
+        if (o.json) {
+          const report = renderReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
+          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          return;
+        }
         const t = r.timeline;
         const secs = t.totalFrames / t.fps;
         process.stdout.write(
           `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
-            `${t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
+            `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
             `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
         );
       } finally {

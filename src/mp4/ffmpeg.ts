@@ -122,3 +122,18 @@ export function moovBeforeMdat(file: string): boolean {
     closeSync(fd);
   }
 }
+
+export interface StreamInfo {
+  codec: string;
+  pixFmt: string;
+}
+
+/** Codec and pixel format of the first video stream from the container header (no decoding: cheap). */
+export function probeStream(file: string): StreamInfo {
+  const out = execFileSync(resolveFfprobe().path, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt", "-of", "json", file], {
+    encoding: "utf8",
+    maxBuffer: 1024 * 1024,
+  });
+  const s = (JSON.parse(out) as { streams: Record<string, string>[] }).streams[0] ?? {};
+  return { codec: String(s.codec_name), pixFmt: String(s.pix_fmt) };
+}

@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir, availableParallelism } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { generateFrames, type FramesOptions } from "../../replay/frames.ts";
+import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames.ts";
 import type { Timeline } from "../../replay/timeline-schema.ts";
 import { UserError, errorMessage } from "../io/errors.ts";
 import { onInterrupt } from "../io/interrupt.ts";
@@ -36,6 +36,8 @@ export interface RenderEpisodeOptions {
 export interface RenderEpisodeResult {
   out: string;
   timeline: Timeline;
+  /** The frame generator's counts (views checked / matched / resolved). */
+  stats: FramesStats;
   size: Size;
   frames: number;
   renderMs: number;
@@ -111,7 +113,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
         onProgress: (p) => opts.onProgress?.("render", p.renderedFrames, timeline.totalFrames),
       });
       renameSync(tmpOut, target);
-      return { out: target, timeline, size, frames: timeline.totalFrames, renderMs: r.ms, framesMs };
+      return { out: target, timeline, stats: gen.stats, size, frames: timeline.totalFrames, renderMs: r.ms, framesMs };
     } catch (e) {
       if (e instanceof UserError) throw e;
       throw new UserError(`rendering ${target} failed: ${errorMessage(e)}`);
