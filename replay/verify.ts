@@ -232,7 +232,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     while (inflight.length) await settle(await inflight.shift()!);
     const limited = opts.limit !== undefined && report.episodes >= opts.limit;
     for (const [file, n] of recordsPerFile) {
-      if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty)` });
+      if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
     }
     for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
   } finally {

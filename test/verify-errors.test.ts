@@ -137,7 +137,7 @@ describe("verify on bad input", () => {
   it("empty episodes file", () => {
     writeFileSync(join(dir, "episodes.jsonl"), "");
     const r = verify();
-    expect(r.stderr).toContain("episodes.jsonl: no episode records (the file is empty)");
+    expect(r.stderr).toContain("episodes.jsonl: no episode records (the file is empty or only blank lines)");
     expect(r.code).toBe(2);
     expectClean(r);
   });

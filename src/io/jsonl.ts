@@ -8,7 +8,7 @@ import { UserError, errorMessage } from "./errors.ts";
 
 export type JsonlItem =
   | { kind: "value"; line: number; value: unknown; bytes: number }
-  | { kind: "error"; line: number; message: string; bytes: number };
+  | { kind: "error"; line: number; message: string; bytes: number; endedEarly?: boolean };
 
 export interface JsonlOptions {
   /** Longest line accepted, in bytes; longer lines are reported and skipped. */
@@ -30,7 +30,7 @@ export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGe
     held = item;
   }
   if (held) {
-    if (held.kind === "error" && held.message.startsWith("not valid JSON") && !held.message.includes("truncated")) {
+    if (held.kind === "error" && held.endedEarly) {
       held = { ...held, message: `${held.message} (the last line looks truncated: was the file still being written?)` };
     }
     yield held;
@@ -104,10 +104,15 @@ function parseLine(buf: Buffer, line: number): JsonlItem | null {
   try {
     return { kind: "value", line, value: JSON.parse(text), bytes: buf.length + 1 };
   } catch (e) {
-    const why = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text)
+    const raw = errorMessage(e).replace(/^JSON\.parse: /, "");
+    const nonJsonNumber = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text);
+    const why = nonJsonNumber
       ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)"
-      : errorMessage(e).replace(/^JSON\.parse: /, "");
-    return { kind: "error", line, message: `not valid JSON: ${why}`, bytes: buf.length + 1 };
+      : raw;
+    // The parser ran out of text: on the file's last line that means a writer was cut off.
+    const pos = /at position (\d+)/.exec(raw);
+    const endedEarly = !nonJsonNumber && (/end of JSON input|Unterminated/.test(raw) || (pos !== null && Number(pos[1]) >= text.trimEnd().length - 1));
+    return { kind: "error", line, message: `not valid JSON: ${why}`, bytes: buf.length + 1, endedEarly };
   }
 }
 

@@ -203,7 +203,7 @@ export const CASES: BadCase[] = [
     message: [process.getuid?.() === 0 ? /missing\.jsonl: no such file/ : /episodes\.jsonl: (cannot read: )?permission denied/],
     stillChecked: null,
   },
-  { name: "an empty run", setup: (c) => writeFileSync(c.episodes, ""), exit: 2, message: [/episodes\.jsonl: no episode records \(the file is empty\)/], stillChecked: "0 episodes · 0 view turns checked" },
+  { name: "an empty run", setup: (c) => writeFileSync(c.episodes, ""), exit: 2, message: [/episodes\.jsonl: no episode records \(the file is empty or only blank lines\)/], stillChecked: "0 episodes · 0 view turns checked" },
   { name: "a run of blank lines", setup: (c) => writeFileSync(c.episodes, "\n\n  \n"), exit: 2, message: [/no episode records/], stillChecked: null },
   { name: "a bad option value", setup: () => {}, args: (c) => ["verify", c.episodes, "--tasks", c.tasks, "--panos", c.panos, "--jobs", "zero"], exit: 2, message: ["option '--jobs <n>' argument 'zero' is invalid. expected a whole number >= 1"], stillChecked: null },
 ];
