@@ -7,7 +7,7 @@
  * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/render.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -25,9 +25,11 @@ import { probeVideo, resolveFfmpeg, resolveFfprobe } from "../src/mp4/ffmpeg.ts"
 import { parseSize } from "../src/mp4/size.ts";
 import { UserError } from "../src/io/errors.ts";
 import { rolloutLayout, type Rect } from "../video/layout.ts";
-import { creditLine, licenceLabel, segmentAt, viewportAt } from "../video/lookup.ts";
+import { creditLine, licenceLabel, panoramaOnScreen, recordedMapFiles, segmentAt, viewportAt } from "../video/lookup.ts";
 import { revealFrame, pinsFrame, separationDeg } from "../video/geo-frame.ts";
 import { TracePane } from "../video/scenes/TracePane.tsx";
+import { Hud, hudValues } from "../video/scenes/Hud.tsx";
+import { provenance } from "../video/Rollout.tsx";
 import type { RolloutProps } from "../video/props.ts";
 import { PLACEHOLDER } from "../video/placeholder.ts";
 
@@ -107,16 +109,53 @@ describe("composition maths", () => {
     expect(active).toMatch(/✗ unparseable/);
     expect(active).toContain("no action parsed: no action found");
   });
+  it("shows — for HUD fields the recording does not hold, never a made-up zero", () => {
+    const hud = { heading: 12, pitch: 0, fov: 90, stepsRemaining: 7, cost: 0.05, frameIndex: 0, metres: 0, unknown: ["pitch" as const, "frameIndex" as const, "metres" as const] };
+    expect(Object.fromEntries(hudValues(hud))).toEqual({ Heading: "012°", FOV: "90°", Pitch: "—", "Actions left": "7", Cost: "0.05", Walked: "—" });
+    const known = { ...hud, unknown: undefined };
+    expect(Object.fromEntries(hudValues(known))).toMatchObject({ Pitch: "+0°", Walked: "0.0 m" });
+    const html = renderToStaticMarkup(React.createElement(Hud, { hud, width: 600, unit: 1 }));
+    expect(html).not.toContain("+0°");
+    expect(html).not.toContain(" m<");
+  });
+
+  it("says why a training turn has no reply, and still shows its tool call and feedback", () => {
+    const turn = { turn: 2, status: "ok", failed: false, actionName: "look", toolCall: "look(heading_deg=90)", reply: null, reasoning: null, feedback: "Facing 90 deg.", tokensIn: null, tokensOut: null, latencyS: null, errors: [] };
+    const html = renderToStaticMarkup(
+      React.createElement(TracePane, { trace: [turn], activeTurn: 2, width: 600, height: 500, progress: 0.9, offset: 20, unit: 1, noReply: "training traces keep no model reply, only the parsed tool call" }),
+    );
+    expect(html).toContain("(no reply recorded: training traces keep no model reply, only the parsed tool call)");
+    expect(html).toContain("▶ look(heading_deg=90)");
+    expect(html).toContain("◀ Facing 90 deg.");
+  });
 });
+
 
 // ---------- the real generator, Remotion and Chromium ----------
 
 let timeline: Timeline;
+/** An example-rollout episode: a slideshow of recorded images (view images and map .png files). */
+let slideshow: Timeline;
+/** A GRPO training rollout: a verified replay whose trace has no replies. */
+let train: Timeline;
 let publicDir: string;
 let session: RenderSession;
 
 beforeAll(async () => {
   publicDir = join(tmp, "public");
+  // All three into the one public dir before bundling (the bundle copies it).
+  slideshow = (await generateFrames({ episodes: [join(ROOT, "test", "fixtures", "example-rollout")], episode: "#3", publicDir, fps: 30, jobs: 1 })).timeline;
+  train = (
+    await generateFrames({
+      episodes: [join(ROOT, "test", "fixtures", "train-rollouts.jsonl")],
+      episode: "train-rollouts-L1",
+      tasks: join(MIXED, "tasks.jsonl"),
+      panos: join(MIXED, "panos"),
+      publicDir,
+      fps: 30,
+      jobs: 1,
+    })
+  ).timeline;
   const r = await generateFrames({
     episodes: [join(TRIESTE, "episodes.jsonl")],
     episode: "#1",
@@ -133,9 +172,9 @@ afterAll(async () => {
   await session?.close();
 });
 
-async function still(frame: number, props: Partial<RolloutProps> = {}): Promise<PNG> {
+async function still(frame: number, props: Partial<RolloutProps> = {}, base: Timeline = timeline): Promise<PNG> {
   const file = join(tmp, `still-${frame}-${Math.random().toString(36).slice(2)}.png`);
-  await session.renderStillPng("Rollout", { ...timeline, ...props }, frame, file);
+  await session.renderStillPng("Rollout", { ...base, ...props }, frame, file);
   return PNG.sync.read(readFileSync(file));
 }
 
@@ -156,8 +195,8 @@ async function frameFileAt(file: string, r: Rect): Promise<Buffer> {
 }
 
 /** First frame of the n-th segment of a kind, plus an offset. */
-function frameIn(kind: string, offset: number, nth = 0): number {
-  const segs = timeline.segments.filter((s) => s.kind === kind);
+function frameIn(kind: string, offset: number, nth = 0, t: Timeline = timeline): number {
+  const segs = t.segments.filter((s) => s.kind === kind);
   const s = segs[nth];
   expect(s, `a ${kind} segment`).toBeDefined();
   return s.startFrame + Math.min(offset, s.durationFrames - 1);
@@ -212,7 +251,7 @@ describe("Rollout stills", () => {
   });
 
   const square = { output: { width: 1080, height: 1080 } };
-  const goldens: [string, () => number, Partial<RolloutProps>?][] = [
+  const goldens: [string, () => number, Partial<RolloutProps>?, (() => Timeline)?][] = [
     ["opening", () => frameIn("opening", 20)],
     ["camera", () => frameIn("camera", 60, 1)],
     ["map", () => frameIn("map", 30)],
@@ -221,10 +260,16 @@ describe("Rollout stills", () => {
     // Square and portrait videos stack the panel under the viewport.
     ["square-camera", () => frameIn("camera", 60, 1), square],
     ["square-score", () => frameIn("score", 80), square],
+    // A slideshow: the RECORDED IMAGES label in the header, "—" for the HUD fields it does not record.
+    ["slideshow-camera", () => frameIn("camera", 40, 1, slideshow), {}, () => slideshow],
+    // A recorded map image: no imagery credit under it.
+    ["slideshow-map", () => frameIn("map", 30, 0, slideshow), {}, () => slideshow],
+    // A training rollout: the tool call and feedback, and why there is no reply.
+    ["train-camera", () => frameIn("camera", 40, 0, train), {}, () => train],
   ];
-  for (const [name, pick, props] of goldens) {
+  for (const [name, pick, props, base] of goldens) {
     it(`matches the reviewed layout: ${name}`, async () => {
-      const png = await still(pick(), props);
+      const png = await still(pick(), props, base?.());
       const file = join(GOLDEN, `rollout-${name}.png`);
       if (UPDATE) {
         mkdirSync(GOLDEN, { recursive: true });
@@ -240,7 +285,7 @@ describe("Rollout stills", () => {
       // glyph is roughly 40-100 pixels; the small allowance is for another machine's rasteriser.
       const w = props?.output?.width ?? 1280;
       const h = props?.output?.height ?? 720;
-      const L = rolloutLayout(w, h, timeline.viewport);
+      const L = rolloutLayout(w, h, (base?.() ?? timeline).viewport);
       const whole: [string, Rect] = ["whole", { x: 0, y: 0, width: w, height: h }];
       const regions: [string, Rect][] = name.includes("score")
         ? [whole] // the score card has its own layout
@@ -276,6 +321,69 @@ describe("Rollout stills", () => {
   });
 });
 
+describe("slideshow and training-rollout stills", () => {
+  const bannerRect: Rect = { x: 540, y: 0, width: 200, height: 24 };
+  /** Share of pixels near a colour (the banners are flat fills). */
+  const share = (px: Buffer, rgb: [number, number, number]) => {
+    let n = 0;
+    for (let i = 0; i < px.length; i += 3) if (Math.abs(px[i] - rgb[0]) + Math.abs(px[i + 1] - rgb[1]) + Math.abs(px[i + 2] - rgb[2]) < 30) n++;
+    return n / (px.length / 3);
+  };
+  const RED: [number, number, number] = [0xb3, 0x26, 0x1e];
+  const BLUE: [number, number, number] = [0x2f, 0x5d, 0x8a];
+
+  it("the timelines are what these tests are about", () => {
+    expect(slideshow.episode).toMatchObject({ source: "slideshow", verified: false, recordFormat: "example" });
+    expect(slideshow.segments.every((s) => s.hud.every((h) => (h.unknown ?? []).includes("pitch") && (h.unknown ?? []).includes("metres")))).toBe(true);
+    expect(train.episode).toMatchObject({ source: "replay", verified: true, recordFormat: "train" });
+    expect(train.trace.every((e) => e.reply === null)).toBe(true);
+  });
+
+  it("a slideshow is labelled RECORDED IMAGES · NOT A REPLAY on every kind of frame, never UNVERIFIED REPLAY", async () => {
+    const L = rolloutLayout(1280, 720, slideshow.viewport);
+    // The label sits at the right of the header; on the score card, top right.
+    const headerRight: Rect = { x: L.header.x + L.header.width - 420, y: L.header.y, width: 420, height: L.header.height };
+    const scoreTopRight: Rect = { x: 880, y: 0, width: 384, height: 28 };
+    for (const f of [frameIn("opening", 5, 0, slideshow), frameIn("camera", 10, 0, slideshow), frameIn("map", 20, 0, slideshow), frameIn("hold", 5, 0, slideshow), frameIn("score", 60, 0, slideshow)]) {
+      const png = await still(f, {}, slideshow);
+      expect(share(await crop(png, bannerRect), RED), `no UNVERIFIED banner at frame ${f}`).toBeLessThan(0.01);
+      const onScore = segmentAt(slideshow.segments, f).segment.kind === "score";
+      expect(share(await crop(png, onScore ? scoreTopRight : headerRight), BLUE), `slideshow label at frame ${f}`).toBeGreaterThan(0.25);
+    }
+    // The intro says what the pictures are.
+    expect(provenance(slideshow.episode)).toMatch(/images the environment recorded.*nothing is re-rendered, and nothing is verified/);
+    // An unverified replay keeps its red banner and has no slideshow label.
+    const png = await still(frameIn("camera", 10), { episode: { ...timeline.episode, verified: false } });
+    expect(share(await crop(png, bannerRect), RED)).toBeGreaterThan(0.3);
+    expect(share(await crop(png, headerRight), BLUE)).toBeLessThan(0.01);
+  });
+
+  it("a slideshow credits the imagery while a panorama shows, not over a recorded map image", async () => {
+    const L = rolloutLayout(1280, 720, slideshow.viewport);
+    const maps = recordedMapFiles(slideshow);
+    const mapSeg = slideshow.segments.find((s) => s.kind === "map")!;
+    expect(maps.has(mapSeg.frames[0])).toBe(true);
+    expect(maps.has(slideshow.segments[0].frames[0])).toBe(false); // the opening view
+    expect(recordedMapFiles(timeline).size).toBe(0); // a replay draws its maps itself
+    // Mid-crossfade from a view into the map both show, so the credit stays until the map is alone.
+    const cf = mapSeg.crossfade!;
+    expect(panoramaOnScreen(viewportAt(slideshow.segments, { index: slideshow.segments.indexOf(mapSeg), segment: mapSeg, offset: 2 }), maps)).toBe(true);
+    const ink = (px: Buffer) => px.reduce((n, v) => n + (v > 100 ? 1 : 0), 0);
+    expect(ink(await crop(await still(frameIn("camera", 20, 0, slideshow), {}, slideshow), L.credit))).toBeGreaterThan(100);
+    expect(ink(await crop(await still(mapSeg.startFrame + cf.blendFrames + 2, {}, slideshow), L.credit))).toBe(0);
+  });
+
+  it("a slideshow whose images a later episode overwrote says so over the viewport", async () => {
+    const L = rolloutLayout(1280, 720, slideshow.viewport);
+    const f = frameIn("camera", 20, 0, slideshow);
+    const strip: Rect = { x: L.viewportBox.x, y: L.viewportBox.y + L.viewportBox.height - 28, width: L.viewportBox.width, height: 28 };
+    const accent = (px: Buffer) => share(px, [0xe8, 0xb5, 0x4a]);
+    const plain = accent(await crop(await still(f, {}, slideshow), strip));
+    const noted = accent(await crop(await still(f, { episode: { ...slideshow.episode, imagesOverwritten: true } }, slideshow), strip));
+    expect(noted, "accent-coloured note text over the bottom of the viewport").toBeGreaterThan(plain + 0.02);
+  });
+});
+
 // ---------- the command ----------
 
 describe("georeplay render", () => {
@@ -286,7 +394,7 @@ describe("georeplay render", () => {
     onTestFinished(() => rmSync(childTmp, { recursive: true, force: true }));
     mkdirSync(outDir, { recursive: true });
     const out = join(outDir, "trieste.mp4");
-    const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1"], { env: { TMPDIR: childTmp }, timeoutMs: 600_000 });
+    const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1", "--json"], { env: { TMPDIR: childTmp }, timeoutMs: 600_000 });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     // The same episode at 10 fps, from the generator directly: the video must have exactly its frames.
@@ -303,7 +411,25 @@ describe("georeplay render", () => {
     expect(p.frames).toBe(t10.totalFrames);
     expect(p.durationS).toBeCloseTo(t10.totalFrames / 10, 1);
     expect(p.faststart).toBe(true);
-    expect(r.stdout).toContain(`${t10.totalFrames} frames`);
+    // --json: exactly one object on stdout, its fields as documented, agreeing with the file.
+    const report = JSON.parse(r.stdout);
+    expect(report).toEqual({
+      out,
+      bytes: statSync(out).size,
+      width: 640,
+      height: 360,
+      fps: 10,
+      frames: p.frames,
+      seconds: Math.round((t10.totalFrames / 10) * 1000) / 1000,
+      codec: "h264",
+      pix_fmt: "yuv420p",
+      episode_id: t10.episode.episodeId,
+      format: "eval",
+      source: "replay",
+      verified: true,
+      views: { checked: 8, match: 8, resolved: 0, mismatch: 0 },
+    });
+    expect(r.stdout.trim().split("\n").at(-1)).toBe("}"); // nothing after it
     expect(readdirSync(outDir)).toEqual(["trieste.mp4"]); // no temp file beside it
     expect(readdirSync(childTmp)).toEqual([]); // bundle, Chromium profile, frame files: all removed
   }, 900_000);
