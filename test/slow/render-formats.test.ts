@@ -31,10 +31,12 @@ describe("render for every recording that has images", () => {
     const want = expectedFrames(input, "train-rollouts-L1", replayArgs);
     expect(want.source).toBe("replay");
     const out = join(tmp, "train.mp4");
-    const r = runCli(["render", input, "--episode", "train-rollouts-L1", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15"], { timeoutMs: 600_000 });
+    const r = runCli(["render", input, "--episode", "train-rollouts-L1", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15", "--json"], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
     expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
+    // Verified with the training digest: every view of this rollout matched.
+    expect(JSON.parse(r.stdout)).toMatchObject({ episode_id: "train-rollouts-L1", format: "train", source: "replay", verified: true, frames: want.frames, views: { checked: 5, match: 5, mismatch: 0 } });
   });
 
   it("an example-rollout episode renders its slideshow to an H.264 MP4 with every timeline frame", () => {
@@ -42,10 +44,11 @@ describe("render for every recording that has images", () => {
     const want = expectedFrames(input, "#3", []);
     expect(want.source).toBe("slideshow");
     const out = join(tmp, "example.mp4");
-    // render still insists on --tasks/--panos; for a slideshow they only feed the credit line.
-    const r = runCli(["render", input, "--episode", "#3", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15"], { timeoutMs: 600_000 });
+    // --tasks/--panos are accepted (and unused for the pixels) for a slideshow.
+    const r = runCli(["render", input, "--episode", "#3", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15", "--json"], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
     expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
+    expect(JSON.parse(r.stdout)).toMatchObject({ format: "example", source: "slideshow", verified: false, frames: want.frames, views: { checked: 0, match: 0, resolved: 0, mismatch: 0 } });
   });
 });
