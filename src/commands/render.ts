@@ -20,8 +20,8 @@ export function registerRender(program: Command): void {
         "temporary folder), then renders the Rollout composition with Remotion and Chromium to an H.264\n" +
         "MP4 (yuv420p, bt709). The file appears only when complete: a failed or interrupted render leaves\n" +
         "nothing at the output path and no temporary folders behind.\n\n" +
-        "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images and\n" +
-        "needs no --tasks/--panos.\n\n" +
+        "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images,\n" +
+        "labelled RECORDED IMAGES · NOT A REPLAY on every frame, and needs no --tasks/--panos.\n\n" +
         "Chromium: $GEOREPLAY_CHROMIUM, else /usr/bin/chromium (apt-get install chromium).\n" +
         "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
