@@ -1,14 +1,11 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
-import { Command, Option } from "commander";
-import { availableParallelism } from "node:os";
+import { Command } from "commander";
 import { join } from "node:path";
 import { generateFrames } from "../../replay/frames.ts";
-import { progressBar } from "../io/progress.ts";
-import { onInterrupt } from "../io/interrupt.ts";
-import { positiveInt } from "./options.ts";
+import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
 
 export function registerFrames(program: Command): void {
-  program
+  const cmd = program
     .command("frames")
     .summary("verify one episode and render its camera path as frames + timeline.json (for the video)")
     .description(
@@ -25,19 +22,15 @@ export function registerFrames(program: Command): void {
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
     .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder")
-    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
-    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (needed to replay)")
-    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (needed to replay)")
-    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
+    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input");
+  addInputOptions(cmd)
     .option("--out <dir>", "output folder (default: <public-dir>/rollouts/<episode_id>)")
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--view <px>", "size of the frame files (square)", positiveInt, 640)
     .option("--view-size <px>", "size of the views the model saw (the trace's)", positiveInt, 640)
     .option("--unverified", "render even if a view drifted; the timeline marks the episode unverified")
-    .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
-    .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public")
-    .option("--json", "print one JSON summary on stdout instead of text (see docs/json-reports.md)")
-    .addOption(new Option("--no-progress", "never show a progress bar"))
+    .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public");
+  addRunOptions(cmd)
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -47,10 +40,8 @@ export function registerFrames(program: Command): void {
         "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides",
     )
     .action(async (episodes: string[], o) => {
-      const bar = progressBar("frames", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
-      const off = onInterrupt(() => bar.stop());
-      try {
-        const r = await generateFrames({
+      const r = await withProgress("frames", o, (bar) =>
+        generateFrames({
           episodes,
           episode: o.episode,
           tasks: o.tasks,
@@ -64,46 +55,42 @@ export function registerFrames(program: Command): void {
           jobs: o.jobs,
           publicDir: o.publicDir,
           onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
-        });
-        bar.stop();
-        const t = r.timeline;
-        const s = r.stats;
-        const v = s.views;
-        if (o.json) {
-          const summary = {
-            episode_id: t.episode.episodeId,
-            format: t.episode.recordFormat,
-            source: t.episode.source,
-            verified: t.episode.verified,
-            views: { checked: v.checked, match: v.match, resolved: v.resolved, mismatch: v.mismatch },
-            out: r.outDir,
-            timeline: r.timelinePath,
-            frame_files: { total: s.files, rendered: s.rendered, reused: s.reused, keyframes: s.keyframes },
-            segments: t.segments.length,
-            total_frames: t.totalFrames,
-            fps: t.fps,
-            seconds: t.totalFrames / t.fps,
-          };
-          process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-          return;
-        }
-        const head =
-          t.episode.source === "slideshow"
-            ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
-              `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
-            : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
-              (t.episode.recordFormat === "train" ? " (training digests)" : "") +
-              (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
-              (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
-              `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
-        process.stdout.write(
-          head +
-            `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
-            `\ntimeline: ${r.timelinePath}\n`,
-        );
-      } finally {
-        bar.stop();
-        off();
+        }),
+      );
+      const t = r.timeline;
+      const s = r.stats;
+      const v = s.views;
+      if (o.json) {
+        const summary = {
+          episode_id: t.episode.episodeId,
+          format: t.episode.recordFormat,
+          source: t.episode.source,
+          verified: t.episode.verified,
+          views: { checked: v.checked, match: v.match, resolved: v.resolved, mismatch: v.mismatch },
+          out: r.outDir,
+          timeline: r.timelinePath,
+          frame_files: { total: s.files, rendered: s.rendered, reused: s.reused, keyframes: s.keyframes },
+          segments: t.segments.length,
+          total_frames: t.totalFrames,
+          fps: t.fps,
+          seconds: t.totalFrames / t.fps,
+        };
+        process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
+        return;
       }
+      const head =
+        t.episode.source === "slideshow"
+          ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
+            `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
+          : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
+            (t.episode.recordFormat === "train" ? " (training digests)" : "") +
+            (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
+            (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
+            `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
+      process.stdout.write(
+        head +
+          `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
+          `\ntimeline: ${r.timelinePath}\n`,
+      );
     });
 }

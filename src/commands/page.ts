@@ -1,12 +1,9 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
-import { Command, Option } from "commander";
-import { availableParallelism } from "node:os";
+import { Command } from "commander";
 import { buildPage, type BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/images.ts";
-import { progressBar } from "../io/progress.ts";
-import { onInterrupt } from "../io/interrupt.ts";
 import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../io/errors.ts";
-import { positiveInt } from "./options.ts";
+import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
 
 /** Exit code of a page build: 2 when the run could not be read completely (page written or not), else 1 on drift, else 0. */
 export function pageExitCode(r: BuildPageResult): number {
@@ -39,7 +36,7 @@ export function pageJson(r: BuildPageResult) {
 }
 
 export function registerPage(program: Command): void {
-  program
+  const cmd = program
     .command("page")
     .summary("write one self-contained HTML page showing every turn of a run (works offline)")
     .description(
@@ -57,20 +54,13 @@ export function registerPage(program: Command): void {
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
         "2 bad input: the run could not be read completely (no page written, or a --partial one).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders")
-    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (not needed for example-rollout folders)")
-    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (not needed for example-rollout folders)")
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
+  addInputOptions(cmd)
     .requiredOption("-o, --out <file.html>", "the HTML file to write (atomically)")
-    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
     .option("--image-size <px>", "longest side of the embedded views (32..640)", positiveInt, DEFAULT_IMAGE_SIZE)
     .option("--title <text>", "page title")
-    .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)")
-    .option("--json", "print one JSON summary on stdout instead of text (see docs/json-reports.md)")
-    .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
-    .addOption(new Option("--no-progress", "never show a progress bar"))
-    // Subcommands copy exitOverride only when it is set before they are created: without this,
-    // commander would exit(1) itself on a bad option value instead of letting runMain map it to 2.
-    .exitOverride()
+    .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
+  addRunOptions(cmd)
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -80,11 +70,8 @@ export function registerPage(program: Command): void {
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )
     .action(async (episodes: string[], o) => {
-      const bar = progressBar("page", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
-      const off = onInterrupt(() => bar.stop());
-      let r: BuildPageResult;
-      try {
-        r = await buildPage({
+      const r = await withProgress("page", o, (bar) =>
+        buildPage({
           episodes,
           tasks: o.tasks,
           panos: o.panos,
@@ -95,11 +82,8 @@ export function registerPage(program: Command): void {
           jobs: o.jobs,
           title: o.title,
           onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
-        });
-      } finally {
-        bar.stop();
-        off();
-      }
+        }),
+      );
       const err: string[] = [];
       for (const p of r.erroredEpisodes) err.push(`skipped: ${p.message}`);
       for (const p of r.warnings) err.push(`warning: ${p.message}`);

@@ -1,10 +1,7 @@
 /** `georeplay render`: one recorded episode to an MP4 (frame generator + Remotion). */
 import { Command, Option } from "commander";
-import { availableParallelism } from "node:os";
 import { relative } from "node:path";
-import { progressBar } from "../io/progress.ts";
-import { onInterrupt } from "../io/interrupt.ts";
-import { positiveInt } from "./options.ts";
+import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
 import { parseSize } from "../mp4/size.ts";
 import { renderEpisodeMp4, type RenderStage } from "../mp4/render-episode.ts";
 import { renderReport } from "../mp4/render-report.ts";
@@ -12,7 +9,7 @@ import { renderReport } from "../mp4/render-report.ts";
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
 export function registerRender(program: Command): void {
-  program
+  const cmd = program
     .command("render")
     .summary("render one recorded episode to an MP4 (verified replay, HUD, trace, map, score card)")
     .description(
@@ -29,10 +26,8 @@ export function registerRender(program: Command): void {
         "--json prints one object on stdout once the MP4 is written (docs/json-reports.md).",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder")
-    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input")
-    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl files (needed to replay)")
-    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (needed to replay)")
-    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
+    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input");
+  addInputOptions(cmd)
     .requiredOption("-o, --out <file.mp4>", "output MP4")
     .addOption(
       new Option("--size <WxH>", "video size, even numbers (16:9 puts the panel beside the view; square or portrait, under it)")
@@ -41,10 +36,8 @@ export function registerRender(program: Command): void {
     )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
-    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
-    .option("--jobs <n>", "worker threads for the frame files", positiveInt, availableParallelism())
-    .addOption(new Option("--no-progress", "never show a progress bar"))
-    .option("--json", "print one JSON report on stdout instead of text (see docs/json-reports.md)")
+    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1);
+  addRunOptions(cmd, "worker threads for the frame files")
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -52,10 +45,8 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24",
     )
     .action(async (episodes: string[], o) => {
-      const bar = progressBar("render", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
-      const off = onInterrupt(() => bar.stop());
-      try {
-        const r = await renderEpisodeMp4({
+      const r = await withProgress("render", o, (bar) =>
+        renderEpisodeMp4({
           episodes,
           episode: o.episode,
           tasks: o.tasks,
@@ -73,23 +64,19 @@ export function registerRender(program: Command): void {
             const detail = stage === "frames" ? `frame files ${done}/${total}` : stage === "bundle" ? "bundling" : `video frames ${done}/${total}`;
             bar.update(Math.round(a + (b - a) * f), detail);
           },
-        });
-        bar.stop();
-        if (o.json) {
-          const report = renderReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
-          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-          return;
-        }
-        const t = r.timeline;
-        const secs = t.totalFrames / t.fps;
-        process.stdout.write(
-          `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
-            `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
-            `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
-        );
-      } finally {
-        bar.stop();
-        off();
+        }),
+      );
+      if (o.json) {
+        const report = renderReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
+        process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+        return;
       }
+      const t = r.timeline;
+      const secs = t.totalFrames / t.fps;
+      process.stdout.write(
+        `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
+          `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
+          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+      );
     });
 }

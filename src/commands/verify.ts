@@ -1,32 +1,29 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
-import { Command, Option } from "commander";
-import { availableParallelism } from "node:os";
+import { Command } from "commander";
 import { verifyRun, exitCodeFor, parseShard, type VerifyReport } from "../../replay/verify.ts";
-import { progressBar } from "../io/progress.ts";
-import { onInterrupt } from "../io/interrupt.ts";
-import { positiveInt } from "./options.ts";
+import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
 
 export function registerVerify(program: Command): void {
-  program
+  const cmd = program
     .command("verify")
     .summary("re-render every recorded view and check it against its sha256 (for CI)")
     .description(
       "Re-renders every view turn (image_kind \"view\" with a hash) from camera_after exactly as the\n" +
         "environment did, and compares the JPEG's sha256 with the recorded one. Map turns are not\n" +
         "reproducible (live street data) and are counted as skipped.\n\n" +
+        "Reads every recording the environment writes: eval episodes.jsonl (sha256 of the JPEG bytes),\n" +
+        "GRPO rollouts*.jsonl (16 hex of sha256 over the base64 text), sweep folders (every\n" +
+        "**/episodes.jsonl, skipping _quarantined/) and example-rollout folders, which carry no hashes:\n" +
+        "their images are the record, so each one is checked to exist and decode instead.\n\n" +
         "Exit codes: 0 every view matches; 1 some view drifted (mismatch); 2 the run could not check\n" +
         "what it was asked (unreadable or invalid input, missing panorama, nothing to check).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders")
-    .option("--tasks <file|dir>", "task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl")
-    .option("--panos <dir>", "panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg")
-    .addOption(new Option("--format <format>", "input format (default: detected from the content)").choices(["eval", "train", "example", "sweep"]))
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
+  addInputOptions(cmd)
     .option("--view-size <px>", "size of the views the model saw", positiveInt, 640)
-    .option("--jobs <n>", "worker threads", positiveInt, availableParallelism())
     .option("--shard <i/n>", "check only the i-th of n deterministic slices (i from 1), for CI matrices")
-    .option("--limit <n>", "stop after n episodes", positiveInt)
-    .option("--json", "print one JSON report on stdout instead of text")
-    .addOption(new Option("--no-progress", "never show a progress bar"))
+    .option("--limit <n>", "stop after n episodes", positiveInt);
+  addRunOptions(cmd)
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -34,11 +31,8 @@ export function registerVerify(program: Command): void {
         "  georeplay verify run/episodes.jsonl --tasks tasks/eval_pano_v3.jsonl --panos panos/ --shard 2/4 --json",
     )
     .action(async (episodes: string[], o) => {
-      const bar = progressBar("verify", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
-      const off = onInterrupt(() => bar.stop());
-      let report: VerifyReport;
-      try {
-        report = await verifyRun({
+      const report = await withProgress("verify", o, (bar) =>
+        verifyRun({
           episodes,
           tasks: o.tasks,
           panos: o.panos,
@@ -48,11 +42,8 @@ export function registerVerify(program: Command): void {
           shard: o.shard ? parseShard(o.shard) : undefined,
           limit: o.limit,
           onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
-        });
-      } finally {
-        bar.stop();
-        off();
-      }
+        }),
+      );
       if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
       else {
         const { out, err } = formatReport(report);
