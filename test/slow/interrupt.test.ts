@@ -28,24 +28,39 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the CLI, sends `signal` after `afterMs`, resolves with exit code, output and how long the exit took. */
-function interrupt(args: string[], signal: NodeJS.Signals, afterMs: number): Promise<{ code: number | null; stderr: string; exitMs: number }> {
+/**
+ * Starts the CLI and sends `signal` once `ready()` says the work is under way (polled every
+ * 50 ms), or after `afterMs` when there is nothing to watch; resolves with the exit code,
+ * stderr and how long the exit took after the signal.
+ */
+function interrupt(
+  args: string[],
+  signal: NodeJS.Signals,
+  afterMs: number,
+  ready: () => boolean = () => false,
+): Promise<{ code: number | null; stderr: string; exitMs: number }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     child.stdout.resume();
     let sentAt = 0;
-    const timer = setTimeout(() => {
+    const send = () => {
+      if (sentAt) return;
       sentAt = performance.now();
       child.kill(signal);
-    }, afterMs);
+    };
+    const timer = setTimeout(send, afterMs);
+    const poll = setInterval(() => ready() && send(), 50);
     child.on("exit", (code) => {
       clearTimeout(timer);
+      clearInterval(poll);
       resolve({ code, stderr, exitMs: sentAt ? performance.now() - sentAt : -1 });
     });
   });
 }
+
+const countJpegs = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith(".jpg")).length : 0);
 
 const leftovers = (d: string) => readdirSync(d).filter((f) => f.includes(".tmp-"));
 
@@ -84,8 +99,9 @@ describe("interrupting real processes", () => {
 
   it("frames: SIGTERM leaves no timeline.json and no temp files; a rerun reuses frames and completes", async () => {
     const out = join(dir, "frames-out");
-    const args = ["frames", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "--out", out];
-    const r = await interrupt(args, "SIGTERM", 4000);
+    // 60 fps on one thread: long enough that the signal lands mid-run, once some frames exist.
+    const args = ["frames", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "--out", out, "--fps", "60", "--jobs", "1"];
+    const r = await interrupt(args, "SIGTERM", 60_000, () => countJpegs(join(out, "frames")) >= 40);
     expect(r.exitMs).toBeGreaterThan(0);
     expect(r.code).toBe(143);
     expect(existsSync(join(out, "timeline.json"))).toBe(false);
