@@ -105,12 +105,10 @@ interface Geometry {
 
 const geometryCache = new Map<string, Geometry>();
 let geometryBytes = 0;
-/** Keys requested once: geometry is built on the second request, so one-off views (zoom frames, random fovs) never pay for it. */
-const seenOnce = new Set<string>();
 /** Six (fov, pitch) pairs at 640x640 per thread: most views share a handful (fov 90, pitch 0). */
 export const GEOMETRY_CACHE_BYTES = 64 * 1024 * 1024;
 
-function geometryFor(W: number, H: number, k: TrigConstants): Geometry | null {
+function geometryFor(W: number, H: number, k: TrigConstants): Geometry {
   const key = `${W}x${H}:${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}`;
   const hit = geometryCache.get(key);
   if (hit) {
@@ -118,11 +116,7 @@ function geometryFor(W: number, H: number, k: TrigConstants): Geometry | null {
     geometryCache.set(key, hit);
     return hit;
   }
-  if (!seenOnce.has(key)) {
-    if (seenOnce.size > 4096) seenOnce.clear();
-    seenOnce.add(key);
-    return null;
-  }
+
   const n = W * H;
   const g: Geometry = { lon0: new Float64Array(n), lat: new Float64Array(n), invR: new Float32Array(n), rows: new Map(), bytes: n * 25 };
   const focal = (0.5 * W) / k.tanHalfFov;
@@ -130,10 +124,34 @@ function geometryFor(W: number, H: number, k: TrigConstants): Geometry | null {
   const sp = k.sinPitch;
   const halfW = W / 2;
   const halfH = H / 2;
-  let i = 0;
+  // Mirror symmetries, exact in IEEE arithmetic (atan2 and asin are odd, the norm is even):
+  // column W - x has rx0 negated, so the same latitude and the negated longitude; for a level
+  // camera (pitch exactly 0, cos = 1, sin = 0) row H - y has ry negated, so the same longitude
+  // and the negated latitude. A level camera pays a quarter of the trigonometry, others half.
+  const level = sp === 0 && cp === 1;
+  const { lon0, lat, invR } = g;
   for (let y = 0; y < H; y++) {
+    const row = y * W;
+    const ym = H - y;
+    if (level && y > halfH && ym < y) {
+      const src = ym * W;
+      for (let x = 0; x < W; x++) {
+        lon0[row + x] = lon0[src + x];
+        lat[row + x] = -lat[src + x];
+        invR[row + x] = invR[src + x];
+      }
+      continue;
+    }
     const ry0 = -(y - halfH);
-    for (let x = 0; x < W; x++, i++) {
+    for (let x = 0; x < W; x++) {
+      const i = row + x;
+      const xm = W - x;
+      if (x > halfW && xm < x) {
+        lon0[i] = -lon0[row + xm];
+        lat[i] = lat[row + xm];
+        invR[i] = invR[row + xm];
+        continue;
+      }
       const rx0 = x - halfW;
       const nrm = Math.sqrt(rx0 * rx0 + ry0 * ry0 + focal * focal);
       const rx = rx0 / nrm;
@@ -141,9 +159,9 @@ function geometryFor(W: number, H: number, k: TrigConstants): Geometry | null {
       const rz = focal / nrm;
       const a1 = ry * cp + rz * -sp;
       const a2 = ry * sp + rz * cp;
-      g.lon0[i] = Math.atan2(rx, a2);
-      g.lat[i] = Math.asin(a1 < -1 ? -1 : a1 > 1 ? 1 : a1);
-      g.invR[i] = 1 / Math.sqrt(rx * rx + a2 * a2);
+      lon0[i] = Math.atan2(rx, a2);
+      lat[i] = Math.asin(a1 < -1 ? -1 : a1 > 1 ? 1 : a1);
+      invR[i] = 1 / Math.sqrt(rx * rx + a2 * a2);
     }
   }
   geometryCache.set(key, g);
@@ -199,7 +217,6 @@ export function indexMap(
   const H = view.height;
   const map = out ?? new Int32Array(W * H);
   const g = geometryFor(W, H, k);
-  if (!g) return indexMapDirect(view, srcW, srcH, k, collectSensitive, map);
   const { vBase, vOnBoundary } = rowsFor(g, srcW, srcH);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
@@ -214,7 +231,9 @@ export function indexMap(
   const halfW = W / 2;
   const halfH = H / 2;
   const sensitive: number[] = [];
+  const close: number[] = [];
   const { lon0, invR } = g;
+  // Hot loop kept tiny: pixels too close to call are only listed here, and recomputed below.
   for (let i = 0, n = W * H; i < n; i++) {
     let lon = lon0[i] + t;
     if (lon > Math.PI) lon -= TWO_PI;
@@ -224,38 +243,19 @@ export function indexMap(
     const frac = fu - fl;
     const tol = tolAbs + tolRel * invR[i];
     if (frac <= tol || frac >= 1 - tol) {
-      // Too close to call: the reference's own operation order decides.
-      const x = i % W;
-      map[i] = project(x - halfW, -((i - x) / W - halfH), focal, cp, sp, ch, sh, srcW, srcH);
-      if (collectSensitive) sensitive.push(i);
+      close.push(i);
       continue;
     }
     map[i] = vBase[i] + fl;
-    if (collectSensitive && (vOnBoundary[i] === 1 || frac < BOUNDARY_EPS || frac > 1 - BOUNDARY_EPS)) sensitive.push(i);
+    if (collectSensitive && (frac < BOUNDARY_EPS || frac > 1 - BOUNDARY_EPS || vOnBoundary[i] === 1)) sensitive.push(i);
   }
-  return { map, sensitive: Int32Array.from(sensitive) };
-}
-
-/** Every pixel in the reference's operation order, flagging on-boundary pixels: for views seen once. */
-function indexMapDirect(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants, collectSensitive: boolean, map: Int32Array): IndexMapResult {
-  const W = view.width;
-  const H = view.height;
-  const focal = (0.5 * W) / k.tanHalfFov;
-  const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
-  const halfW = W / 2;
-  const halfH = H / 2;
-  const sensitive: number[] = [];
-  let i = 0;
-  for (let y = 0; y < H; y++) {
-    const ry0 = -(y - halfH);
-    for (let x = 0; x < W; x++, i++) {
-      map[i] = project(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
-      if (collectSensitive) {
-        const { fu, fv } = last;
-        if (Math.abs(fu - Math.round(fu)) < BOUNDARY_EPS || Math.abs(fv - Math.round(fv)) < BOUNDARY_EPS) sensitive.push(i);
-      }
-    }
+  // The reference's own operation order decides the close calls.
+  for (const i of close) {
+    const x = i % W;
+    map[i] = project(x - halfW, -((i - x) / W - halfH), focal, cp, sp, ch, sh, srcW, srcH);
+    if (collectSensitive) sensitive.push(i);
   }
+  if (collectSensitive && close.length) sensitive.sort((a, b) => a - b);
   return { map, sensitive: Int32Array.from(sensitive) };
 }
 
