@@ -159,7 +159,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const seenIds = new Map<string, string>();
   // Episodes in flight, in input order; consumers see them in that order.
   const inflight: Promise<VerifiedEpisode>[] = [];
-  const maxInflight = jobs * 3;
+  // Enough episodes in flight that a slow panorama decode never leaves a worker idle.
+  const maxInflight = jobs * 8;
   let bytesRead = 0;
   let ordinal = 0;
 
