@@ -38,29 +38,20 @@ async function publicTimeline(): Promise<RolloutProps | null> {
   }
 }
 
+/** Rollout and its benchmark twin share props, metadata and defaults: only the component differs. */
+const shared = {
+  schema: RolloutPropsSchema,
+  defaultProps: PLACEHOLDER,
+  calculateMetadata: calculateRolloutMetadata,
+  durationInFrames: PLACEHOLDER.totalFrames,
+  fps: 30,
+  width: 1280,
+  height: 720,
+} as const;
+
 export const RemotionRoot: React.FC = () => (
   <>
-    <Composition
-      id="Rollout"
-      component={Rollout}
-      schema={RolloutPropsSchema}
-      defaultProps={PLACEHOLDER}
-      calculateMetadata={calculateRolloutMetadata}
-      durationInFrames={PLACEHOLDER.totalFrames}
-      fps={30}
-      width={1280}
-      height={720}
-    />
-    <Composition
-      id="Trivial"
-      component={Trivial}
-      schema={RolloutPropsSchema}
-      defaultProps={PLACEHOLDER}
-      calculateMetadata={calculateRolloutMetadata}
-      durationInFrames={PLACEHOLDER.totalFrames}
-      fps={30}
-      width={1280}
-      height={720}
-    />
+    <Composition id="Rollout" component={Rollout} {...shared} />
+    <Composition id="Trivial" component={Trivial} {...shared} />
   </>
 );
