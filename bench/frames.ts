@@ -16,11 +16,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createHash } from "node:crypto";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateFrames, type FramesResult } from "../replay/frames.ts";
-import { planEpisode } from "../replay/segments.ts";
-import { frameOf, panoPath } from "../replay/view-jobs.ts";
-import { EpisodeSchema } from "../src/schema/episode.ts";
-import { TaskIndex } from "../src/tasks/task-index.ts";
+import { generateFrames, type FramesResult } from "../replay/frames/frames.ts";
+import { planEpisode } from "../replay/plan/segments.ts";
+import { frameOf, panoPath } from "../replay/verify/view-jobs.ts";
+import { EpisodeSchema } from "../replay/schema/episode.ts";
+import { TaskIndex } from "../replay/tasks/task-index.ts";
 import { hasReferencePython, run, PYTHON, REFERENCE, ROOT, fmt } from "./common.ts";
 
 const TRIESTE = join(ROOT, "test", "fixtures", "trieste");

@@ -14,7 +14,7 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateFrames } from "../replay/frames.ts";
+import { generateFrames } from "../replay/frames/frames.ts";
 import { openSession, type X264Preset } from "../src/mp4/session.ts";
 import { resolveBrowser } from "../src/mp4/browser.ts";
 import { parseSize } from "../src/mp4/size.ts";

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { verifyRun } from "../replay/verify.ts";
+import { verifyRun } from "../replay/verify/verify.ts";
 import { generatedRun, hasReferencePython, run, PYTHON, REFERENCE, ROOT, fmt } from "./common.ts";
 
 export async function benchVerify(): Promise<Record<string, number | string>> {

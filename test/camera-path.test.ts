@@ -16,7 +16,7 @@ import {
   toFrames,
   wrapHeading,
   zoomCoord,
-} from "../replay/camera-path.ts";
+} from "../replay/plan/camera-path.ts";
 
 const pose = (heading: number, pitch = 0, fov = 90) => ({ heading, pitch, fov });
 /** Unwraps a wrapped heading sequence into a continuous one. */

@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import sharp from "sharp";
-import { encodeJpeg, withJfif } from "../src/render/encode.ts";
-import { imageDigest } from "../src/render/hash.ts";
+import { encodeJpeg, withJfif } from "../replay/render/encode.ts";
+import { imageDigest } from "../replay/render/hash.ts";
 import { FIXTURES } from "./helpers.ts";
 
 describe("JPEG encoder", () => {

@@ -10,17 +10,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, MIXED, ROOT, TRIESTE, runCli } from "./helpers.ts";
-import { TimelineSchema, type Timeline } from "../replay/timeline-schema.ts";
-import { generateFrames, framesDirFor, slugFor } from "../replay/frames.ts";
-import { planEpisode } from "../replay/segments.ts";
-import { shortestDelta } from "../replay/camera-path.ts";
-import { frameOf, panoPath, viewSpecFor } from "../replay/view-jobs.ts";
-import { PanoStore } from "../src/panos/store.ts";
-import { indexMapExact } from "../src/render/reproject.ts";
-import { levelIndexMap } from "../replay/level-index-map.ts";
-import { renderView } from "../src/render/view.ts";
-import { EpisodeSchema, type Episode } from "../src/schema/episode.ts";
-import { TaskRowSchema, type TaskRow } from "../src/schema/task.ts";
+import { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
+import { generateFrames, framesDirFor, slugFor } from "../replay/frames/frames.ts";
+import { planEpisode } from "../replay/plan/segments.ts";
+import { shortestDelta } from "../replay/plan/camera-path.ts";
+import { frameOf, panoPath, viewSpecFor } from "../replay/verify/view-jobs.ts";
+import { PanoStore } from "../replay/panos/store.ts";
+import { indexMapExact } from "../replay/render/reproject.ts";
+import { levelIndexMap } from "../replay/render/level-index-map.ts";
+import { renderView } from "../replay/render/view.ts";
+import { EpisodeSchema, type Episode } from "../replay/schema/episode.ts";
+import { TaskRowSchema, type TaskRow } from "../replay/schema/task.ts";
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-frames-"));

@@ -4,9 +4,9 @@ import fc from "fast-check";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readJsonl } from "../src/io/jsonl.ts";
-import { classifyRecord } from "../src/schema/record.ts";
-import { EpisodeSchema } from "../src/schema/episode.ts";
+import { readJsonl } from "../replay/io/jsonl.ts";
+import { classifyRecord } from "../replay/schema/record.ts";
+import { EpisodeSchema } from "../replay/schema/episode.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-prop-"));
 let n = 0;

@@ -17,13 +17,13 @@ import React from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MIXED, ROOT, TRIESTE, runCli } from "./helpers.ts";
 import { execFileSync } from "node:child_process";
-import { generateFrames } from "../replay/frames.ts";
-import type { Timeline } from "../replay/timeline-schema.ts";
+import { generateFrames } from "../replay/frames/frames.ts";
+import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { openSession, type RenderSession } from "../src/mp4/session.ts";
 import { resolveBrowser, BROWSER_ENV } from "../src/mp4/browser.ts";
 import { probeVideo, resolveFfmpeg, resolveFfprobe } from "../src/mp4/ffmpeg.ts";
 import { parseSize } from "../src/mp4/size.ts";
-import { UserError } from "../src/io/errors.ts";
+import { GeoreplayError } from "../replay/io/errors.ts";
 import { rolloutLayout, type Rect } from "../video/layout.ts";
 import { creditLine, licenceLabel, panoramaOnScreen, recordedMapFiles, segmentAt, viewportAt } from "../video/lookup.ts";
 import { revealFrame, pinsFrame, separationDeg } from "../video/geo-frame.ts";
@@ -64,7 +64,7 @@ describe("options and resolvers", () => {
     } catch (e) {
       err = e;
     }
-    expect(err).toBeInstanceOf(UserError);
+    expect(err).toBeInstanceOf(GeoreplayError);
     expect((err as Error).message).toMatch(/apt-get install chromium/);
   });
 

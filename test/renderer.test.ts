@@ -7,9 +7,9 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "../src/render/reproject.ts";
-import { OFFSETS, perturb } from "../src/render/boundary.ts";
-import { ulpStep } from "../src/render/ulp.ts";
+import { indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "../replay/render/reproject.ts";
+import { OFFSETS, perturb } from "../replay/render/boundary.ts";
+import { ulpStep } from "../replay/render/ulp.ts";
 import { FIXTURES } from "./helpers.ts";
 
 interface Case {

@@ -3,7 +3,7 @@
  * optional output size. Validated by Remotion against this schema.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../replay/timeline-schema.ts";
+import { TimelineSchema } from "../replay/timeline/timeline-schema.ts";
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;

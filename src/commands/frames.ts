@@ -1,8 +1,9 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
 import { Command } from "commander";
 import { join } from "node:path";
-import { generateFrames } from "../../replay/frames.ts";
+import { generateFrames } from "../../replay/frames/frames.ts";
 import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { interruptSignal } from "./interrupt.ts";
 
 export function registerFrames(program: Command): void {
   const cmd = program
@@ -42,6 +43,7 @@ export function registerFrames(program: Command): void {
     .action(async (episodes: string[], o) => {
       const r = await withProgress("frames", o, (bar) =>
         generateFrames({
+          signal: interruptSignal(),
           episodes,
           episode: o.episode,
           tasks: o.tasks,

@@ -5,9 +5,9 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { availableParallelism } from "node:os";
-import { progressBar, type Progress } from "../io/progress.ts";
-import { onInterrupt } from "../io/interrupt.ts";
-import { FORMATS } from "../formats/inputs.ts";
+import { progressBar, type Progress } from "./progress.ts";
+import { onInterrupt } from "./interrupt.ts";
+import { FORMATS } from "../../replay/formats/inputs.ts";
 
 export function positiveInt(text: string): number {
   const n = Number(text);

@@ -2,8 +2,9 @@
 import { Command } from "commander";
 import { buildPage, type BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/images.ts";
-import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../io/errors.ts";
+import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "./exit-codes.ts";
 import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { interruptSignal } from "./interrupt.ts";
 
 /** Exit code of a page build: 2 when the run could not be read completely (page written or not), else 1 on drift, else 0. */
 export function pageExitCode(r: BuildPageResult): number {
@@ -72,6 +73,7 @@ export function registerPage(program: Command): void {
     .action(async (episodes: string[], o) => {
       const r = await withProgress("page", o, (bar) =>
         buildPage({
+          signal: interruptSignal(),
           episodes,
           tasks: o.tasks,
           panos: o.panos,

@@ -2,6 +2,7 @@
 import { Command, Option } from "commander";
 import { relative } from "node:path";
 import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { interruptSignal } from "./interrupt.ts";
 import { parseSize } from "../mp4/size.ts";
 import { renderEpisodeMp4, type RenderStage } from "../mp4/render-episode.ts";
 import { renderReport } from "../mp4/render-report.ts";
@@ -47,6 +48,7 @@ export function registerRender(program: Command): void {
     .action(async (episodes: string[], o) => {
       const r = await withProgress("render", o, (bar) =>
         renderEpisodeMp4({
+          signal: interruptSignal(),
           episodes,
           episode: o.episode,
           tasks: o.tasks,

@@ -1,7 +1,8 @@
 /** Runs the commander program, mapping errors to messages and exit codes. */
 import { Command, CommanderError } from "commander";
-import { UserError, EXIT_INPUT } from "../io/errors.ts";
-import { onInterrupt } from "../io/interrupt.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import { EXIT_INPUT, exitCodeForKind } from "./exit-codes.ts";
+import { interruptSignal, onInterrupt } from "./interrupt.ts";
 
 export async function runMain(program: Command): Promise<void> {
   // Subcommands copy settings when created, so override on every one of them too.
@@ -11,14 +12,16 @@ export async function runMain(program: Command): Promise<void> {
   try {
     await program.parseAsync(process.argv);
   } catch (e) {
+    // Interrupted: the signal handler prints the message and exits 130/143.
+    if (interruptSignal().aborted) return;
     if (e instanceof CommanderError) {
       // commander already printed its message; --help and --version exit 0.
       process.exitCode = e.exitCode === 0 ? 0 : EXIT_INPUT;
       return;
     }
-    if (e instanceof UserError) {
+    if (e instanceof GeoreplayError) {
       process.stderr.write(`georeplay: ${e.message}\n`);
-      process.exitCode = e.exitCode;
+      process.exitCode = exitCodeForKind(e.kind);
       return;
     }
     // A bug, not bad input: say so plainly, with the stack for the report.

@@ -1,9 +1,9 @@
 /** `georeplay schema`: the JSON Schemas of what georeplay reads and writes, generated from the zod schemas. */
 import { Command, Argument } from "commander";
 import { z } from "zod";
-import { EpisodeSchema } from "../schema/episode.ts";
-import { TaskRowSchema } from "../schema/task.ts";
-import { TimelineSchema } from "../../replay/timeline-schema.ts";
+import { EpisodeSchema } from "../../replay/schema/episode.ts";
+import { TaskRowSchema } from "../../replay/schema/task.ts";
+import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 
 const SCHEMAS = {
   episode: { schema: EpisodeSchema, title: "georeplay: eval episode record (schema_version 2), one JSONL line", io: "input" as const },

@@ -1,7 +1,9 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
 import { Command } from "commander";
-import { verifyRun, exitCodeFor, parseShard, type VerifyReport } from "../../replay/verify.ts";
+import { verifyRun, parseShard, type VerifyReport } from "../../replay/verify/verify.ts";
+import { verifyExitCode } from "./exit-codes.ts";
 import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { interruptSignal } from "./interrupt.ts";
 
 export function registerVerify(program: Command): void {
   const cmd = program
@@ -33,6 +35,7 @@ export function registerVerify(program: Command): void {
     .action(async (episodes: string[], o) => {
       const report = await withProgress("verify", o, (bar) =>
         verifyRun({
+          signal: interruptSignal(),
           episodes,
           tasks: o.tasks,
           panos: o.panos,
@@ -50,7 +53,7 @@ export function registerVerify(program: Command): void {
         if (err) process.stderr.write(err);
         process.stdout.write(out);
       }
-      process.exitCode = exitCodeFor(report);
+      process.exitCode = verifyExitCode(report);
     });
 }
 

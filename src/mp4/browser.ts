@@ -4,7 +4,7 @@
  * always given explicitly: $GEOREPLAY_CHROMIUM, then Debian's /usr/bin/chromium.
  */
 import { statSync } from "node:fs";
-import { UserError } from "../io/errors.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
 
 export const BROWSER_ENV = "GEOREPLAY_CHROMIUM";
 export const SYSTEM_CHROMIUM = "/usr/bin/chromium";
@@ -22,11 +22,11 @@ function isFile(path: string): boolean {
 export function resolveBrowser(env: NodeJS.ProcessEnv = process.env, systemPaths: string[] = [SYSTEM_CHROMIUM]): string {
   const fromEnv = env[BROWSER_ENV];
   if (fromEnv !== undefined && fromEnv !== "") {
-    if (!isFile(fromEnv)) throw new UserError(`${BROWSER_ENV}=${fromEnv}: no such file; point it at a Chromium or Chrome binary, or unset it to use ${SYSTEM_CHROMIUM}`);
+    if (!isFile(fromEnv)) throw new GeoreplayError(`${BROWSER_ENV}=${fromEnv}: no such file; point it at a Chromium or Chrome binary, or unset it to use ${SYSTEM_CHROMIUM}`);
     return fromEnv;
   }
   for (const p of systemPaths) if (isFile(p)) return p;
-  throw new UserError(
+  throw new GeoreplayError(
     `no Chromium found to render the video (looked at $${BROWSER_ENV} and ${systemPaths.join(", ")}). ` +
       `Install Debian's: apt-get install chromium (or set ${BROWSER_ENV} to a Chromium/Chrome binary)`,
   );

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { execFileSync } from "node:child_process";
-import { UserError } from "../io/errors.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -52,7 +52,7 @@ export function resolveFfmpeg(): Tool {
   if (r) return { path: r, source: "remotion" };
   const p = fromPath("ffmpeg");
   if (p) return { path: p, source: "system" };
-  throw new UserError("no ffmpeg found (ffmpeg-static, @remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+  throw new GeoreplayError("no ffmpeg found (ffmpeg-static, @remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
 }
 
 /** ffmpeg-static has no ffprobe, so ffprobe comes from Remotion's compositor or the system. */
@@ -61,7 +61,7 @@ export function resolveFfprobe(): Tool {
   if (r) return { path: r, source: "remotion" };
   const p = fromPath("ffprobe");
   if (p) return { path: p, source: "system" };
-  throw new UserError("no ffprobe found (@remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+  throw new GeoreplayError("no ffprobe found (@remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
 }
 
 export interface VideoProbe {

@@ -7,10 +7,10 @@
 import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir, availableParallelism } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames.ts";
-import type { Timeline } from "../../replay/timeline-schema.ts";
-import { UserError, errorMessage } from "../io/errors.ts";
-import { onInterrupt } from "../io/interrupt.ts";
+import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
+import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { resolveBrowser } from "./browser.ts";
 import { openSession } from "./session.ts";
 import type { Size } from "./size.ts";
@@ -31,6 +31,8 @@ export interface RenderEpisodeOptions {
   concurrency?: number;
   jobs?: number;
   onProgress?: (stage: RenderStage, done: number, total: number) => void;
+  /** Cancels the render: Chromium and workers stop, nothing is written, temp folders are removed; the call rejects. */
+  signal?: AbortSignal;
 }
 
 export interface RenderEpisodeResult {
@@ -51,11 +53,11 @@ function tempMp4For(target: string): string {
 
 export function checkOutputPath(out: string): string {
   const target = resolve(out);
-  if (extname(target).toLowerCase() !== ".mp4") throw new UserError(`-o ${out}: the output must be an .mp4 file`);
+  if (extname(target).toLowerCase() !== ".mp4") throw new GeoreplayError(`-o ${out}: the output must be an .mp4 file`);
   try {
-    if (statSync(target).isDirectory()) throw new UserError(`-o ${out}: is a directory; give a file name such as ${join(out, "rollout.mp4")}`);
+    if (statSync(target).isDirectory()) throw new GeoreplayError(`-o ${out}: is a directory; give a file name such as ${join(out, "rollout.mp4")}`);
   } catch (e) {
-    if (e instanceof UserError) throw e;
+    if (e instanceof GeoreplayError) throw e;
   }
   return target;
 }
@@ -64,12 +66,12 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
   const target = checkOutputPath(opts.out);
   const browserExecutable = resolveBrowser();
   const concurrency = opts.concurrency ?? 1;
-  if (concurrency > availableParallelism()) throw new UserError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
+  if (concurrency > availableParallelism()) throw new GeoreplayError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
   const size = opts.size ?? { width: 1280, height: 720 };
   try {
     mkdirSync(dirname(target), { recursive: true });
   } catch (e) {
-    throw new UserError(`-o ${opts.out}: cannot create its folder (${errorMessage(e)})`);
+    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder (${errorMessage(e)})`);
   }
 
   const work = mkdtempSync(join(tmpdir(), "georeplay-frames-"));
@@ -78,7 +80,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
     rmSync(tmpOut, { force: true });
     rmSync(work, { recursive: true, force: true });
   };
-  const offInterrupt = onInterrupt(cleanup);
+  const offAbort = onAbort(opts.signal, cleanup);
   try {
     const publicDir = join(work, "public");
     const t0 = performance.now();
@@ -93,6 +95,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
       jobs: opts.jobs,
       publicDir,
       onProgress: (done, total) => opts.onProgress?.("frames", done, total),
+      signal: opts.signal,
     };
     const gen = await generateFrames(framesOpts);
     const framesMs = performance.now() - t0;
@@ -100,9 +103,11 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
 
     let session;
     try {
-      session = await openSession({ publicDir, browserExecutable, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
+      throwIfAborted(opts.signal);
+      session = await openSession({ publicDir, browserExecutable, signal: opts.signal, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
     } catch (e) {
-      throw new UserError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
+      throwIfAborted(opts.signal);
+      throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
     }
     try {
       const r = await session.renderMp4({
@@ -115,13 +120,14 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
       renameSync(tmpOut, target);
       return { out: target, timeline, stats: gen.stats, size, frames: timeline.totalFrames, renderMs: r.ms, framesMs };
     } catch (e) {
-      if (e instanceof UserError) throw e;
-      throw new UserError(`rendering ${target} failed: ${errorMessage(e)}`);
+      if (e instanceof GeoreplayError) throw e;
+      throwIfAborted(opts.signal);
+      throw new GeoreplayError(`rendering ${target} failed: ${errorMessage(e)}`);
     } finally {
       await session.close();
     }
   } finally {
     cleanup();
-    offInterrupt();
+    offAbort();
   }
 }

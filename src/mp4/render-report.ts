@@ -3,7 +3,7 @@
  * written. Field names are part of the interface (docs/json-reports.md).
  */
 import { statSync } from "node:fs";
-import { errorMessage } from "../io/errors.ts";
+import { errorMessage } from "../../replay/io/errors.ts";
 import { probeStream, type StreamInfo } from "./ffmpeg.ts";
 import type { RenderEpisodeResult } from "./render-episode.ts";
 

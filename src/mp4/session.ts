@@ -8,7 +8,7 @@
  * session's own folder, so close() removes all of it in one go (Remotion
  * itself leaves the bundle and an empty Chromium profile per launch).
  */
-import { existsSync, mkdtempSync, rmSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmdirSync, rmSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
@@ -23,7 +23,7 @@ import {
 import { CHROME_MODE } from "./browser.ts";
 import { videoEntryPoint } from "./package-root.ts";
 import { freePort } from "./free-port.ts";
-import { onInterrupt } from "../io/interrupt.ts";
+import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
 
@@ -35,6 +35,8 @@ export interface SessionOptions {
   publicDir: string;
   browserExecutable: string;
   onBundleProgress?: (percent: number) => void;
+  /** Closes the session (cancelling a render in flight) and removes its folders. */
+  signal?: AbortSignal;
 }
 
 export interface MediaOptions {
@@ -66,14 +68,11 @@ export const DEFAULT_X264_PRESET: X264Preset = "veryfast";
 const LOG_LEVEL = "error" as const; // hides Remotion's cgroup memory warnings
 
 export async function openSession(opts: SessionOptions): Promise<RenderSession> {
-  // Short names: Chromium puts a Unix socket in here (<work>/t/org.chromium.Chromium.XXXXXX/
-  // SingletonSocket), and socket paths are limited to 107 bytes; a long TMPDIR falls back to /tmp.
-  const base = tmpdir().length <= 48 || !existsSync("/tmp") ? tmpdir() : "/tmp";
-  const work = mkdtempSync(join(base, "grr-"));
-  const tmp = join(work, "t");
-  mkdirSync(tmp);
-  const savedTmpdir = process.env.TMPDIR;
-  process.env.TMPDIR = tmp;
+  // The bundle goes into a folder of ours; Remotion's own working folders (render dir,
+  // Chromium profile) go to os.tmpdir(), and Remotion removes them itself, except an
+  // empty profile folder per launch, which close() removes (only empty ones, only ours).
+  const work = mkdtempSync(join(tmpdir(), "grr-"));
+  const startedMs = Date.now() - 1000;
   const cancel = makeCancelSignal();
   let browser: HeadlessBrowser | null = null;
   let closed = false;
@@ -81,20 +80,18 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   const close = async () => {
     if (closed) return;
     closed = true;
-    offInterrupt();
+    offAbort();
     if (rendering > 0) cancel.cancel();
     try {
       await browser?.close({ silent: true });
     } catch {
       /* already gone */
     }
-    if (savedTmpdir === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmpdir;
     rmSync(work, { recursive: true, force: true });
+    removeEmptyProfiles(startedMs);
   };
-  // Ctrl-C / SIGTERM: the process exits within a second, so remove the folders first
-  // (synchronously), then stop Chromium, then sweep anything it wrote meanwhile.
-  const offInterrupt = onInterrupt(async () => {
+  // Abort: remove the folders first (synchronously), then stop Chromium.
+  const offAbort = onAbort(opts.signal, async () => {
     rmSync(work, { recursive: true, force: true });
     await close();
   });
@@ -173,5 +170,24 @@ function quietFavicon(indexHtml: string): void {
     if (quiet !== html) writeFileSync(indexHtml, quiet);
   } catch {
     /* the bundle layout changed: renders still work, just not quieter */
+  }
+}
+
+/** Chromium profile folders Remotion created since `sinceMs` and left empty (its browser close removes the contents). */
+function removeEmptyProfiles(sinceMs: number): void {
+  const dir = tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith("puppeteer_dev_chrome_profile-"));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    try {
+      const p = join(dir, n);
+      if (statSync(p).mtimeMs >= sinceMs) rmdirSync(p); // fails, harmlessly, unless empty
+    } catch {
+      /* not empty, or gone */
+    }
   }
 }

@@ -9,13 +9,13 @@
  */
 import { createReadStream, createWriteStream, mkdirSync, openSync, rmSync, type WriteStream } from "node:fs";
 import { basename, dirname } from "node:path";
-import { verifyRun, type VerifyProgress, type ProblemEntry } from "../../replay/verify.ts";
-import { resolveInputs, type InputFormat } from "../formats/inputs.ts";
-import type { TrainInfo } from "../formats/train.ts";
-import { openAtomicStream, tempPathFor } from "../io/atomic.ts";
-import { onInterrupt } from "../io/interrupt.ts";
-import { UserError } from "../io/errors.ts";
-import { ioReason } from "../io/jsonl.ts";
+import { verifyRun, type VerifyProgress, type ProblemEntry } from "../../replay/verify/verify.ts";
+import { resolveInputs, type InputFormat } from "../../replay/formats/inputs.ts";
+import type { TrainInfo } from "../../replay/formats/train.ts";
+import { openAtomicStream, tempPathFor } from "../../replay/io/atomic.ts";
+import { onAbort } from "../../replay/io/abort.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import { ioReason } from "../../replay/io/jsonl.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
 import { pageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
@@ -45,6 +45,8 @@ export interface BuildPageOptions {
   jobs?: number;
   title?: string;
   onProgress?: (p: VerifyProgress) => void;
+  /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
+  signal?: AbortSignal;
 }
 
 export interface BuildPageResult {
@@ -104,7 +106,7 @@ class PartFile {
 
 export function checkImageSize(size: number): number {
   if (!Number.isInteger(size) || size < 32 || size > 640) {
-    throw new UserError(`--image-size ${size}: expected a whole number of pixels from 32 to 640 (views are rendered at 640)`);
+    throw new GeoreplayError(`--image-size ${size}: expected a whole number of pixels from 32 to 640 (views are rendered at 640)`);
   }
   return size;
 }
@@ -116,11 +118,11 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
   try {
     mkdirSync(dirname(opts.out), { recursive: true });
   } catch (e) {
-    throw new UserError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
+    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
   }
   const epPart = new PartFile(opts.out);
   const imgPart = new PartFile(opts.out);
-  const off = onInterrupt(() => {
+  const off = onAbort(opts.signal, () => {
     epPart.remove();
     imgPart.remove();
   });
@@ -138,6 +140,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       format: opts.format,
       jobs: opts.jobs,
       keepImages: true,
+      signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg));
@@ -155,7 +158,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     await Promise.all([epPart.close(), imgPart.close()]);
     if (stats.length === 0) {
       const why = report.errors.map((e) => e.message).slice(0, 5).join("\n  ");
-      throw new UserError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
+      throw new GeoreplayError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
     const result: BuildPageResult = {
@@ -199,7 +202,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       },
       summariseRun(stats),
     );
-    const out = openAtomicStream(opts.out);
+    const out = openAtomicStream(opts.out, opts.signal);
     let bytes = 0;
     const put = async (s: string) => {
       bytes += Buffer.byteLength(s);

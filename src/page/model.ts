@@ -7,10 +7,10 @@
 import { basename } from "node:path";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify.ts";
-import type { Episode, Turn } from "../schema/episode.ts";
-import type { RecordFormat } from "../formats/records.ts";
-import type { TrainInfo } from "../formats/train.ts";
+import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts";
+import type { Episode, Turn } from "../../replay/schema/episode.ts";
+import type { RecordFormat } from "../../replay/formats/records.ts";
+import type { TrainInfo } from "../../replay/formats/train.ts";
 import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
 import type { EpisodeStats } from "./stats.ts";
 

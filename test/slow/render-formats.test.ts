@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { probeVideo } from "../../src/mp4/ffmpeg.ts";
-import { TimelineSchema } from "../../replay/timeline-schema.ts";
+import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-formats-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

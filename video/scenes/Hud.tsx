@@ -4,7 +4,7 @@
  * HUD state, so they move with the camera instead of jumping.
  */
 import React from "react";
-import type { HudState } from "../../replay/timeline-schema.ts";
+import type { HudState } from "../../replay/timeline/timeline-schema.ts";
 import { C, MONO, SANS } from "../theme.ts";
 
 const CARDINALS: Record<number, string> = { 0: "N", 45: "NE", 90: "E", 135: "SE", 180: "S", 225: "SW", 270: "W", 315: "NW" };

@@ -5,7 +5,7 @@
  */
 import React from "react";
 import { interpolate } from "remotion";
-import type { Timeline } from "../../replay/timeline-schema.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { revealFrame, pinsFrame } from "../geo-frame.ts";
 import { C, MONO, SANS } from "../theme.ts";
 import { isStacked } from "../layout.ts";

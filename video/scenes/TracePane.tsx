@@ -6,7 +6,7 @@
  */
 import React from "react";
 import { interpolate } from "remotion";
-import type { TraceEntry } from "../../replay/timeline-schema.ts";
+import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
 import { C, MONO, SANS } from "../theme.ts";
 
 /** Control characters (other than newline and tab) would render as boxes; model text is shown, never run. */

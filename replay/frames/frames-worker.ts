@@ -1,7 +1,7 @@
 /** Worker thread for `georeplay frames`: renders the frame files it is sent, one at a time. */
 import { parentPort, workerData } from "node:worker_threads";
 import sharp from "sharp";
-import { PanoStore } from "../src/panos/store.ts";
+import { PanoStore } from "../panos/store.ts";
 import { renderFrameFile, type RenderTask } from "./frame-render.ts";
 
 // One libvips thread per worker: the workers themselves use the cores.

@@ -1,6 +1,6 @@
 /** Runs render jobs against a panorama store: shared by the worker threads and the in-thread fallback. */
-import { PanoError, PanoStore, type Pano } from "../src/panos/store.ts";
-import { checkView } from "../src/render/view.ts";
+import { PanoError, PanoStore, type Pano } from "../panos/store.ts";
+import { checkView } from "../render/view.ts";
 import type { ViewJob } from "./view-jobs.ts";
 
 export interface ViewOutcome {

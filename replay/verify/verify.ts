@@ -7,16 +7,17 @@
  */
 import { availableParallelism } from "node:os";
 import sharp from "sharp";
-import { UserError, EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "../src/io/errors.ts";
-import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
-import { resolveInputs, type InputFormat } from "../src/formats/inputs.ts";
-import type { RecordFormat } from "../src/formats/records.ts";
-import type { RecordedImage } from "../src/formats/example.ts";
-import type { HashScheme } from "../src/render/hash.ts";
-import { openPanoDir } from "../src/panos/store.ts";
-import { TaskIndex } from "../src/tasks/task-index.ts";
-import type { Episode, Camera } from "../src/schema/episode.ts";
-import type { TaskRow } from "../src/schema/task.ts";
+import { GeoreplayError } from "../io/errors.ts";
+import { onAbort, throwIfAborted } from "../io/abort.ts";
+import { readEpisodeRecords, recordProblem } from "../formats/records.ts";
+import { resolveInputs, type InputFormat } from "../formats/inputs.ts";
+import type { RecordFormat } from "../formats/records.ts";
+import type { RecordedImage } from "../formats/example.ts";
+import type { HashScheme } from "../render/hash.ts";
+import { openPanoDir } from "../panos/store.ts";
+import { TaskIndex } from "../tasks/task-index.ts";
+import type { Episode, Camera } from "../schema/episode.ts";
+import type { TaskRow } from "../schema/task.ts";
 import { createPool } from "./pool.ts";
 import { viewJobs } from "./view-jobs.ts";
 import type { ViewOutcome } from "./check-jobs.ts";
@@ -52,6 +53,8 @@ export interface VerifyOptions {
   episodeFilter?: (e: Episode, ordinal: number) => boolean;
   onEpisode?: (v: VerifiedEpisode) => void | Promise<void>;
   onProgress?: (p: VerifyProgress) => void;
+  /** Cancels the run: reading stops, workers are stopped, the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface VerifiedEpisode {
@@ -113,18 +116,12 @@ export interface VerifyReport {
   shard: string | null;
 }
 
-export function exitCodeFor(r: VerifyReport): number {
-  if (r.mismatch > 0) return EXIT_MISMATCH;
-  if (r.errors.length > 0 || r.checked + r.recorded_images.checked === 0) return EXIT_INPUT;
-  return EXIT_OK;
-}
-
 export function parseShard(text: string): Shard {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  if (!m) throw new UserError(`--shard ${text}: expected i/n, e.g. 1/4 (i from 1 to n)`);
+  if (!m) throw new GeoreplayError(`--shard ${text}: expected i/n, e.g. 1/4 (i from 1 to n)`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || index < 1 || index > count) throw new UserError(`--shard ${text}: i must be between 1 and n (got ${index}/${count})`);
+  if (count < 1 || index < 1 || index > count) throw new GeoreplayError(`--shard ${text}: i must be between 1 and n (got ${index}/${count})`);
   return { index, count };
 }
 
@@ -133,7 +130,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const totalBytes = sources.reduce((n, s) => n + s.size, 0);
   const needsReplay = sources.some((s) => s.format !== "example");
   if (needsReplay && (!opts.tasks || !opts.panos)) {
-    throw new UserError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
+    throw new GeoreplayError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
   }
   const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;
   const panos = needsReplay ? openPanoDir(opts.panos!) : "";
@@ -197,8 +194,10 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   };
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
+  const offAbort = onAbort(opts.signal, () => pool?.close());
   try {
     for await (const rec of readEpisodeRecords(sources)) {
+      throwIfAborted(opts.signal);
       if (opts.limit !== undefined && report.episodes >= opts.limit) break;
       bytesRead += rec.bytes;
       recordsPerFile.set(rec.file, (recordsPerFile.get(rec.file) ?? 0) + 1);
@@ -236,7 +235,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
     }
     for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
+    throwIfAborted(opts.signal);
   } finally {
+    offAbort();
     await pool?.close();
   }
   bytesRead = totalBytes;

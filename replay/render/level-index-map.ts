@@ -12,7 +12,7 @@
  * gets the very index the reference computes. Zooms at pitch 0 (the common
  * case) are where this matters: their geometry changes every frame.
  */
-import { trigConstants, type ViewSpec } from "../src/render/reproject.ts";
+import { trigConstants, type ViewSpec } from "./reproject.ts";
 
 const TWO_PI = 2 * Math.PI;
 

@@ -7,8 +7,8 @@
  *  - "keyframe": the exact JPEG the model saw at a turn (verified bytes);
  *  - "render": an in-between reprojection of a task frame at a camera pose.
  */
-import type { Camera, Episode, Turn } from "../src/schema/episode.ts";
-import type { HudState, SegmentKind } from "./timeline-schema.ts";
+import type { Camera, Episode, Turn } from "../schema/episode.ts";
+import type { HudState, SegmentKind } from "../timeline/timeline-schema.ts";
 import {
   cameraMove,
   CROSSFADE_S,

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../io/errors.ts";
+import { GeoreplayError } from "../io/errors.ts";
 import { ioReason, readJsonl } from "../io/jsonl.ts";
 import { TaskRowSchema, type TaskRow } from "../schema/task.ts";
 import { formatIssues } from "../schema/issues.ts";
@@ -31,10 +31,10 @@ export class TaskIndex {
     try {
       st = statSync(arg);
     } catch (e) {
-      throw new UserError(`--tasks ${arg}: ${ioReason(e)}`);
+      throw new GeoreplayError(`--tasks ${arg}: ${ioReason(e)}`);
     }
     if (st.isFile()) return new TaskIndex(arg, new Map([["*", arg]]));
-    if (!st.isDirectory()) throw new UserError(`--tasks ${arg}: neither a file nor a directory`);
+    if (!st.isDirectory()) throw new GeoreplayError(`--tasks ${arg}: neither a file nor a directory`);
     const files = new Map<string, string>();
     for (const name of readdirSync(arg).sort()) {
       const m = /^(.+?)(_pano_v3)?\.jsonl$/.exec(name);
@@ -42,7 +42,7 @@ export class TaskIndex {
       // <split>.jsonl wins over <split>_pano_v3.jsonl when both exist.
       if (!files.has(m[1]) || !m[2]) files.set(m[1], join(arg, name));
     }
-    if (files.size === 0) throw new UserError(`--tasks ${arg}: no <split>.jsonl or <split>_pano_v3.jsonl task index in this directory`);
+    if (files.size === 0) throw new GeoreplayError(`--tasks ${arg}: no <split>.jsonl or <split>_pano_v3.jsonl task index in this directory`);
     return new TaskIndex(arg, files);
   }
 

@@ -1,18 +1,25 @@
 /**
- * SIGINT/SIGTERM handling shared by every command: run registered cleanups
- * (remove temp files, stop workers), say so plainly, exit 130/143. Previous
+ * SIGINT/SIGTERM for the CLI, and only the CLI: a signal aborts the command's
+ * AbortSignal (the engine's own cleanups run on it: temp files removed,
+ * workers and Chromium stopped), then registered CLI cleanups run (progress
+ * bar), the message is printed and the process exits 130/143. Previous
  * outputs are never touched because every output is written to a temp file
  * and renamed only when complete.
  */
 type Cleanup = () => void | Promise<void>;
 const cleanups = new Set<Cleanup>();
+let controller = new AbortController();
 let installed = false;
 let stopping = false;
 
+/** The signal every command passes to the engine; aborted by SIGINT/SIGTERM. */
+export function interruptSignal(): AbortSignal {
+  return controller.signal;
+}
+
 /**
  * Registers a cleanup for SIGINT/SIGTERM; returns its unregister function. The
- * signal handlers exist only while some cleanup is registered, so a library
- * user (or a test runner) embedding georeplay keeps its own signal behaviour.
+ * signal handlers exist only while some cleanup is registered.
  */
 export function onInterrupt(fn: Cleanup): () => void {
   install();
@@ -28,6 +35,8 @@ function uninstall(): void {
   installed = false;
   process.off("SIGINT", handler);
   process.off("SIGTERM", handler);
+  if (!controller.signal.aborted) return;
+  controller = new AbortController();
 }
 
 function install(): void {
@@ -40,6 +49,11 @@ function install(): void {
 function handler(signal: NodeJS.Signals): void {
   if (stopping) return;
   stopping = true;
+  const code = signal === "SIGINT" ? 130 : 143;
+  const reason = new Error(`interrupted by ${signal}`);
+  reason.name = "AbortError";
+  // Synchronous engine cleanups (temp files, workers) run inside abort().
+  controller.abort(reason);
   process.stderr.write(`\ngeoreplay: interrupted by ${signal}; cleaning up, no output was written\n`);
   const all = [...cleanups].map(async (fn) => {
     try {
@@ -49,9 +63,9 @@ function handler(signal: NodeJS.Signals): void {
     }
   });
   // Never hang on a cleanup: exit within a second whatever happens.
-  const timer = setTimeout(() => process.exit(signal === "SIGINT" ? 130 : 143), 1000);
+  const timer = setTimeout(() => process.exit(code), 1000);
   void Promise.all(all).then(() => {
     clearTimeout(timer);
-    process.exit(signal === "SIGINT" ? 130 : 143);
+    process.exit(code);
   });
 }

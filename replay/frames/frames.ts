@@ -19,25 +19,26 @@ import { availableParallelism } from "node:os";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { UserError, EXIT_INPUT, EXIT_MISMATCH, errorMessage } from "../src/io/errors.ts";
-import { readEpisodeRecords, recordProblem } from "../src/io/episodes.ts";
-import type { InputFormat } from "../src/formats/inputs.ts";
-import type { RecordFormat } from "../src/formats/records.ts";
-import type { RecordedImage } from "../src/formats/example.ts";
-import type { HashScheme } from "../src/render/hash.ts";
-import { onInterrupt } from "../src/io/interrupt.ts";
-import { openPanoDir, PanoError, PanoStore } from "../src/panos/store.ts";
-import { TaskIndex } from "../src/tasks/task-index.ts";
-import type { Episode } from "../src/schema/episode.ts";
-import type { TaskRow } from "../src/schema/task.ts";
-import type { ViewSpec } from "../src/render/reproject.ts";
-import { viewJobs, frameOf, panoPath, type ViewJob } from "./view-jobs.ts";
-import { checkView } from "../src/render/view.ts";
-import type { Timeline } from "./timeline-schema.ts";
-import { planEpisode, PlanError, type FrameJob } from "./segments.ts";
-import { buildTimeline } from "./timeline.ts";
-import { renderFrameFile, sha256, writeAtomic, type RenderTask } from "./frame-render.ts";
-import { planSlideshow } from "./slideshow.ts";
+import { GeoreplayError, errorMessage } from "../io/errors.ts";
+import { readEpisodeRecords, recordProblem } from "../formats/records.ts";
+import type { InputFormat } from "../formats/inputs.ts";
+import type { RecordFormat } from "../formats/records.ts";
+import type { RecordedImage } from "../formats/example.ts";
+import type { HashScheme } from "../render/hash.ts";
+import { onAbort, throwIfAborted } from "../io/abort.ts";
+import { isTempName, writeAtomic } from "../io/atomic.ts";
+import { openPanoDir, PanoError, PanoStore } from "../panos/store.ts";
+import { TaskIndex } from "../tasks/task-index.ts";
+import type { Episode } from "../schema/episode.ts";
+import type { TaskRow } from "../schema/task.ts";
+import type { ViewSpec } from "../render/reproject.ts";
+import { viewJobs, frameOf, panoPath, type ViewJob } from "../verify/view-jobs.ts";
+import { checkView } from "../render/view.ts";
+import type { Timeline } from "../timeline/timeline-schema.ts";
+import { planEpisode, PlanError, type FrameJob } from "../plan/segments.ts";
+import { buildTimeline } from "../timeline/timeline.ts";
+import { renderFrameFile, sha256, type RenderTask } from "./frame-render.ts";
+import { planSlideshow } from "../plan/slideshow.ts";
 import { recordedFrame, RECORDED_FRAME_TAG } from "./recorded-frame.ts";
 
 export interface FramesOptions {
@@ -63,6 +64,8 @@ export interface FramesOptions {
   onProgress?: (done: number, total: number) => void;
   /** Warnings worth a user's attention (default: written to stderr). */
   onWarning?: (message: string) => void;
+  /** Cancels the run: workers stop, temp files are removed, no timeline is written; the call rejects. */
+  signal?: AbortSignal;
 }
 
 export interface FramesStats {
@@ -102,7 +105,7 @@ export function framesDirFor(outDir: string, publicDir: string): string {
 }
 
 function checkInt(name: string, v: number, min: number, max: number): number {
-  if (!Number.isInteger(v) || v < min || v > max) throw new UserError(`${name}: expected a whole number in ${min}..${max}, got ${v}`, EXIT_INPUT);
+  if (!Number.isInteger(v) || v < min || v > max) throw new GeoreplayError(`${name}: expected a whole number in ${min}..${max}, got ${v}`);
   return v;
 }
 
@@ -121,7 +124,7 @@ export interface FoundEpisode {
 export async function findEpisode(files: string[], wanted: string, format?: InputFormat): Promise<FoundEpisode> {
   const ord = /^#(\d+)$/.exec(wanted.trim());
   const ordinal = ord ? Number(ord[1]) : null;
-  if (ordinal === 0) throw new UserError(`--episode ${wanted}: ordinals start at #1`, EXIT_INPUT);
+  if (ordinal === 0) throw new GeoreplayError(`--episode ${wanted}: ordinals start at #1`);
   let n = 0;
   let invalid = 0;
   for await (const r of readEpisodeRecords(files, { format })) {
@@ -132,18 +135,18 @@ export async function findEpisode(files: string[], wanted: string, format?: Inpu
       }
     } else if (r.kind === "errored") {
       if (ordinal === null && r.episodeId === wanted) {
-        throw new UserError(`${r.file}:${r.line}: episode ${wanted} errored in the environment (${r.error}); it has no turns to replay`, EXIT_INPUT);
+        throw new GeoreplayError(`${r.file}:${r.line}: episode ${wanted} errored in the environment (${r.error}); it has no turns to replay`);
       }
     } else {
       invalid++;
       const problem = recordProblem(r);
       // An id we cannot read may be the one asked for: say so rather than "not found".
-      if (ordinal === null && problem && problem.includes(JSON.stringify(wanted).slice(1, -1))) throw new UserError(problem, EXIT_INPUT);
+      if (ordinal === null && problem && problem.includes(JSON.stringify(wanted).slice(1, -1))) throw new GeoreplayError(problem);
     }
   }
   const what = ordinal !== null ? `episode #${ordinal}` : `episode ${JSON.stringify(wanted)}`;
   const extra = invalid ? `; ${invalid} line(s) were unreadable or invalid (run georeplay verify for details)` : "";
-  throw new UserError(`${what} not found in ${files.join(", ")} (${n} replayable episode(s)${extra})`, EXIT_INPUT);
+  throw new GeoreplayError(`${what} not found in ${files.join(", ")} (${n} replayable episode(s)${extra})`);
 }
 
 interface Manifest {
@@ -216,7 +219,7 @@ interface PendingRender {
 /** Renders frame files on worker threads (compiled build) or in this thread (TypeScript sources, jobs = 1). */
 async function renderAll(
   items: PendingRender[],
-  opts: { panos: string; jobs: number; framesPath: string; onDone: (item: PendingRender, sha: string) => void },
+  opts: { panos: string; jobs: number; framesPath: string; signal?: AbortSignal; onDone: (item: PendingRender, sha: string) => void },
 ): Promise<void> {
   if (items.length === 0) return;
   const workerFile = fileURLToPath(new URL("./frames-worker.js", import.meta.url));
@@ -224,18 +227,24 @@ async function renderAll(
   const n = Math.min(opts.jobs, items.length);
   if (n <= 1 || !compiled) {
     const store = new PanoStore(opts.panos, 512 * 1024 * 1024);
-    for (const it of items) opts.onDone(it, await renderFrameFile(store, it.task));
+    for (const it of items) {
+      throwIfAborted(opts.signal);
+      opts.onDone(it, await renderFrameFile(store, it.task));
+    }
     return;
   }
   const workers: Worker[] = [];
-  // On SIGINT/SIGTERM: stop the workers first, then remove the temp file any of them was writing.
-  const off = onInterrupt(async () => {
+  // On abort: stop the workers first, then remove the temp file any of them was writing.
+  let abortRun: ((e: Error) => void) | null = null;
+  const off = onAbort(opts.signal, async () => {
+    abortRun?.(opts.signal!.reason instanceof Error ? opts.signal!.reason : new Error("aborted"));
     await Promise.all(workers.map((w) => w.terminate()));
     sweepTemps(opts.framesPath);
   });
   try {
     let next = 0;
     await new Promise<void>((resolveAll, reject) => {
+      abortRun = reject;
       let running = 0;
       let failed = false;
       const feed = (w: Worker) => {
@@ -281,7 +290,7 @@ function sweepTemps(framesPath: string): void {
   } catch {
     return;
   }
-  for (const name of names) if (name.startsWith(".") && name.includes(".tmp-")) rmSync(join(framesPath, name), { force: true });
+  for (const name of names) if (isTempName(name)) rmSync(join(framesPath, name), { force: true });
 }
 
 /** Where one episode's output goes. */
@@ -303,7 +312,7 @@ function openOutput(opts: FramesOptions, episodeId: string): OutputPaths {
   try {
     mkdirSync(framesPath, { recursive: true });
   } catch (e) {
-    throw new UserError(`--out ${opts.out ?? outDir}: cannot create ${framesPath} (${errorMessage(e)})`, EXIT_INPUT);
+    throw new GeoreplayError(`--out ${opts.out ?? outDir}: cannot create ${framesPath} (${errorMessage(e)})`);
   }
   const timelinePath = join(outDir, "timeline.json");
   rmSync(timelinePath, { force: true });
@@ -313,7 +322,7 @@ function openOutput(opts: FramesOptions, episodeId: string): OutputPaths {
 /** Frames of an older, longer plan and temp files of interrupted runs are removed. */
 function removeStale(framesPath: string, manifest: Map<string, unknown>): void {
   for (const name of readdirSync(framesPath)) {
-    const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || (name.startsWith(".") && name.includes(".tmp-"));
+    const stale = (/^\d{6}\.jpg$/.test(name) && !manifest.has(name)) || isTempName(name);
     if (stale) rmSync(join(framesPath, name), { force: true });
   }
 }
@@ -329,7 +338,7 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   const found = await findEpisode(opts.episodes, opts.episode, opts.format);
   if (found.format === "example") return generateSlideshow(found, opts, { fps, size });
   if (!opts.tasks || !opts.panos) {
-    throw new UserError(`${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`, EXIT_INPUT);
+    throw new GeoreplayError(`${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`);
   }
   return generateReplay(found, { ...opts, tasks: opts.tasks, panos: opts.panos }, { fps, size, viewSize, jobs });
 }
@@ -353,20 +362,20 @@ async function generateReplay(
   try {
     row = (await tasks.lookup(episode.task.split, episode.task.index)).row;
   } catch (e) {
-    throw new UserError(`${where}: ${errorMessage(e)}`, EXIT_INPUT);
+    throw new GeoreplayError(`${where}: ${errorMessage(e)}`);
   }
   let plan;
   try {
     plan = planEpisode(episode, { fps });
   } catch (e) {
-    if (e instanceof PlanError) throw new UserError(`${file}:${line}: ${e.message}`, EXIT_INPUT);
+    if (e instanceof PlanError) throw new GeoreplayError(`${file}:${line}: ${e.message}`);
     throw e;
   }
 
   // 2. Verify first: every view the model saw, at the size it saw it, with the record's digest scheme.
   const store = new PanoStore(panos);
   const vj = viewJobs(episode, row, panos, viewSize, scheme);
-  if (vj.problems.length) throw new UserError(vj.problems.map((p) => `${where}: ${p.message}`).join("\n"), EXIT_INPUT);
+  if (vj.problems.length) throw new GeoreplayError(vj.problems.map((p) => `${where}: ${p.message}`).join("\n"));
   const outcomes = await verifyViews(vj.jobs, store);
   const errors = [...outcomes.values()].filter((o) => o.status === "error");
   if (errors.length) {
@@ -374,7 +383,7 @@ async function generateReplay(
     const byError = new Map<string, number[]>();
     for (const o of errors) byError.set(o.error ?? "error", [...(byError.get(o.error ?? "error") ?? []), o.turn]);
     const lines = [...byError].map(([msg, turns]) => `${where} turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}: ${msg}`);
-    throw new UserError(lines.join("\n"), EXIT_INPUT);
+    throw new GeoreplayError(lines.join("\n"));
   }
   const drifted = [...outcomes.values()].filter((o) => o.status === "mismatch").sort((a, b) => a.turn - b.turn);
   if (drifted.length && !opts.unverified) {
@@ -383,9 +392,9 @@ async function generateReplay(
       const c = vj.jobs.find((j) => j.turn === o.turn)!.camera;
       return `  turn ${o.turn}: camera heading ${c.heading_deg} pitch ${c.pitch_deg} fov ${c.fov_deg} frame ${c.frame_index} · recorded ${o.recorded.slice(0, 12)}… rendered ${(o.rendered ?? "").slice(0, 12)}…`;
     });
-    throw new UserError(
+    throw new GeoreplayError(
       `${where}: ${drifted.length} view(s) drifted from the recorded ${what}; refusing to film views the model never saw (--unverified renders anyway, marked unverified):\n${lines.join("\n")}`,
-      EXIT_MISMATCH,
+      "drift",
     );
   }
   const verified = drifted.length === 0;
@@ -393,7 +402,7 @@ async function generateReplay(
   // 3. Output folder.
   const out = openOutput(opts, episode.episode_id);
   const { framesPath, manifestPath } = out;
-  const offSweep = onInterrupt(() => sweepTemps(framesPath));
+  const offSweep = onAbort(opts.signal, () => sweepTemps(framesPath));
   try {
     const old = readManifest(manifestPath);
     const manifest = new Map<string, { sha256: string; key: string }>();
@@ -403,7 +412,7 @@ async function generateReplay(
       let s = panoSha.get(p);
       if (!s) {
         const bytes = fileSha(p);
-        if (!bytes) throw new UserError(`${where}: panorama ${p} is missing or unreadable`, EXIT_INPUT);
+        if (!bytes) throw new GeoreplayError(`${where}: panorama ${p} is missing or unreadable`);
         panoSha.set(p, (s = bytes));
       }
       return s;
@@ -415,7 +424,7 @@ async function generateReplay(
       try {
         pano = panoPath(panos, frame.image_id, job.pose.fov);
       } catch (e) {
-        throw new UserError(`${where}: ${errorMessage(e)}`, EXIT_INPUT);
+        throw new GeoreplayError(`${where}: ${errorMessage(e)}`);
       }
       return { path: join(framesPath, job.file), pano, view };
     };
@@ -466,10 +475,12 @@ async function generateReplay(
     let sinceSave = 0;
     let saving: Promise<void> = Promise.resolve();
     const save = () => (saving = saving.then(() => writeAtomic(manifestPath, manifestText(manifest))).catch(() => undefined));
+    throwIfAborted(opts.signal);
     await renderAll(pending, {
       panos,
       jobs,
       framesPath,
+      signal: opts.signal,
       onDone: (item, sha) => {
         manifest.set(item.file, { sha256: sha, key: item.key });
         done++;
@@ -481,6 +492,7 @@ async function generateReplay(
       },
     });
     await saving;
+    throwIfAborted(opts.signal);
     await writeAtomic(manifestPath, manifestText(manifest));
     removeStale(framesPath, manifest);
 
@@ -552,13 +564,13 @@ async function generateSlideshow(found: FoundEpisode, opts: FramesOptions, cfg: 
     if (sha) sourceSha.set(im.path, sha);
     else missing.push(`${where}: turn ${im.turn}: recorded image ${im.path} is missing or unreadable`);
   }
-  if (missing.length) throw new UserError(missing.join("\n"), EXIT_INPUT);
+  if (missing.length) throw new GeoreplayError(missing.join("\n"));
 
   let plan;
   try {
     plan = planSlideshow(episode, images, (p) => sourceSha.get(p)!, { fps: cfg.fps });
   } catch (e) {
-    if (e instanceof PlanError) throw new UserError(`${file}:${line}: ${e.message}`, EXIT_INPUT);
+    if (e instanceof PlanError) throw new GeoreplayError(`${file}:${line}: ${e.message}`);
     throw e;
   }
 
@@ -574,7 +586,7 @@ async function generateSlideshow(found: FoundEpisode, opts: FramesOptions, cfg: 
 
   const out = openOutput(opts, episode.episode_id);
   const { framesPath, manifestPath } = out;
-  const offSweep = onInterrupt(() => sweepTemps(framesPath));
+  const offSweep = onAbort(opts.signal, () => sweepTemps(framesPath));
   try {
     const old = readManifest(manifestPath);
     const manifest = new Map<string, { sha256: string; key: string }>();
@@ -598,7 +610,7 @@ async function generateSlideshow(found: FoundEpisode, opts: FramesOptions, cfg: 
         try {
           frame = await recordedFrame(job.image, cfg.size);
         } catch (e) {
-          throw new UserError(`${where}: turn ${job.turn}: recorded image ${job.image.path}: ${errorMessage(e)}`, EXIT_INPUT);
+          throw new GeoreplayError(`${where}: turn ${job.turn}: recorded image ${job.image.path}: ${errorMessage(e)}`);
         }
         await writeAtomic(target, frame.bytes);
         sha = sha256(frame.bytes);

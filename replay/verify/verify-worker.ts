@@ -5,7 +5,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import sharp from "sharp";
-import { PanoError, type Pano } from "../src/panos/store.ts";
+import { PanoError, type Pano } from "../panos/store.ts";
 import { runJobs } from "./check-jobs.ts";
 import type { ViewJob } from "./view-jobs.ts";
 

@@ -5,13 +5,11 @@
  * in-thread fallback, so both produce the same bytes.
  */
 import { createHash } from "node:crypto";
-import { rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import { threadId } from "node:worker_threads";
-import type { PanoStore } from "../src/panos/store.ts";
-import { indexMap, indexMapExact, sampleRgb, type ViewSpec } from "../src/render/reproject.ts";
-import { encodeJpeg } from "../src/render/encode.ts";
-import { levelIndexMap } from "./level-index-map.ts";
+import { writeAtomic } from "../io/atomic.ts";
+import type { PanoStore } from "../panos/store.ts";
+import { indexMap, indexMapExact, sampleRgb, type ViewSpec } from "../render/reproject.ts";
+import { encodeJpeg } from "../render/encode.ts";
+import { levelIndexMap } from "../render/level-index-map.ts";
 
 export interface RenderTask {
   /** Absolute path of the frame file to write. */
@@ -19,18 +17,6 @@ export interface RenderTask {
   /** The panorama file to sample (hires rule already applied). */
   pano: string;
   view: ViewSpec;
-}
-
-/** Writes bytes atomically (temp file in the same dir, then rename). */
-export async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.tmp-${process.pid}-${threadId}`);
-  try {
-    await writeFile(tmp, bytes);
-    await rename(tmp, path);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
 }
 
 export const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).digest("hex");

@@ -6,7 +6,7 @@
  */
 import { readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative, basename, dirname } from "node:path";
-import { UserError } from "../io/errors.ts";
+import { GeoreplayError } from "../io/errors.ts";
 import { ioReason, readJsonl } from "../io/jsonl.ts";
 
 export const FORMATS = ["eval", "train", "example", "sweep"] as const;
@@ -17,7 +17,7 @@ export type Source =
   | { format: "example"; dir: string; file: string; size: number; sweep: null };
 
 export async function resolveInputs(paths: string[], override?: InputFormat): Promise<Source[]> {
-  if (paths.length === 0) throw new UserError("no input given (an episodes.jsonl, rollouts*.jsonl, example-rollout folder or sweep folder)");
+  if (paths.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl, rollouts*.jsonl, example-rollout folder or sweep folder)");
   const out: Source[] = [];
   for (const p of paths) out.push(...(await resolveOne(p, override)));
   return out;
@@ -27,7 +27,7 @@ function statOrFail(p: string) {
   try {
     return statSync(p);
   } catch (e) {
-    throw new UserError(`${p}: ${ioReason(e)}`);
+    throw new GeoreplayError(`${p}: ${ioReason(e)}`);
   }
 }
 
@@ -36,20 +36,20 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
   if (st.isDirectory()) {
     const trace = join(p, "trace.jsonl");
     if (override === "example" || (!override && existsSync(trace))) {
-      if (!existsSync(trace)) throw new UserError(`${p}: not an example-rollout folder (no trace.jsonl)`);
+      if (!existsSync(trace)) throw new GeoreplayError(`${p}: not an example-rollout folder (no trace.jsonl)`);
       return [{ format: "example", dir: p, file: trace, size: statOrFail(trace).size, sweep: null }];
     }
-    if (override && override !== "sweep") throw new UserError(`${p}: is a directory; --format ${override} expects a file`);
+    if (override && override !== "sweep") throw new GeoreplayError(`${p}: is a directory; --format ${override} expects a file`);
     const files = findEpisodeFiles(p);
     if (files.length === 0) {
-      throw new UserError(`${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`);
+      throw new GeoreplayError(`${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`);
     }
     return files.map((file) => ({ format: "eval" as const, file, size: statSync(file).size, sweep: p }));
   }
-  if (!st.isFile()) throw new UserError(`${p}: not a regular file`);
+  if (!st.isFile()) throw new GeoreplayError(`${p}: not a regular file`);
   const format = override ?? (await detectFileFormat(p));
   if (format === "example") return [{ format: "example", dir: dirname(p), file: p, size: st.size, sweep: null }];
-  if (format === "sweep") throw new UserError(`${p}: --format sweep expects a folder`);
+  if (format === "sweep") throw new GeoreplayError(`${p}: --format sweep expects a folder`);
   return [{ format, file: p, size: st.size, sweep: null }];
 }
 
@@ -89,7 +89,7 @@ export async function detectFileFormat(file: string): Promise<Exclude<InputForma
   if ("trace" in o && "task_index" in o) return "example";
   const has = (k: string) => (k in o ? "" : k);
   const missing = (ks: string[]) => ks.map(has).filter(Boolean).join(", ");
-  throw new UserError(
+  throw new GeoreplayError(
     `${relative(process.cwd(), file) || file}:1: matches no recording format georeplay reads:\n` +
       `  eval episode (schema 2): no schema_version (missing: ${missing(["schema_version", "episode_id", "turns"]) || "none"})\n` +
       `  GRPO training rollout: missing ${missing(["run", "step", "turns"]) || "nothing"}\n` +

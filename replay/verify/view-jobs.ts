@@ -3,11 +3,11 @@
  * view turn into a render job (panorama file, absolute heading, size, the
  * recorded digest), and says plainly why a turn cannot be checked.
  */
-import type { Episode, Turn, Camera } from "../src/schema/episode.ts";
-import type { Frame, TaskRow } from "../src/schema/task.ts";
-import type { HashScheme } from "../src/render/hash.ts";
-import type { ViewSpec } from "../src/render/reproject.ts";
-import { checkImageId, PanoError, HIRES_FOV_DEG } from "../src/panos/store.ts";
+import type { Episode, Turn, Camera } from "../schema/episode.ts";
+import type { Frame, TaskRow } from "../schema/task.ts";
+import type { HashScheme } from "../render/hash.ts";
+import type { ViewSpec } from "../render/reproject.ts";
+import { checkImageId, PanoError, HIRES_FOV_DEG } from "../panos/store.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 

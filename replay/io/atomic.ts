@@ -1,30 +1,53 @@
-/** Atomic file output: write to a temp file beside the target, rename when complete. */
+/**
+ * Atomic file output, the one module every writer uses: write to a temp file
+ * beside the target (same file system), rename when complete. A failure, or
+ * an abort through the caller's AbortSignal, removes the temp file, so a
+ * partial output never appears at the target.
+ */
 import { mkdirSync, renameSync, rmSync, writeFileSync, createWriteStream, type WriteStream } from "node:fs";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
-import { onInterrupt } from "./interrupt.ts";
+import { threadId } from "node:worker_threads";
+import { onAbort } from "./abort.ts";
 
+/** A hidden temp name beside the target, unique per process and thread (`.name.tmp-<pid>-<tid>-<rand>`). */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2, 8)}`);
 }
 
+/** True for the temp files tempPathFor makes (for sweeping the leftovers of a killed run). */
+export function isTempName(name: string): boolean {
+  return name.startsWith(".") && name.includes(".tmp-");
+}
+
+/** Synchronous: creates the folder, writes, renames. */
 export function writeFileAtomic(target: string, data: string | Uint8Array): void {
   mkdirSync(dirname(target), { recursive: true });
   const tmp = tempPathFor(target);
-  const off = onInterrupt(() => rmSync(tmp, { force: true }));
   try {
     writeFileSync(tmp, data);
     renameSync(tmp, target);
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
-  } finally {
-    off();
+  }
+}
+
+/** Asynchronous, into an existing folder (frame files are written this way from worker threads too). */
+export async function writeAtomic(target: string, bytes: Uint8Array | string): Promise<void> {
+  const tmp = tempPathFor(target);
+  try {
+    await writeFile(tmp, bytes);
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
   }
 }
 
 /**
  * A stream to a temp file; `commit()` renames it into place, `abort()` removes
- * it. An interrupt removes it too, so a partial output never appears.
+ * it. An abort of `signal` removes it too.
  */
 export interface AtomicStream {
   stream: WriteStream;
@@ -33,11 +56,14 @@ export interface AtomicStream {
   abort(): void;
 }
 
-export function openAtomicStream(target: string): AtomicStream {
+export function openAtomicStream(target: string, signal?: AbortSignal): AtomicStream {
   mkdirSync(dirname(target), { recursive: true });
   const tmp = tempPathFor(target);
   const stream = createWriteStream(tmp);
-  const off = onInterrupt(() => rmSync(tmp, { force: true }));
+  const off = onAbort(signal, () => {
+    stream.destroy();
+    rmSync(tmp, { force: true });
+  });
   let failed: Error | null = null;
   stream.on("error", (e) => (failed = e));
   return {

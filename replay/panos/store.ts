@@ -11,7 +11,7 @@ import sharp from "sharp";
 // libvips' own operation cache would keep a second copy of every decoded panorama;
 // the store below is the cache, bounded by bytes.
 sharp.cache(false);
-import { UserError, errorMessage } from "../io/errors.ts";
+import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
 export interface Pano {
@@ -43,9 +43,9 @@ export function openPanoDir(dir: string): string {
   try {
     st = statSync(dir);
   } catch (e) {
-    throw new UserError(`--panos ${dir}: ${ioReason(e)}`);
+    throw new GeoreplayError(`--panos ${dir}: ${ioReason(e)}`);
   }
-  if (!st.isDirectory()) throw new UserError(`--panos ${dir}: not a directory`);
+  if (!st.isDirectory()) throw new GeoreplayError(`--panos ${dir}: not a directory`);
   return dir;
 }
 

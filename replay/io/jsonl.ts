@@ -4,7 +4,7 @@
  * invalid UTF-8 is reported, not silently replaced.
  */
 import { createReadStream } from "node:fs";
-import { UserError, errorMessage } from "./errors.ts";
+import { GeoreplayError, errorMessage } from "./errors.ts";
 
 export type JsonlItem =
   | { kind: "value"; line: number; value: unknown; bytes: number }
@@ -20,7 +20,7 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Yields one item per non-blank line: the parsed JSON value, or an error that
- * names the line. Parsing errors never stop the stream; I/O errors do (as UserError).
+ * names the line. Parsing errors never stop the stream; I/O errors do (as GeoreplayError).
  */
 export async function* readJsonl(file: string, opts: JsonlOptions = {}): AsyncGenerator<JsonlItem> {
   // One item of lookahead, so a parse error on the file's last line can say it looks truncated.
@@ -85,7 +85,7 @@ async function* readLines(file: string, opts: JsonlOptions): AsyncGenerator<Json
       }
     }
   } catch (e) {
-    throw new UserError(`${file}: cannot read: ${ioReason(e)}`);
+    throw new GeoreplayError(`${file}: cannot read: ${ioReason(e)}`);
   }
   if (pendingBytes > 0 || overlong) {
     const item = finishLine();

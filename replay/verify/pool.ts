@@ -8,7 +8,7 @@
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { PanoStore, PanoError } from "../src/panos/store.ts";
+import { PanoStore, PanoError } from "../panos/store.ts";
 import type { SharedPano } from "./verify-worker.ts";
 import { runJobs, type ViewOutcome } from "./check-jobs.ts";
 import type { ViewJob } from "./view-jobs.ts";
@@ -75,6 +75,12 @@ export function createPool(opts: { jobs: number; panos: string; keepImages: bool
       });
     },
     async close() {
+      // Anything still waiting fails rather than hanging (close during a run = cancel).
+      failure ??= new Error("the worker pool was closed");
+      for (const s of slots) {
+        for (const w of s.pending.values()) w.reject(failure);
+        s.pending.clear();
+      }
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };

@@ -3,11 +3,11 @@
  * TimelineSchema, the contract the Remotion composition renders from.
  * No timestamps, no absolute paths: the same inputs give the same bytes.
  */
-import type { Episode, Turn } from "../src/schema/episode.ts";
-import type { TaskRow } from "../src/schema/task.ts";
+import type { Episode, Turn } from "../schema/episode.ts";
+import type { TaskRow } from "../schema/task.ts";
 import { TimelineSchema, type EpisodeInfo, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
-import { pointsForDistance } from "./camera-path.ts";
-import { actionName, turnFailed, type EpisodePlan } from "./segments.ts";
+import { pointsForDistance } from "../plan/camera-path.ts";
+import { actionName, turnFailed, type EpisodePlan } from "../plan/segments.ts";
 
 export interface TimelineOptions {
   fps: number;

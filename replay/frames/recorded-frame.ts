@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import sharp from "sharp";
-import type { RecordedImage } from "../src/formats/example.ts";
+import type { RecordedImage } from "../formats/example.ts";
 
 /** Bump when the transcoding below changes, so old manifests stop matching. */
 export const RECORDED_FRAME_TAG = "rec1";

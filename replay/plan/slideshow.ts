@@ -11,9 +11,9 @@
  * (only the model's requested coordinates), so drawing our own map would
  * invent state the environment never showed.
  */
-import type { Episode, Turn } from "../src/schema/episode.ts";
-import type { RecordedImage } from "../src/formats/example.ts";
-import type { HudState } from "./timeline-schema.ts";
+import type { Episode, Turn } from "../schema/episode.ts";
+import type { RecordedImage } from "../formats/example.ts";
+import type { HudState } from "../timeline/timeline-schema.ts";
 import { CROSSFADE_S, GUESS_HOLD_S, holdSeconds, MAP_HOLD_S, OPENING_S, SCORE_S, toFrames, wrapHeading } from "./camera-path.ts";
 import { actionName, frameFileName, PlanError, turnFailed, type SegmentPlan } from "./segments.ts";
 

@@ -1,0 +1,62 @@
+/**
+ * The one error class georeplay throws for problems a user can act on. It
+ * carries a kind and structured problems; it never decides exit codes (the
+ * CLI maps kinds to them: drift 1, input 2) and is printed as its message
+ * alone, never as a stack.
+ */
+
+/** What went wrong: the inputs could not be read or checked, or a view drifted from its recorded hash. */
+export type ErrorKind = "input" | "drift";
+
+/** One located problem: where (file, line, field) and what was expected. */
+export interface Problem {
+  file: string | null;
+  line: number | null;
+  field: string | null;
+  message: string;
+}
+
+export class GeoreplayError extends Error {
+  readonly kind: ErrorKind;
+  readonly problems: Problem[];
+  constructor(message: string, kind: ErrorKind = "input", problems?: Problem[]) {
+    super(message);
+    this.name = "GeoreplayError";
+    this.kind = kind;
+    this.problems = problems ?? [{ file: null, line: null, field: null, message }];
+  }
+}
+
+/** Thrown (as `signal.reason` when it is one) when a long call is cancelled through its AbortSignal. */
+export function abortError(signal: AbortSignal): Error {
+  if (signal.reason instanceof Error) return signal.reason;
+  const e = new Error("the operation was aborted");
+  e.name = "AbortError";
+  return e;
+}
+
+/** Throws when the signal was aborted: long calls check it between steps. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortError(signal);
+}
+
+/** Short, single-line description of a value for "expected X, got Y" messages. */
+export function describeValue(v: unknown): string {
+  if (v === undefined) return "nothing (field missing)";
+  if (v === null) return "null";
+  if (typeof v === "string") {
+    const s = JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+    return `string ${s}`;
+  }
+  if (typeof v === "number") return Number.isFinite(v) ? `number ${v}` : String(v);
+  if (typeof v === "boolean") return `boolean ${v}`;
+  if (Array.isArray(v)) return `array of ${v.length}`;
+  if (typeof v === "object") return "object";
+  return typeof v;
+}
+
+/** Message of an unknown thrown value, for wrapping library errors. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
