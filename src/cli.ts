@@ -5,6 +5,7 @@
  * messages and exit codes (never a stack trace for bad input).
  */
 import { Command } from "commander";
+import { readFileSync } from "node:fs";
 import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
@@ -21,7 +22,7 @@ program
       "camera and the panoramas on disk, and checks it byte for byte against the\n" +
       "recorded sha256 before it shows it to anyone.",
   )
-  .version("0.1.0")
+  .version(packageVersion())
   .showHelpAfterError("(run with --help for usage)")
   // Wide enough for the commands' hand-wrapped descriptions (<= 100 columns), so they are not re-wrapped.
   .configureHelp({ sortSubcommands: false, helpWidth: 104 });
@@ -32,6 +33,19 @@ for (const stream of [process.stdout, process.stderr]) {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
+}
+
+/** The version users installed: package.json next to dist/ (or the checkout's). */
+function packageVersion(): string {
+  for (const rel of ["../../package.json", "../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "georeplay" && pkg.version) return pkg.version;
+    } catch {
+      /* try the next location */
+    }
+  }
+  return "unknown";
 }
 
 registerVerify(program);

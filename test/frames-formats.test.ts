@@ -278,7 +278,9 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
     expect(r.stderr).toContain("episode example-rollout-t000-L1: a later episode of task 0 in the same folder overwrote this episode's image files");
     const t = readTimeline(D);
     expect(t.episode).toMatchObject({ source: "slideshow", imagesOverwritten: true, verified: false });
-    expect(t.segments.filter((s) => s.keyframe).every((s) => s.keyframe!.sha256 === null)).toBe(true);
+    const keyframes = t.segments.filter((s) => s.keyframe);
+    expect(keyframes.length).toBeGreaterThan(0);
+    expect(keyframes.map((s) => s.keyframe!.sha256)).toEqual(keyframes.map(() => null));
   });
 
   it("at another viewport size every image is transcoded, so no keyframe claims to be the recorded bytes", async () => {

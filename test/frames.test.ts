@@ -302,7 +302,13 @@ describe("refusals", () => {
     const t = readTimeline(out);
     expect(t.episode.verified).toBe(false);
     expect(t.segments[0].keyframe!.sha256).toBeNull(); // turn 0 is the corrupted one
-    expect(t.segments.filter((s) => s.keyframe?.sha256).length).toBeGreaterThan(0);
+    // Every other keyframe is the exact view the model saw: its sha256 is the record's.
+    const record = JSON.parse(readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").find((l) => l.includes('"23b323a8f473"'))!);
+    const recorded = new Map<number, string>(record.turns.filter((x: any) => x.image_kind === "view").map((x: any) => [x.turn, x.image_sha256]));
+    const claimed = t.segments.filter((s) => s.keyframe?.sha256);
+    expect(claimed.length).toBe(t.segments.filter((s) => s.keyframe && s.turn !== 0).length);
+    expect(claimed.length).toBeGreaterThan(0);
+    for (const s of claimed) expect(s.keyframe!.sha256).toBe(recorded.get(s.turn));
   });
 
   it("bad input exits 2 with a specific message", () => {

@@ -26,7 +26,8 @@ import { parseSize } from "../src/mp4/size.ts";
 import { GeoreplayError } from "../replay/io/errors.ts";
 import { rolloutLayout, type Rect } from "../video/layout.ts";
 import { creditLine, licenceLabel, panoramaOnScreen, recordedMapFiles, segmentAt, viewportAt } from "../video/lookup.ts";
-import { revealFrame, pinsFrame, separationDeg } from "../video/geo-frame.ts";
+import { revealFrame, pinsFrame, separationDeg, WORLD_FRAME } from "../video/geo-frame.ts";
+import * as pageGeo from "../src/page/geo.ts";
 import { TracePane } from "../video/scenes/TracePane.tsx";
 import { Hud, hudValues } from "../video/scenes/Hud.tsx";
 import { provenance } from "../video/Rollout.tsx";
@@ -79,15 +80,24 @@ describe("options and resolvers", () => {
 describe("composition maths", () => {
   it("frames the reveal map like the environment", () => {
     const far = revealFrame([48.85, 2.35], [-33.87, 151.2]);
-    expect(far).toEqual({ center: [-33.87, 151.2], halfWidth: 12 });
+    expect(far).toEqual({ center: [-33.87, 151.2], halfWidthDeg: 12 });
     const near = revealFrame([45.6471, 13.7758], [45.6499, 13.7689]);
     const sep = separationDeg([45.6471, 13.7758], [45.6499, 13.7689]);
-    expect(near.halfWidth).toBeCloseTo(Math.max(0.05, 0.75 * sep + 0.4), 12);
+    expect(near.halfWidthDeg).toBeCloseTo(Math.max(0.05, 0.75 * sep + 0.4), 12);
     expect(near.center[0]).toBeCloseTo((45.6471 + 45.6499) / 2, 12);
     expect(near.center[1]).toBeCloseTo((13.7758 + 13.7689) / 2, 12);
     // Across the antimeridian the midpoint is on the short side.
-    expect(revealFrame([0, 179], [0, -179]).center[1]).toBeCloseTo(180, 9);
+    expect(Math.abs(revealFrame([0, 179], [0, -179]).center[1])).toBeCloseTo(180, 9);
     expect(pinsFrame([[45.6, 13.7]]).center).toEqual([45.6, 13.7]);
+    // Before the first pin the map shows the world.
+    expect(pinsFrame([])).toEqual(WORLD_FRAME);
+  });
+
+  it("frames maps with the same rule as the page (one source: replay/rules/map-frame.ts)", () => {
+    expect(revealFrame).toBe(pageGeo.revealFrame);
+    expect(separationDeg).toBe(pageGeo.separationDeg);
+    const pins: [number, number][] = [[45.6, 13.7], [46.1, 14.5]];
+    expect(pinsFrame(pins)).toEqual(pageGeo.pinsFrame(pins));
   });
 
   it("credits the imagery with the creator and a readable licence", () => {

@@ -62,7 +62,7 @@ export interface FramesOptions {
   jobs?: number;
   publicDir?: string; // default <cwd>/public
   onProgress?: (done: number, total: number) => void;
-  /** Warnings worth a user's attention (default: written to stderr). */
+  /** Warnings worth a user's attention, as they happen (they are also in the result). */
   onWarning?: (message: string) => void;
   /** Cancels the run: workers stop, temp files are removed, no timeline is written; the call rejects. */
   signal?: AbortSignal;
@@ -548,7 +548,7 @@ async function generateSlideshow(found: FoundEpisode, opts: FramesOptions, cfg: 
   const warnings: string[] = [];
   const warn = (m: string) => {
     warnings.push(m);
-    (opts.onWarning ?? ((w: string) => process.stderr.write(`warning: ${w}\n`)))(m);
+    opts.onWarning?.(m);
   };
   const overwritten = images.length > 0 && !images[0].trustworthy;
   if (overwritten) {

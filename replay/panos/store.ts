@@ -7,10 +7,6 @@
 import { statSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-
-// libvips' own operation cache would keep a second copy of every decoded panorama;
-// the store below is the cache, bounded by bytes.
-sharp.cache(false);
 import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 

@@ -9,6 +9,7 @@
  */
 import type { Camera, Episode, Turn } from "../schema/episode.ts";
 import type { HudState, SegmentKind } from "../timeline/timeline-schema.ts";
+import { actionName, GUESS_ACTIONS, MAP_ACTIONS, turnFailed } from "../rules/turns.ts";
 import {
   cameraMove,
   CROSSFADE_S,
@@ -60,20 +61,6 @@ export class PlanError extends Error {}
 
 export const frameFileName = (i: number): string => `${String(i).padStart(6, "0")}.jpg`;
 
-const GUESS_ACTIONS = new Set(["submit_guess", "guess", "forced_guess"]);
-const MAP_ACTIONS = new Set(["place_pin", "pin", "view_map", "measure"]);
-
-/** The action's name in either the eval form ({"action": ...}) or the wire form ({"op": ...}). */
-export function actionName(t: Turn): string | null {
-  const a = t.action as Record<string, unknown> | null | undefined;
-  const name = a?.action ?? a?.op;
-  return typeof name === "string" ? name : null;
-}
-
-/** Never reached the environment, or the environment rejected it: the observation repeats. */
-export function turnFailed(t: Turn): boolean {
-  return t.status !== "ok" && t.status !== "forced_guess";
-}
 
 const poseOf = (c: Camera): Pose => ({ heading: c.heading_deg, pitch: c.pitch_deg, fov: c.fov_deg });
 const replyChars = (t: Turn): number => (t.model?.reply ?? "").length;

@@ -15,7 +15,8 @@ import type { Episode, Turn } from "../schema/episode.ts";
 import type { RecordedImage } from "../formats/example.ts";
 import type { HudState } from "../timeline/timeline-schema.ts";
 import { CROSSFADE_S, GUESS_HOLD_S, holdSeconds, MAP_HOLD_S, OPENING_S, SCORE_S, toFrames, wrapHeading } from "./camera-path.ts";
-import { actionName, frameFileName, PlanError, turnFailed, type SegmentPlan } from "./segments.ts";
+import { frameFileName, PlanError, type SegmentPlan } from "./segments.ts";
+import { actionName, GUESS_ACTIONS, turnFailed } from "../rules/turns.ts";
 
 /** One frame file of a slideshow: a recorded image, copied or transcoded to the viewport. */
 export interface SlideJob {
@@ -33,7 +34,6 @@ export interface SlideshowPlan {
   guessed: boolean;
 }
 
-const GUESS_ACTIONS = new Set(["submit_guess", "guess", "forced_guess"]);
 const MAP_ACTIONS = new Set(["place_pin", "pin", "view_map", "measure"]);
 const MOVE_ACTIONS = new Set(["move"]);
 

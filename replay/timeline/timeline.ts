@@ -7,7 +7,8 @@ import type { Episode, Turn } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
 import { TimelineSchema, type EpisodeInfo, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
 import { pointsForDistance } from "../plan/camera-path.ts";
-import { actionName, turnFailed, type EpisodePlan } from "../plan/segments.ts";
+import type { EpisodePlan } from "../plan/segments.ts";
+import { actionName, intOrNull, numOrNull, SUBMITTED_GUESS_ACTIONS, toolCall, turnFailed } from "../rules/turns.ts";
 
 export interface TimelineOptions {
   fps: number;
@@ -26,20 +27,6 @@ export interface TimelineOptions {
   imagesOverwritten?: boolean;
 }
 
-/** `look(heading_deg=90, fov_deg=90)`: the action as a call, from the parsed action object. */
-export function toolCall(t: Turn): string | null {
-  const name = actionName(t);
-  if (name === null) return null;
-  const a = t.action as Record<string, unknown>;
-  const args = Object.keys(a)
-    .filter((k) => k !== "action" && k !== "op")
-    .map((k) => `${k}=${typeof a[k] === "number" ? String(a[k]) : JSON.stringify(a[k])}`);
-  return `${name}(${args.join(", ")})`;
-}
-
-const numOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
-const intOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isInteger(x) ? x : null);
-
 export function traceEntry(t: Turn): TraceEntry {
   const m = t.model ?? null;
   return {
@@ -47,7 +34,7 @@ export function traceEntry(t: Turn): TraceEntry {
     status: t.status,
     failed: turnFailed(t),
     actionName: actionName(t),
-    toolCall: toolCall(t),
+    toolCall: toolCall(t.action as Record<string, unknown> | null | undefined),
     reply: m?.reply ?? null,
     reasoning: m?.reasoning ?? null,
     feedback: t.feedback ?? null,
@@ -57,8 +44,6 @@ export function traceEntry(t: Turn): TraceEntry {
     errors: (m?.errors ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e) ?? String(e))),
   };
 }
-
-const GUESS_ACTIONS = new Set(["submit_guess", "guess"]);
 
 /**
  * The guess as the last guess action states it. Training and example-rollout
@@ -70,7 +55,7 @@ export function guessFromActions(episode: Episode): [number, number] | null {
   for (let i = episode.turns.length - 1; i >= 0; i--) {
     const t = episode.turns[i];
     const name = actionName(t);
-    if (name === null || !GUESS_ACTIONS.has(name) || turnFailed(t)) continue;
+    if (name === null || !SUBMITTED_GUESS_ACTIONS.has(name) || turnFailed(t)) continue;
     const a = t.action as Record<string, unknown>;
     const lat = numOrNull(a.lat);
     const lon = numOrNull(a.lon);

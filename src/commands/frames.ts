@@ -1,8 +1,7 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
 import { Command } from "commander";
 import { join } from "node:path";
-import { generateFrames } from "../../replay/frames/frames.ts";
-import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export function registerFrames(program: Command): void {
@@ -41,8 +40,9 @@ export function registerFrames(program: Command): void {
         "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides",
     )
     .action(async (episodes: string[], o) => {
-      const r = await withProgress("frames", o, (bar) =>
-        generateFrames({
+      await configureImageLibrary();
+      const r = await withProgress("frames", o, async (bar) =>
+        (await import("../../replay/frames/frames.ts")).generateFrames({
           signal: interruptSignal(),
           episodes,
           episode: o.episode,
@@ -56,6 +56,7 @@ export function registerFrames(program: Command): void {
           unverified: Boolean(o.unverified),
           jobs: o.jobs,
           publicDir: o.publicDir,
+          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
           onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
         }),
       );

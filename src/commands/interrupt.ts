@@ -11,6 +11,13 @@ const cleanups = new Set<Cleanup>();
 let controller = new AbortController();
 let installed = false;
 let stopping = false;
+/** The running command: after an abort, its own cleanup (Chromium, Remotion's folders) is awaited. */
+let main: Promise<unknown> | null = null;
+
+/** The command whose settling an interrupt waits for (bounded), so its finally blocks run before exit. */
+export function trackCommand(p: Promise<unknown>): void {
+  main = p.catch(() => undefined);
+}
 
 /** The signal every command passes to the engine; aborted by SIGINT/SIGTERM. */
 export function interruptSignal(): AbortSignal {
@@ -62,8 +69,10 @@ function handler(signal: NodeJS.Signals): void {
       /* best effort: we are exiting */
     }
   });
-  // Never hang on a cleanup: exit within a second whatever happens.
-  const timer = setTimeout(() => process.exit(code), 1000);
+  // The aborted command unwinds (Remotion stops its encoder, removes its folders: up to ~2 s).
+  if (main) all.push(main.then(() => undefined));
+  // Never hang on a cleanup: exit within a few seconds whatever happens.
+  const timer = setTimeout(() => process.exit(code), 4000);
   void Promise.all(all).then(() => {
     clearTimeout(timer);
     process.exit(code);

@@ -45,3 +45,24 @@ export async function withProgress<T>(label: string, opts: { progress?: boolean 
     off();
   }
 }
+
+/** Wraps an engine parser (which throws GeoreplayError) as a commander option parser, so bad values read as usage errors. */
+export function optionParser<T>(parse: (text: string) => T): (text: string) => T {
+  return (text) => {
+    try {
+      return parse(text);
+    } catch (e) {
+      throw new InvalidArgumentError((e as Error).message);
+    }
+  };
+}
+
+/**
+ * Process-wide settings the CLI chooses for its own process (a library host keeps its own):
+ * libvips' operation cache would keep a second copy of every decoded panorama, and the
+ * panorama store is already a cache bounded by bytes.
+ */
+export async function configureImageLibrary(): Promise<void> {
+  const sharp = (await import("sharp")).default;
+  sharp.cache(false);
+}

@@ -1,9 +1,10 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
-import { buildPage, type BuildPageResult } from "../page/build.ts";
-import { DEFAULT_IMAGE_SIZE } from "../page/images.ts";
+// Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
+import type { BuildPageResult } from "../page/build.ts";
+import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
 import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "./exit-codes.ts";
-import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 /** Exit code of a page build: 2 when the run could not be read completely (page written or not), else 1 on drift, else 0. */
@@ -71,8 +72,9 @@ export function registerPage(program: Command): void {
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )
     .action(async (episodes: string[], o) => {
-      const r = await withProgress("page", o, (bar) =>
-        buildPage({
+      await configureImageLibrary();
+      const r = await withProgress("page", o, async (bar) =>
+        (await import("../page/build.ts")).buildPage({
           signal: interruptSignal(),
           episodes,
           tasks: o.tasks,

@@ -1,11 +1,11 @@
 /** `georeplay render`: one recorded episode to an MP4 (frame generator + Remotion). */
 import { Command, Option } from "commander";
 import { relative } from "node:path";
-import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { parseSize } from "../mp4/size.ts";
-import { renderEpisodeMp4, type RenderStage } from "../mp4/render-episode.ts";
-import { renderReport } from "../mp4/render-report.ts";
+// Remotion, webpack and the renderer load only when a render runs.
+import type { RenderStage } from "../mp4/render-episode.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
@@ -32,7 +32,7 @@ export function registerRender(program: Command): void {
     .requiredOption("-o, --out <file.mp4>", "output MP4")
     .addOption(
       new Option("--size <WxH>", "video size, even numbers (16:9 puts the panel beside the view; square or portrait, under it)")
-        .argParser(parseSize)
+        .argParser(optionParser(parseSize))
         .default({ width: 1280, height: 720 }, "1280x720"),
     )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
@@ -46,8 +46,9 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24",
     )
     .action(async (episodes: string[], o) => {
-      const r = await withProgress("render", o, (bar) =>
-        renderEpisodeMp4({
+      await configureImageLibrary();
+      const r = await withProgress("render", o, async (bar) =>
+        (await import("../mp4/render-episode.ts")).renderEpisodeMp4({
           signal: interruptSignal(),
           episodes,
           episode: o.episode,
@@ -60,6 +61,7 @@ export function registerRender(program: Command): void {
           unverified: Boolean(o.unverified),
           concurrency: o.concurrency,
           jobs: o.jobs,
+          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
           onProgress: (stage, done, total) => {
             const [a, b] = STAGE_SPAN[stage];
             const f = total > 0 ? Math.min(1, done / total) : 1;
@@ -69,6 +71,7 @@ export function registerRender(program: Command): void {
         }),
       );
       if (o.json) {
+        const { renderReport } = await import("../mp4/render-report.ts");
         const report = renderReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return;

@@ -2,7 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { EXIT_INPUT, exitCodeForKind } from "./exit-codes.ts";
-import { interruptSignal, onInterrupt } from "./interrupt.ts";
+import { interruptSignal, onInterrupt, trackCommand } from "./interrupt.ts";
 
 export async function runMain(program: Command): Promise<void> {
   // Subcommands copy settings when created, so override on every one of them too.
@@ -10,7 +10,9 @@ export async function runMain(program: Command): Promise<void> {
   // Keep the signal handlers installed for the whole command: every interrupt says so and exits 130/143.
   const off = onInterrupt(() => {});
   try {
-    await program.parseAsync(process.argv);
+    const running = program.parseAsync(process.argv);
+    trackCommand(running);
+    await running;
   } catch (e) {
     // Interrupted: the signal handler prints the message and exits 130/143.
     if (interruptSignal().aborted) return;

@@ -1,8 +1,8 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
 import { Command } from "commander";
-import { verifyRun, parseShard, type VerifyReport } from "../../replay/verify/verify.ts";
+import type { VerifyReport } from "../../replay/verify/verify.ts";
 import { verifyExitCode } from "./exit-codes.ts";
-import { addInputOptions, addRunOptions, positiveInt, withProgress } from "./options.ts";
+import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export function registerVerify(program: Command): void {
@@ -33,8 +33,11 @@ export function registerVerify(program: Command): void {
         "  georeplay verify run/episodes.jsonl --tasks tasks/eval_pano_v3.jsonl --panos panos/ --shard 2/4 --json",
     )
     .action(async (episodes: string[], o) => {
+      await configureImageLibrary();
+      // Loaded when the command runs: `--help` and other commands never load the renderer.
+      const verify = await import("../../replay/verify/verify.ts");
       const report = await withProgress("verify", o, (bar) =>
-        verifyRun({
+        verify.verifyRun({
           signal: interruptSignal(),
           episodes,
           tasks: o.tasks,
@@ -42,7 +45,7 @@ export function registerVerify(program: Command): void {
           format: o.format,
           viewSize: o.viewSize,
           jobs: o.jobs,
-          shard: o.shard ? parseShard(o.shard) : undefined,
+          shard: o.shard ? verify.parseShard(o.shard) : undefined,
           limit: o.limit,
           onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
         }),

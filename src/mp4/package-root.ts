@@ -20,7 +20,16 @@ export function packageRoot(): string {
   }
 }
 
-/** The Remotion entry point (TypeScript source; Remotion's bundler compiles it). */
+/**
+ * The Remotion entry point. Compiled (an installed package, or `npm run build` in a checkout):
+ * dist/video/index.js, which imports only what the package ships (dist/replay). From the
+ * TypeScript sources (tests, Studio): video/index.ts.
+ */
 export function videoEntryPoint(): string {
+  const here = fileURLToPath(import.meta.url);
+  if (here.endsWith(".js")) {
+    const compiled = join(dirname(dirname(here)), "..", "video", "index.js");
+    if (existsSync(compiled)) return compiled;
+  }
   return join(packageRoot(), "video", "index.ts");
 }

@@ -31,6 +31,8 @@ export interface RenderEpisodeOptions {
   concurrency?: number;
   jobs?: number;
   onProgress?: (stage: RenderStage, done: number, total: number) => void;
+  /** Warnings worth a user's attention (e.g. a slideshow's images were overwritten by a later episode). */
+  onWarning?: (message: string) => void;
   /** Cancels the render: Chromium and workers stop, nothing is written, temp folders are removed; the call rejects. */
   signal?: AbortSignal;
 }
@@ -95,6 +97,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
       jobs: opts.jobs,
       publicDir,
       onProgress: (done, total) => opts.onProgress?.("frames", done, total),
+      onWarning: opts.onWarning,
       signal: opts.signal,
     };
     const gen = await generateFrames(framesOpts);

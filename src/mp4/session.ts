@@ -8,7 +8,7 @@
  * session's own folder, so close() removes all of it in one go (Remotion
  * itself leaves the bundle and an empty Chromium profile per launch).
  */
-import { mkdtempSync, readdirSync, rmdirSync, rmSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
@@ -75,6 +75,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   const startedMs = Date.now() - 1000;
   const cancel = makeCancelSignal();
   let browser: HeadlessBrowser | null = null;
+  let chromiumTmp: string | null = null;
   let closed = false;
   let rendering = 0; // renders in flight: only those are cancelled on close
   const close = async () => {
@@ -88,6 +89,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       /* already gone */
     }
     rmSync(work, { recursive: true, force: true });
+    if (chromiumTmp) rmSync(chromiumTmp, { recursive: true, force: true });
     removeEmptyProfiles(startedMs);
   };
   // Abort: remove the folders first (synchronously), then stop Chromium.
@@ -104,10 +106,13 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     });
     quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
-    browser = await openBrowser("chrome", { browserExecutable: opts.browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    const chromium = chromiumInFolder(opts.browserExecutable, work);
+    chromiumTmp = chromium.outsideTmp;
+    const browserExecutable = chromium.launcher;
+    browser = await openBrowser("chrome", { browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
     const common = {
       serveUrl,
-      browserExecutable: opts.browserExecutable,
+      browserExecutable,
       chromeMode: CHROME_MODE,
       puppeteerInstance: browser,
       port,
@@ -190,4 +195,22 @@ function removeEmptyProfiles(sinceMs: number): void {
       /* not empty, or gone */
     }
   }
+}
+
+/**
+ * Chromium keeps its singleton socket in a folder under its TMPDIR and may leave it behind
+ * when it is stopped. A two-line launcher gives Chromium (and only Chromium) a temp dir
+ * inside the session's folder, so close() removes it with the rest, without touching this
+ * process's environment. Unix socket paths are limited to 107 bytes: a long session path
+ * falls back to a private folder under /tmp.
+ */
+function chromiumInFolder(executable: string, work: string): { launcher: string; outsideTmp: string | null } {
+  let tmp = join(work, "t");
+  if (tmp.length > 48) tmp = mkdtempSync("/tmp/grr-t-");
+  mkdirSync(tmp, { recursive: true });
+  const launcher = join(work, "chromium");
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(launcher, `#!/bin/sh\nTMPDIR=${quote(tmp)} exec ${quote(executable)} "$@"\n`);
+  chmodSync(launcher, 0o755);
+  return { launcher, outsideTmp: tmp.startsWith(work) ? null : tmp };
 }

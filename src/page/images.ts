@@ -5,7 +5,9 @@
  */
 import sharp from "sharp";
 
-export const DEFAULT_IMAGE_SIZE = 320;
+import { DEFAULT_IMAGE_SIZE } from "./image-size.ts";
+
+export { DEFAULT_IMAGE_SIZE };
 /** WebP at this quality keeps a 320 px street view near 6-10 KB; every current browser decodes it. */
 export const IMAGE_QUALITY = 62;
 

@@ -11,7 +11,12 @@ import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts
 import type { Episode, Turn } from "../../replay/schema/episode.ts";
 import type { RecordFormat } from "../../replay/formats/records.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
-import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
+import { mapSpec, type MapSpec } from "./geo.ts";
+import { pinsFrame, revealFrame, type LatLon } from "../../replay/rules/map-frame.ts";
+import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
+
+/** The shared tool-call rule, re-exported for the page's users. */
+export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
 
 /** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
@@ -81,21 +86,6 @@ export interface PageEpisode {
 /** Resolves a rendered view to its image-table index (stored once per distinct digest). */
 export type ImageIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
 
-/** A parsed action written as a tool call: `look(heading_deg=90, fov_deg=90)`. */
-export function toolCall(action: Record<string, unknown> | null | undefined): string | null {
-  if (!action) return null;
-  const name = typeof action.action === "string" ? action.action : typeof action.op === "string" ? action.op : "action";
-  const args = Object.entries(action)
-    .filter(([k]) => k !== "action" && k !== "op")
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-  return `${name}(${args.join(", ")})`;
-}
-
-function isFailed(status: string): boolean {
-  return status === "unparseable" || status === "provider_error" || status.startsWith("invalid_action");
-}
-
-const numOrNull = (x: number | null | undefined): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
 
 function errorText(e: unknown): string {
   if (typeof e === "string") return e;
@@ -106,13 +96,9 @@ function errorText(e: unknown): string {
   }
 }
 
-const GUESS_ACTIONS = new Set(["guess", "submit_guess", "forced_guess"]);
-
 /** The map after the guess: the only turn whose map may show the truth. */
 function isRevealTurn(t: Turn, ep: Episode): boolean {
-  const name = t.action && typeof t.action.action === "string" ? t.action.action : null;
-  const guessed = t.done === true || t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
-  return guessed && Boolean(ep.outcome?.guess && ep.outcome?.truth);
+  return turnGuessed(t) && Boolean(ep.outcome?.guess && ep.outcome?.truth);
 }
 
 function turnMap(t: Turn, ep: Episode): MapSpec | null {
@@ -187,7 +173,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     turns.push({
       turn: t.turn,
       status: t.status,
-      failed: isFailed(t.status),
+      failed: turnFailed(t),
       kind: t.image_kind ?? "none",
       image,
       check: rec ? "recorded" : (o?.status ?? null),

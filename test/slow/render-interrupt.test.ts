@@ -14,14 +14,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** Remotion's working folder for a video (it moves the MP4 to the output path only at the end). */
 function renderingStarted(childTmp: string): boolean {
-  for (const session of readdirSync(childTmp).filter((n) => n.startsWith("grr-"))) {
-    try {
-      if (readdirSync(join(childTmp, session, "t")).some((n) => n.startsWith("react-motion-render"))) return true;
-    } catch {
-      /* not created yet */
-    }
-  }
-  return false;
+  return readdirSync(childTmp).some((n) => n.startsWith("react-motion-render"));
 }
 
 /** Starts a render, waits until Remotion is rendering video frames, then sends the signal. */

@@ -56,9 +56,9 @@ function rewound(fc: GeoJSON.FeatureCollection): GeoJSON.FeatureCollection {
   };
 }
 
-/** Mercator centred on the frame, 2 * halfWidth degrees of longitude across the width. */
+/** Mercator centred on the frame, 2 * halfWidthDeg degrees of longitude across the width. */
 export function mapProjection(frame: MapFrame, width: number, height: number): GeoProjection {
-  const scale = width / ((2 * frame.halfWidth * Math.PI) / 180);
+  const scale = width / ((2 * frame.halfWidthDeg * Math.PI) / 180);
   return geoMercator()
     .center([frame.center[1], frame.center[0]])
     .scale(scale)
@@ -72,7 +72,7 @@ export function mapProjection(frame: MapFrame, width: number, height: number): G
 const pathCache = new Map<string, { land: string; borders: string }>();
 
 function basePaths(frame: MapFrame, width: number, height: number): { land: string; borders: string } {
-  const key = `${frame.center[0]},${frame.center[1]},${frame.halfWidth},${width}x${height}`;
+  const key = `${frame.center[0]},${frame.center[1]},${frame.halfWidthDeg},${width}x${height}`;
   let p = pathCache.get(key);
   if (!p) {
     const s = shapes(atlasFor(frame));

@@ -1,0 +1,55 @@
+/**
+ * What a turn means, one rule for the page and the video (browser-safe, pure):
+ * its action's name, whether it failed, whether it guessed, how its tool call
+ * reads, and the number guards every display uses.
+ */
+import type { Turn } from "../schema/episode.ts";
+
+/** Actions that end the episode with a guess (forced_guess: the environment guessed for the model). */
+export const GUESS_ACTIONS: ReadonlySet<string> = new Set(["submit_guess", "guess", "forced_guess"]);
+/** Guesses the model itself submitted (they carry lat/lon). */
+export const SUBMITTED_GUESS_ACTIONS: ReadonlySet<string> = new Set(["submit_guess", "guess"]);
+/** Actions answered with a map image rather than a street view. */
+export const MAP_ACTIONS: ReadonlySet<string> = new Set(["place_pin", "pin", "view_map", "measure"]);
+
+type ActionObject = Record<string, unknown> | null | undefined;
+
+/** The action's name in either the eval form ({"action": ...}) or the wire form ({"op": ...}). */
+export function actionNameOf(action: ActionObject): string | null {
+  const name = action?.action ?? action?.op;
+  return typeof name === "string" ? name : null;
+}
+
+export function actionName(t: Turn): string | null {
+  return actionNameOf(t.action as ActionObject);
+}
+
+/**
+ * Never reached the environment, or the environment rejected it
+ * (unparseable, provider_error, invalid_action: …): the observation repeats.
+ * Only `ok` and `forced_guess` turns changed anything.
+ */
+export function turnFailed(t: Pick<Turn, "status">): boolean {
+  return t.status !== "ok" && t.status !== "forced_guess";
+}
+
+/** The turn that guessed: the environment said done, forced a guess, or the model submitted one. */
+export function turnGuessed(t: Turn): boolean {
+  const name = actionName(t);
+  return t.done === true || t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
+}
+
+/** A parsed action written as a tool call: `look(heading_deg=90, fov_deg=90)`; null when nothing parsed. */
+export function toolCall(action: ActionObject): string | null {
+  if (!action) return null;
+  const name = actionNameOf(action) ?? "action";
+  const args = Object.entries(action)
+    .filter(([k]) => k !== "action" && k !== "op")
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  return `${name}(${args.join(", ")})`;
+}
+
+/** A finite number, else null (traces may hold null, strings or nothing where a number belongs). */
+export const numOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isFinite(x) ? x : null);
+/** A whole number, else null. */
+export const intOrNull = (x: unknown): number | null => (typeof x === "number" && Number.isInteger(x) ? x : null);

@@ -1,0 +1,60 @@
+/**
+ * georeplay's public API: `import { verify } from "georeplay"`.
+ *
+ * Importing this module has no side effects: no signal handlers, no
+ * environment or global library settings, and nothing heavy is loaded until
+ * a call needs it (renderMp4 loads Remotion, buildPage the page writer).
+ * Long calls take an AbortSignal (`signal`), and every failure a caller can
+ * act on is a GeoreplayError with a `kind` ("input" | "drift") and
+ * structured `problems` (file, line, field, message). The CLI is a thin
+ * layer over these calls that adds exit codes, progress bars and Ctrl-C.
+ */
+import type { VerifyOptions, VerifyReport } from "../replay/verify/verify.ts";
+import type { FramesOptions, FramesResult } from "../replay/frames/frames.ts";
+import type { EpisodeRecord } from "../replay/formats/records.ts";
+import type { InputFormat } from "../replay/formats/inputs.ts";
+import type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
+import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+
+export { GeoreplayError, type ErrorKind, type Problem } from "../replay/io/errors.ts";
+export { EpisodeSchema, TurnSchema, CameraSchema, OutcomeSchema, type Episode, type Turn, type Camera, type Outcome } from "../replay/schema/episode.ts";
+export { TaskRowSchema, type TaskRow } from "../replay/schema/task.ts";
+export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
+export { geoevalReward } from "../replay/rules/reward.ts";
+export type { VerifyOptions, VerifyReport, VerifiedEpisode, ViewOutcome, Shard } from "../replay/verify/verify.ts";
+export type { FramesOptions, FramesResult, FramesStats } from "../replay/frames/frames.ts";
+export type { EpisodeRecord, RecordFormat } from "../replay/formats/records.ts";
+export type { InputFormat } from "../replay/formats/inputs.ts";
+export type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
+export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+
+/** Re-renders every recorded view and compares its digest; the report `georeplay verify --json` prints. */
+export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
+  return (await import("../replay/verify/verify.ts")).verifyRun(opts);
+}
+
+/** Verifies one episode, then writes one reprojection per video frame and `timeline.json`. */
+export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
+  return (await import("../replay/frames/frames.ts")).generateFrames(opts);
+}
+
+/** Verifies one episode and renders it to an H.264 MP4 with Remotion and Chromium (written atomically). */
+export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+  return (await import("./mp4/render-episode.ts")).renderEpisodeMp4(opts);
+}
+
+/** Writes one self-contained, offline HTML page of a run, every view verified on the way. */
+export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
+  return (await import("./page/build.ts")).buildPage(opts);
+}
+
+/**
+ * Streams the episode records of any recording georeplay reads (eval episodes.jsonl, GRPO
+ * rollouts, example-rollout and sweep folders), validated, with file and line; invalid lines
+ * come as records with a problem (see `recordProblem`) rather than stopping the stream.
+ */
+export async function* readEpisodes(inputs: string[], opts: { format?: InputFormat } = {}): AsyncGenerator<EpisodeRecord> {
+  yield* (await import("../replay/formats/records.ts")).readEpisodeRecords(inputs, opts);
+}
+
+export { recordProblem } from "../replay/formats/records.ts";

@@ -1,0 +1,150 @@
+/**
+ * The layout is a contract: imports run one way, engine below, delivery above.
+ *   replay/  the engine: imports nothing from src/ or video/, no CLI, HTML, Remotion or process policy
+ *   video/   the frame-pure composition: only browser-safe replay modules (timeline contract, shared rules)
+ *   src/     delivery: CLI, page writer, MP4 driver, public API
+ * A wrong import fails here, naming the file, the line and the rule.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "..");
+type Folder = "replay" | "video" | "src";
+
+interface Edge {
+  from: string; // repo-relative file
+  line: number;
+  spec: string;
+  /** Repo-relative target for relative imports, else null (a package or node: builtin). */
+  target: string | null;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const rel = join(dir, name);
+    if (statSync(join(ROOT, rel)).isDirectory()) out.push(...sourceFiles(rel));
+    else if (/\.(ts|tsx)$/.test(name) && !name.endsWith(".d.ts")) out.push(rel);
+  }
+  return out;
+}
+
+/** Static imports and re-exports, dynamic import(), and worker URLs (new URL("./x.js", import.meta.url)). */
+function edgesOf(file: string): Edge[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const edges: Edge[] = [];
+  const patterns = [
+    /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']/g,
+    /(?:^|\n)\s*import\s*["']([^"']+)["']/g,
+    /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+    /new URL\(\s*["']([^"']+)["']\s*,\s*import\.meta\.url\s*\)/g,
+  ];
+  for (const re of patterns) {
+    for (const m of text.matchAll(re)) {
+      const spec = m[1];
+      const line = text.slice(0, m.index + m[0].indexOf(spec)).split("\n").length;
+      const target = spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, ".ts") : null;
+      edges.push({ from: file, line, spec, target });
+    }
+  }
+  return edges;
+}
+
+const folderOf = (path: string): string => path.split("/")[0];
+const packageOf = (spec: string): string => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+
+const files: Record<Folder, string[]> = { replay: sourceFiles("replay"), video: sourceFiles("video"), src: sourceFiles("src") };
+const edges = Object.values(files).flat().flatMap(edgesOf);
+const where = (e: Edge) => `${e.from}:${e.line} imports ${e.spec}`;
+
+/** Packages the engine may use: validation and image decoding/encoding. */
+const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
+/** Engine modules the composition may import: browser-safe by construction (checked below). */
+const BROWSER_SAFE = [/^replay\/timeline\/timeline-schema\.ts$/, /^replay\/rules\/[^/]+\.ts$/];
+
+describe("imports run one way: replay/ <- video/ <- src/", () => {
+  it("finds the three folders' sources and their imports", () => {
+    for (const f of ["replay", "video", "src"] as Folder[]) expect(files[f].length, f).toBeGreaterThan(5);
+    expect(edges.length).toBeGreaterThan(100);
+  });
+
+  it("replay/ imports only replay/, node builtins, zod and sharp", () => {
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "replay")
+      .filter((e) => (e.target ? folderOf(e.target) !== "replay" : !e.spec.startsWith("node:") && !ENGINE_PACKAGES.has(packageOf(e.spec))))
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("replay/ sets no process policy: no exit, signal handlers, environment changes, output streams or global library settings", () => {
+    const rules: [RegExp, string][] = [
+      [/process\.exit\b/, "process.exit"],
+      [/process\.(on|once|off|addListener)\(/, "process event handlers"],
+      [/process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/, "environment changes"],
+      [/process\.(stdout|stderr)\b/, "writing to the terminal"],
+      [/process\.exitCode/, "exit codes"],
+      [/^(?!\s*(\/\/|\*)).*sharp\.cache\(/m, "sharp.cache() (a host application's sharp)"],
+    ];
+    const bad: string[] = [];
+    for (const f of files.replay) {
+      const lines = readFileSync(join(ROOT, f), "utf8").split("\n");
+      lines.forEach((text, i) => {
+        if (/^\s*(\/\/|\*|\/\*)/.test(text)) return; // comments may talk about it
+        for (const [re, what] of rules) if (re.test(text)) bad.push(`${f}:${i + 1}: ${what}`);
+      });
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it("video/ imports only video/, browser-safe replay modules, and the composition's packages", () => {
+    const allowedPackages = new Set(["remotion", "react", "react-dom", "zod", "@remotion/zod-types", "d3-geo", "topojson-client", "world-atlas", "@fontsource/inter", "@fontsource/jetbrains-mono", "topojson-specification"]);
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "video")
+      .filter((e) => {
+        if (!e.target) return !allowedPackages.has(packageOf(e.spec));
+        if (folderOf(e.target) === "video") return false;
+        return !(folderOf(e.target) === "replay" && BROWSER_SAFE.some((re) => re.test(e.target!)));
+      })
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("the replay modules video/ may use are browser-safe all the way down (no node builtins, no sharp)", () => {
+    const safe = files.replay.filter((f) => BROWSER_SAFE.some((re) => re.test(f)));
+    expect(safe).toContain("replay/timeline/timeline-schema.ts");
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const walk = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const e of edgesOf(f)) {
+        if (e.target) walk(e.target);
+        else if (e.spec.startsWith("node:") || packageOf(e.spec) === "sharp") bad.push(where(e));
+      }
+    };
+    safe.forEach(walk);
+    expect(bad).toEqual([]);
+  });
+
+  it("nothing below src/ imports from src/", () => {
+    const bad = edges.filter((e) => folderOf(e.from) !== "src" && e.target && folderOf(e.target) === "src").map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("every relative import names a file that exists", () => {
+    const missing = edges.filter((e) => e.target && !existsFile(e.target)).map(where);
+    expect(missing).toEqual([]);
+  });
+});
+
+function existsFile(rel: string): boolean {
+  for (const candidate of [rel, rel.replace(/\.ts$/, ".tsx")]) {
+    try {
+      if (statSync(join(ROOT, candidate)).isFile()) return true;
+    } catch {
+      /* try the next */
+    }
+  }
+  return false;
+}
