@@ -120,7 +120,7 @@ export async function decodePano(path: string, shared = false): Promise<Pano> {
       throw new PanoError(`panorama ${path}: has ${info.channels} channels, expected RGB`);
     }
     const bytes = info.width * info.height * 3;
-    let rgb: Uint8Array = shared ? new Uint8Array(new SharedArrayBuffer(bytes)) : info.channels === 3 ? data : new Uint8Array(bytes);
+    const rgb: Uint8Array = shared ? new Uint8Array(new SharedArrayBuffer(bytes)) : info.channels === 3 ? data : new Uint8Array(bytes);
     if (info.channels === 1) {
       // Greyscale JPEG: the environment's convert("RGB") repeats the channel.
       for (let i = 0; i < data.length; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i];

@@ -11,6 +11,7 @@ import { C, MONO, SANS } from "../theme.ts";
 
 /** Control characters (other than newline and tab) would render as boxes; model text is shown, never run. */
 export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\uFFFD");
 }
 

@@ -14,7 +14,9 @@ export const Viewport: React.FC<{ framesDir: string; view: ViewportFrame; next: 
     <div data-scene="viewport" style={{ position: "relative", width, height, background: C.panel, overflow: "hidden" }}>
       {view.file ? <Img src={frameUrl(framesDir, view.file)} style={img} /> : null}
       {view.blend ? <Img src={frameUrl(framesDir, view.blend.file)} style={{ ...img, opacity: view.blend.opacity }} /> : null}
-      {/* The next video frame's file, fetched now (invisible, never waited for) so its <Img> loads from cache. */}
+      {/* The next video frame's file, fetched now (invisible, never waited for) so its <Img> loads from cache.
+          A plain <img> on purpose: Remotion's <Img> would hold the frame until it loads. */}
+      {/* eslint-disable-next-line @remotion/warn-native-media-tag */}
       {next && next !== view.file && next !== view.blend?.file ? <img src={frameUrl(framesDir, next)} alt="" style={{ position: "absolute", width: 1, height: 1, opacity: 0 }} /> : null}
     </div>
   );

@@ -1,0 +1,127 @@
+/**
+ * The package as a user gets it: `npm pack`, install the tarball into an empty
+ * project, then run the CLI (verify, page, render with real Chromium and an
+ * MP4 checked with ffprobe), import the API from a Node ESM script, and
+ * type-check a TypeScript consumer against the shipped .d.ts files.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "../helpers.ts";
+import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+
+const SAMPLE = join(ROOT, "rollouts", "sample");
+const IN = [join(SAMPLE, "episodes.jsonl"), "--tasks", join(SAMPLE, "tasks.jsonl"), "--panos", join(SAMPLE, "panos")];
+let work: string;
+let app: string;
+let tarball: string;
+
+/** Runs a command in the consumer project; returns its result without throwing. */
+function inApp(cmd: string, args: string[], timeoutMs = 600_000) {
+  const r = spawnSync(cmd, args, { cwd: app, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "error" } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const georeplay = (...args: string[]) => inApp(join(app, "node_modules", ".bin", "georeplay"), args);
+
+beforeAll(() => {
+  // Short paths: Chromium's socket path under TMPDIR is limited to 107 bytes.
+  work = mkdtempSync("/tmp/grpkg-");
+  app = join(work, "app");
+  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  tarball = join(work, packed[0].filename);
+  execFileSync("mkdir", ["-p", app]);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
+  execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, stdio: "ignore", timeout: 900_000 });
+}, 1_200_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("the installed package", () => {
+  it("ships the compiled engine, composition and declarations, and no benchmarks or sources", () => {
+    const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
+    for (const f of ["package/dist/src/cli.js", "package/dist/src/index.d.ts", "package/dist/video/index.js", "package/dist/replay/timeline/timeline-schema.d.ts", "package/dist/replay/verify/verify-worker.js", "package/LICENSE"]) {
+      expect(listing).toContain(f);
+    }
+    expect(listing.filter((f) => f.startsWith("package/dist/bench"))).toEqual([]);
+    expect(listing.filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("--version is package.json's", () => {
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+    expect(georeplay("--version").stdout.trim()).toBe(version);
+  });
+
+  it("verify: every view of the bundled sample reproduces, exit 0", () => {
+    const r = georeplay("verify", ...IN, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ episodes: 9, checked: 70, match: 70, mismatch: 0, resolved: 1, errors: [] });
+  });
+
+  it("page: one self-contained page", () => {
+    const out = join(work, "sample.html");
+    const r = georeplay("page", ...IN, "-o", out, "--json");
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ written: true, episodes: 9, mismatch: 0 });
+    expect(readFileSync(out, "utf8")).toMatch(/^<!doctype html>/i);
+  });
+
+  it("render: a real MP4 from the shipped composition", () => {
+    const out = join(work, "trieste.mp4");
+    const r = georeplay("render", ...IN, "--episode", "90a9d3eba5ce", "-o", out, "--size", "640x360", "--fps", "10", "--json");
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const stream = probeVideo(out);
+    expect(stream).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 640, height: 360, fps: 10 });
+    expect(stream.frames).toBe(report.frames);
+    expect(report.verified).toBe(true);
+  });
+
+  it("import { verify } from 'georeplay' in a Node ESM script gives the CLI's report", () => {
+    const script = join(app, "api.mjs");
+    writeFileSync(
+      script,
+      `import { verify, GeoreplayError } from "georeplay";\n` +
+        `const r = await verify(${JSON.stringify({ episodes: [IN[0]], tasks: IN[2], panos: IN[4] })});\n` +
+        `let bad = null;\n` +
+        `try { await verify({ episodes: ["/nonexistent/episodes.jsonl"], tasks: ${JSON.stringify(IN[2])}, panos: ${JSON.stringify(IN[4])} }); } catch (e) { bad = { isGeoreplayError: e instanceof GeoreplayError, kind: e.kind, problems: e.problems.length }; }\n` +
+        `console.log(JSON.stringify({ r, bad }));\n`,
+    );
+    const run = inApp(process.execPath, [script]);
+    expect(run.code, run.stderr).toBe(0);
+    const { r, bad } = JSON.parse(run.stdout);
+    const cli = JSON.parse(georeplay("verify", ...IN, "--json").stdout);
+    expect(r).toEqual(cli);
+    expect(bad).toEqual({ isGeoreplayError: true, kind: "input", problems: 1 });
+  });
+
+  it("a TypeScript consumer type-checks against the shipped .d.ts, and a wrong call does not", () => {
+    writeFileSync(
+      join(app, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["consumer.ts"] }),
+    );
+    const good = [
+      `import { verify, GeoreplayError, EpisodeSchema, type VerifyReport, type Episode } from "georeplay";`,
+      `import { TimelineSchema, type Timeline } from "georeplay/timeline";`,
+      `const report: VerifyReport = await verify({ episodes: ["run/episodes.jsonl"], tasks: "tasks.jsonl", panos: "panos", signal: AbortSignal.timeout(1000) });`,
+      `const matched: number = report.match;`,
+      `const kind: "input" | "drift" = new GeoreplayError("x").kind;`,
+      `const ep: Episode = EpisodeSchema.parse({});`,
+      `const tl: Timeline | undefined = TimelineSchema.safeParse({}).data;`,
+      `export { matched, kind, ep, tl };`,
+    ].join("\n");
+    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+    writeFileSync(join(app, "consumer.ts"), good);
+    const ok = inApp(process.execPath, [tsc, "-p", "tsconfig.json"]);
+    expect(ok.stdout + ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    writeFileSync(join(app, "consumer.ts"), good.replace(`episodes: ["run/episodes.jsonl"]`, "episodes: 1"));
+    const bad = inApp(process.execPath, [tsc, "-p", "tsconfig.json"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout).toMatch(/consumer\.ts\(3,\d+\): error TS2322/);
+  });
+
+  it("installs nothing that downloads at run time: no Chrome download, the MP4 came from Debian's Chromium", () => {
+    expect(existsSync(join(app, "node_modules", "georeplay", "dist", "src", "cli.js"))).toBe(true);
+    expect(existsSync(join(app, "node_modules", ".remotion"))).toBe(false);
+  });
+});
