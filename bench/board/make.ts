@@ -3,7 +3,7 @@
  * like the published one (16 arms x 200 tasks x k=4 = 12,800 episodes).
  *
  *   node dist/bench/board/make.js [--out DIR] [--arms 16] [--tasks 200] [--k 4]
- *                                 [--line-kb 95] [--jobs N]
+ *                                 [--line-kb 95] [--jobs N] [--placeholder-hashes]
  *
  * Output (default DIR: bench/.cache/board-v<version>-<arms>x<tasks>x<k>-<kb>kb, built once,
  * reused while its DONE file exists):
@@ -19,7 +19,12 @@
  * own renderer (this board measures scale, not fidelity), rendered on worker threads.
  * About 1 row in 700 is an errored row (no outcome), 1 in 60 has no guess, 1 in 25 a forced guess.
  *
- * From code: `await ensureBoard({ ...DEFAULT_SHAPE })` -> { dir, root, tasks, panos, episodes }.
+ * --placeholder-hashes: no panoramas, no rendering; image_sha256 = sha256 of the view's key. Same
+ * episodes, sizes and view counts in minutes instead of an hour of rendering, for benchmarks that
+ * only read episodes (report, board pages); `verify` on it reports every view as drift.
+ * Cached separately (DIR gets a `-placeholder` suffix).
+ *
+ * From code: `await ensureBoard({ ...DEFAULT_SHAPE }, { placeholderHashes })` -> { dir, root, tasks, panos, episodes }.
  */
 import { Worker } from "node:worker_threads";
 import { existsSync, mkdirSync, writeFileSync, readFileSync, rmSync, createWriteStream, renameSync } from "node:fs";
@@ -28,6 +33,7 @@ import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import { once } from "node:events";
+import { createHash } from "node:crypto";
 import {
   DEFAULT_SHAPE, FRAMES_PER_TASK, GENERATOR_VERSION, START_CAMERA, armName, compassAngle, episodeViews, imageId, unit, viewKey,
   type BoardShape,
@@ -47,24 +53,40 @@ export interface BuiltBoard {
   shape: BoardShape;
 }
 
-export function defaultBoardDir(shape: BoardShape): string {
-  return join(ROOT, "bench", ".cache", `board-v${GENERATOR_VERSION}-${shape.arms}x${shape.tasks}x${shape.k}-${Math.round(shape.lineBytes / 1000)}kb`);
+export function defaultBoardDir(shape: BoardShape, placeholderHashes = false): string {
+  const name = `board-v${GENERATOR_VERSION}-${shape.arms}x${shape.tasks}x${shape.k}-${Math.round(shape.lineBytes / 1000)}kb${placeholderHashes ? "-placeholder" : ""}`;
+  return join(ROOT, "bench", ".cache", name);
 }
 
-export async function ensureBoard(shape: BoardShape = DEFAULT_SHAPE, opts: { out?: string; jobs?: number; log?: (s: string) => void } = {}): Promise<BuiltBoard> {
-  const dir = opts.out ?? defaultBoardDir(shape);
+/** Every distinct view key of the board, without rendering: sha256 of the key stands in for the image's. */
+function placeholderHashes(shape: BoardShape): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let t = 0; t < shape.tasks; t++) {
+    out[viewKey(t, START_CAMERA)] = createHash("sha256").update(viewKey(t, START_CAMERA)).digest("hex");
+    for (let a = 0; a < shape.arms; a++) for (let p = 0; p < shape.k; p++) for (const v of episodeViews(a, p, t)) out[viewKey(t, v.camera)] = createHash("sha256").update(viewKey(t, v.camera)).digest("hex");
+  }
+  return out;
+}
+
+export async function ensureBoard(
+  shape: BoardShape = DEFAULT_SHAPE,
+  opts: { out?: string; jobs?: number; placeholderHashes?: boolean; log?: (s: string) => void } = {},
+): Promise<BuiltBoard> {
+  const placeholder = opts.placeholderHashes ?? false;
+  const dir = opts.out ?? defaultBoardDir(shape, placeholder);
   const built: BuiltBoard = { dir, root: join(dir, "board"), tasks: join(dir, "tasks.jsonl"), panos: join(dir, "panos"), episodes: shape.arms * shape.tasks * shape.k, shape };
   const done = join(dir, "DONE");
-  if (existsSync(done) && readFileSync(done, "utf8") === JSON.stringify({ version: GENERATOR_VERSION, ...shape })) return built;
+  const stamp = JSON.stringify({ version: GENERATOR_VERSION, ...shape, placeholderHashes: placeholder });
+  if (existsSync(done) && readFileSync(done, "utf8") === stamp) return built;
   const log = opts.log ?? ((s: string) => process.stderr.write(s + "\n"));
   rmSync(built.root, { recursive: true, force: true });
   mkdirSync(built.panos, { recursive: true });
   writeTasks(built.tasks, shape);
   const t0 = performance.now();
-  const hashes = await renderAll(shape, built.panos, opts.jobs ?? availableParallelism(), log);
+  const hashes = placeholder ? placeholderHashes(shape) : await renderAll(shape, built.panos, opts.jobs ?? availableParallelism(), log);
   log(`board: ${Object.keys(hashes).length} distinct views rendered in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   await writeEpisodes(built.root, shape, hashes);
-  writeFileSync(done, JSON.stringify({ version: GENERATOR_VERSION, ...shape }));
+  writeFileSync(done, stamp);
   log(`board: ${built.episodes} episodes under ${built.root} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   return built;
 }
@@ -300,9 +322,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       k: { type: "string", default: String(DEFAULT_SHAPE.k) },
       "line-kb": { type: "string", default: String(DEFAULT_SHAPE.lineBytes / 1000) },
       jobs: { type: "string", default: String(availableParallelism()) },
+      "placeholder-hashes": { type: "boolean", default: false },
     },
   });
   const shape: BoardShape = { ...DEFAULT_SHAPE, arms: Number(values.arms), tasks: Number(values.tasks), k: Number(values.k), lineBytes: Number(values["line-kb"]) * 1000 };
-  const b = await ensureBoard(shape, { out: values.out, jobs: Number(values.jobs) });
+  const b = await ensureBoard(shape, { out: values.out, jobs: Number(values.jobs), placeholderHashes: values["placeholder-hashes"] });
   process.stdout.write(JSON.stringify(b, null, 2) + "\n");
 }
