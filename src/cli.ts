@@ -11,6 +11,7 @@ import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
 import { registerRender } from "./commands/render.ts";
 import { registerSchema } from "./commands/schema.ts";
+import { registerReport } from "./commands/report.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -52,6 +53,7 @@ registerVerify(program);
 registerFrames(program);
 registerPage(program);
 registerRender(program);
+registerReport(program);
 registerSchema(program);
 
 await runMain(program);
