@@ -15,6 +15,7 @@ import type { EpisodeRecord } from "../replay/formats/records.ts";
 import type { InputFormat } from "../replay/formats/inputs.ts";
 import type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+import type { Report } from "../replay/board/report-schema.ts";
 
 export { GeoreplayError, type ErrorKind, type Problem } from "../replay/io/errors.ts";
 export { EpisodeSchema, TurnSchema, CameraSchema, OutcomeSchema, type Episode, type Turn, type Camera, type Outcome } from "../replay/schema/episode.ts";
@@ -27,6 +28,7 @@ export type { EpisodeRecord, RecordFormat } from "../replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
 export type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
 export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+export { ReportSchema, type Report } from "../replay/board/report-schema.ts";
 
 /** Re-renders every recorded view and compares its digest; the report `georeplay verify --json` prints. */
 export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
@@ -58,3 +60,17 @@ export async function* readEpisodes(inputs: string[], opts: { format?: InputForm
 }
 
 export { recordProblem } from "../replay/formats/records.ts";
+
+/**
+ * A pass@k board's numbers, exactly as `geoeval report` computes them (the object
+ * `georeplay report --json` prints); `formatReport` gives geoeval's text.
+ */
+export async function report(inputs: string[], opts: { baseline?: string; legacy?: boolean; signal?: AbortSignal } = {}): Promise<Report> {
+  const board = await import("../replay/board/index.ts");
+  return board.boardReport(await board.readBoard(inputs, { signal: opts.signal }), { baseline: opts.baseline, legacy: opts.legacy });
+}
+
+/** geoeval's text for a report (current layout, or the legacy one when the report was made with `legacy`). */
+export async function formatReport(r: Report): Promise<string> {
+  return (await import("../replay/board/format.ts")).formatReport(r);
+}

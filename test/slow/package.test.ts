@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers.ts";
 import { probeVideo } from "../../src/mp4/ffmpeg.ts";
@@ -24,6 +24,16 @@ function inApp(cmd: string, args: string[], timeoutMs = 600_000) {
 }
 const georeplay = (...args: string[]) => inApp(join(app, "node_modules", ".bin", "georeplay"), args);
 
+/** The `run:` of the workflow's "Install georeplay" steps (both jobs install the same way). */
+function workflowInstallStep(): string {
+  const yml = readFileSync(join(ROOT, "docs", "github-actions-verify.yml"), "utf8");
+  const steps = [...yml.matchAll(/- name: Install georeplay\n\s+run: (.+)\n/g)].map((m) => m[1].trim());
+  expect(steps.length).toBe(2);
+  expect(new Set(steps).size).toBe(1);
+  expect(steps[0]).toContain('"$GEOREPLAY"');
+  return steps[0];
+}
+
 beforeAll(() => {
   // Short paths: Chromium's socket path under TMPDIR is limited to 107 bytes.
   work = mkdtempSync("/tmp/grpkg-");
@@ -32,7 +42,8 @@ beforeAll(() => {
   tarball = join(work, packed[0].filename);
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
-  execFileSync("npm", ["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], { cwd: app, stdio: "ignore", timeout: 900_000 });
+  // Installed exactly as docs/github-actions-verify.yml does it, with $GEOREPLAY naming this tarball.
+  execFileSync("bash", ["-c", workflowInstallStep()], { cwd: app, stdio: "ignore", timeout: 900_000, env: { ...process.env, GEOREPLAY: tarball, npm_config_prefer_offline: "true" } });
 }, 1_200_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -92,6 +103,27 @@ describe("the installed package", () => {
     const cli = JSON.parse(georeplay("verify", ...IN, "--json").stdout);
     expect(r).toEqual(cli);
     expect(bad).toEqual({ isGeoreplayError: true, kind: "input", problems: 1 });
+  });
+
+  it("the README's 'Use it from code' example runs as written", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = /<!-- test\/slow\/package\.test\.ts runs this block[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme);
+    expect(block, "README has the marked example").not.toBeNull();
+    cpSync(SAMPLE, join(app, "rollouts", "sample"), { recursive: true });
+    writeFileSync(join(app, "readme-example.mjs"), block![1]);
+    const run = inApp(process.execPath, [join(app, "readme-example.mjs")]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toBe("70/70 views reproduce, 0 drifted\n");
+  });
+
+  it("report: the board numbers from the API equal report --json", () => {
+    const board = join(ROOT, "test", "fixtures", "boards", "main");
+    const script = join(app, "report.mjs");
+    writeFileSync(script, `import { report } from "georeplay";\nconsole.log(JSON.stringify(await report([${JSON.stringify(board)}])));\n`);
+    const api = inApp(process.execPath, [script]);
+    expect(api.code, api.stderr).toBe(0);
+    const cli = georeplay("report", board, "--json");
+    expect(JSON.parse(api.stdout)).toEqual(JSON.parse(cli.stdout));
   });
 
   it("a TypeScript consumer type-checks against the shipped .d.ts, and a wrong call does not", () => {
