@@ -57,9 +57,14 @@ export class PanoStore {
   constructor(
     readonly dir: string,
     readonly maxBytes = 256 * 1024 * 1024,
-    /** Decode into SharedArrayBuffers, so worker threads can read the pixels without a copy. */
-    readonly shared = false,
+    /** At most this many decoded panoramas (a pool worker keeps about two). */
+    readonly maxEntries = Infinity,
   ) {}
+
+  /** True when the panorama is decoded and cached here. */
+  has(path: string): boolean {
+    return this.cache.has(path);
+  }
 
   /** The file the environment would sample for this image at this fov (the hires rule). */
   resolve(imageId: string, fovDeg: number): string {
@@ -81,7 +86,7 @@ export class PanoStore {
     }
     let p = this.inflight.get(path);
     if (!p) {
-      p = decodePano(path, this.shared).finally(() => this.inflight.delete(path));
+      p = decodePano(path).finally(() => this.inflight.delete(path));
       this.inflight.set(path, p);
       const pano = await p;
       this.insert(pano);
@@ -94,7 +99,7 @@ export class PanoStore {
     this.cache.set(pano.path, pano);
     this.bytes += pano.data.byteLength;
     for (const [k, v] of this.cache) {
-      if (this.bytes <= this.maxBytes || this.cache.size <= 1) break;
+      if ((this.bytes <= this.maxBytes && this.cache.size <= this.maxEntries) || this.cache.size <= 1) break;
       this.cache.delete(k);
       this.bytes -= v.data.byteLength;
     }
@@ -102,7 +107,7 @@ export class PanoStore {
 }
 
 /** Decodes one panorama to RGB, with a specific error for every way a file can be wrong. */
-export async function decodePano(path: string, shared = false): Promise<Pano> {
+export async function decodePano(path: string): Promise<Pano> {
   let size: number;
   try {
     size = statSync(path).size;
@@ -124,12 +129,10 @@ export async function decodePano(path: string, shared = false): Promise<Pano> {
       throw new PanoError(`panorama ${path}: has ${info.channels} channels, expected RGB`);
     }
     const bytes = info.width * info.height * 3;
-    let rgb: Uint8Array = shared ? new Uint8Array(new SharedArrayBuffer(bytes)) : info.channels === 3 ? data : new Uint8Array(bytes);
+    const rgb: Uint8Array = info.channels === 3 ? data : new Uint8Array(bytes);
     if (info.channels === 1) {
       // Greyscale JPEG: the environment's convert("RGB") repeats the channel.
       for (let i = 0; i < data.length; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i];
-    } else if (rgb !== data) {
-      rgb.set(data);
     }
     return { path, width: info.width, height: info.height, data: rgb };
   } catch (e) {
