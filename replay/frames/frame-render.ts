@@ -28,7 +28,7 @@ export const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).
  */
 export function renderFrameFile(pano: Pano, task: RenderTask, buffers: ViewBuffers = viewBuffers(task.view.width, task.view.height)): Promise<string> {
   const { map } = indexMap(task.view, pano.width, pano.height, undefined, false, buffers.map);
-  sampleRgb(pano.data, map, buffers.rgb);
+  sampleRgb(pano.data, map, buffers.rgb, pano.top * pano.width);
   return encodeJpeg(buffers.rgb, task.view.width, task.view.height).then(async (jpeg) => {
     await writeAtomic(task.path, jpeg);
     return sha256(jpeg);

@@ -384,6 +384,44 @@ function walkRows(W: number, xc: number, halfW: number, c: number, q: number, sr
   }
 }
 
+/**
+ * The panorama rows [top, bottom) a view samples, with `margin` rows either
+ * side (the boundary search moves a sampled row by at most one). Latitude has
+ * no extremum inside the image except at a pole, so the border pixels and
+ * the poles in view bound every row the view touches.
+ */
+export function viewRows(view: ViewSpec, srcW: number, srcH: number, margin = 2): { top: number; bottom: number } {
+  const W = view.width;
+  const H = view.height;
+  const k = trigConstants(view);
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
+  let lo = srcH;
+  let hi = -1;
+  const at = (x: number, y: number) => {
+    projectFull(x - W / 2, -(y - H / 2), focal, cp, sp, ch, sh, srcW, srcH);
+    const v = (exactOut.index / srcW) | 0;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  };
+  for (let x = 0; x < W; x++) {
+    at(x, 0);
+    at(x, H - 1);
+  }
+  for (let y = 0; y < H; y++) {
+    at(0, y);
+    at(W - 1, y);
+  }
+  // The north pole is at camera direction (0, cos p, -sin p), the south pole at (0, -cos p, sin p):
+  // in view when in front of the camera and within the image's vertical half-extent.
+  const poleRy = Math.abs(sp) > 0 ? (focal * cp) / Math.abs(sp) : Infinity;
+  if (poleRy <= H / 2 + 1) {
+    if (sp < 0) lo = 0;
+    else hi = srcH - 1;
+  }
+  return { top: Math.max(0, lo - margin), bottom: Math.min(srcH, hi + 1 + margin) };
+}
+
 /** The reference computation on every pixel (no cache, no fast path): the oracle for tests. */
 export function indexMapExact(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants = trigConstants(view)): Int32Array {
   const W = view.width;
@@ -422,10 +460,10 @@ export function indexAt(
   }
 }
 
-/** Gathers RGB pixels: out[i] = src[map[i]]. */
-export function sampleRgb(src: Uint8Array, map: Int32Array, out: Uint8Array = new Uint8Array(map.length * 3)): Uint8Array {
+/** Gathers RGB pixels: out[i] = src[map[i] - base] (base: the first source pixel `src` holds, for a band of rows). */
+export function sampleRgb(src: Uint8Array, map: Int32Array, out: Uint8Array = new Uint8Array(map.length * 3), base = 0): Uint8Array {
   for (let i = 0, o = 0; i < map.length; i++, o += 3) {
-    const s = map[i] * 3;
+    const s = (map[i] - base) * 3;
     out[o] = src[s];
     out[o + 1] = src[s + 1];
     out[o + 2] = src[s + 2];

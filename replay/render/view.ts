@@ -26,7 +26,7 @@ export function viewBuffers(width: number, height: number): ViewBuffers {
 /** The environment's image for this view, with V8's trig constants (right for all but boundary views). */
 export async function renderView(pano: Pano, view: ViewSpec): Promise<RenderedView> {
   const { map } = indexMap(view, pano.width, pano.height);
-  const rgb = sampleRgb(pano.data, map);
+  const rgb = sampleRgb(pano.data, map, undefined, pano.top * pano.width);
   return { rgb, jpeg: await encodeJpeg(rgb, view.width, view.height) };
 }
 
@@ -49,7 +49,7 @@ export type ViewCheck =
 export function checkView(pano: Pano, view: ViewSpec, expected: string, scheme: HashScheme, buffers?: ViewBuffers): Promise<ViewCheck> {
   const k = trigConstants(view);
   const { map, sensitive } = indexMap(view, pano.width, pano.height, k, true, buffers?.map);
-  const rgb = sampleRgb(pano.data, map, buffers?.rgb);
+  const rgb = sampleRgb(pano.data, map, buffers?.rgb, pano.top * pano.width);
   return finishCheck(encodeJpeg(rgb, view.width, view.height), pano, view, expected, scheme, k, map, sensitive);
 }
 
@@ -68,7 +68,7 @@ async function finishCheck(
   if (sameDigest(digest, expected)) return { status: "match", digest, jpeg };
   if (sensitive.length === 0) return { status: "mismatch", digest, jpeg, candidates: 0 };
   const found = await searchBoundary(pano, view, k, map, sensitive, async (cand) => {
-    const bytes = await encodeJpeg(sampleRgb(pano.data, cand), view.width, view.height);
+    const bytes = await encodeJpeg(sampleRgb(pano.data, cand, undefined, pano.top * pano.width), view.width, view.height);
     return sameDigest(imageDigest(bytes, scheme), expected) ? bytes : null;
   });
   if (found.bytes) return { status: "resolved", digest: imageDigest(found.bytes, scheme), jpeg: found.bytes, candidates: found.tried };

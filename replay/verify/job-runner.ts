@@ -5,7 +5,8 @@
  * two panoramas; a few JPEG encodes stay in flight on libuv's threads while
  * the next view's index map and gather run; per-view buffers are reused.
  */
-import { PanoError, PanoStore, type Pano } from "../panos/store.ts";
+import { PanoError, PanoStore, type Pano, type RowsFor } from "../panos/store.ts";
+import { viewRows } from "../render/reproject.ts";
 import { checkView, viewBuffers, type ViewBuffers } from "../render/view.ts";
 import { renderFrameFile, type RenderTask } from "../frames/frame-render.ts";
 import type { ViewJob } from "./view-jobs.ts";
@@ -44,6 +45,33 @@ export const ENCODES_IN_FLIGHT = 3;
 export const PANOS_PER_RUNNER = 2;
 
 /**
+ * The rows a group of views samples: only that band is decoded (rows below it
+ * are never decoded, and the band is smaller to hold). Frame renders decode
+ * whole panoramas: a camera path tilts, and re-decoding a growing band would
+ * cost more than it saves.
+ */
+const rowsOfGroup = new WeakMap<CheckGroup, RowsFor>();
+function groupRows(group: CheckGroup): RowsFor {
+  let f = rowsOfGroup.get(group);
+  if (f) return f;
+  let memo: { w: number; h: number; band: { top: number; bottom: number } } | null = null;
+  f = (w, h) => {
+    if (memo && memo.w === w && memo.h === h) return memo.band;
+    let top = h;
+    let bottom = 0;
+    for (const j of group.jobs) {
+      const r = viewRows(j.view, w, h);
+      if (r.top < top) top = r.top;
+      if (r.bottom > bottom) bottom = r.bottom;
+    }
+    memo = { w, h, band: { top, bottom: Math.max(bottom, top) } };
+    return memo.band;
+  };
+  rowsOfGroup.set(group, f);
+  return f;
+}
+
+/**
  * Runs tasks one after another from a queue, preferring tasks whose panorama
  * is already decoded (so a worker's views of one panorama are checked in one
  * streak), and moves to the next task as soon as the current one's last view
@@ -77,7 +105,7 @@ export class JobRunner {
     this.pumping = true;
     try {
       while (this.queue.length) {
-        let i = this.queue.findIndex((q) => this.store.has(q.task.kind === "check" ? q.task.path : q.task.task.pano));
+        let i = this.queue.findIndex((q) => (q.task.kind === "check" ? this.store.has(q.task.path, groupRows(q.task)) : this.store.has(q.task.task.pano)));
         if (i < 0) i = 0;
         const [item] = this.queue.splice(i, 1);
         try {
@@ -117,7 +145,7 @@ export class JobRunner {
   private async submitCheck(group: CheckGroup): Promise<{ done: Promise<PoolResult> }> {
     let pano: Pano;
     try {
-      pano = await this.store.get(group.path);
+      pano = await this.store.get(group.path, groupRows(group));
     } catch (e) {
       const message = e instanceof PanoError ? e.message : (e as Error).message;
       const outcomes = group.jobs.map((job): ViewOutcome => ({ turn: job.turn, status: "error", recorded: job.expected, rendered: null, error: message }));
