@@ -91,7 +91,7 @@ export class PanoStore {
   constructor(
     readonly dir: string,
     readonly maxBytes = 256 * 1024 * 1024,
-    /** At most this many decoded panoramas (a pool worker keeps about two). */
+    /** At most this many decoded panoramas (a pool worker keeps one). */
     readonly maxEntries = Infinity,
   ) {}
 
@@ -137,6 +137,16 @@ export class PanoStore {
             return { top: Math.min(hit.top, b.top), bottom: Math.max(hit.top + hit.rows, b.bottom) };
           }
         : band;
+    // Make room first: a decode's buffer and the ones it replaces are never all held at once.
+    if (hit) {
+      this.cache.delete(path);
+      this.bytes -= hit.data.byteLength;
+    }
+    while (this.cache.size >= this.maxEntries) {
+      const [k, v] = this.cache.entries().next().value!;
+      this.cache.delete(k);
+      this.bytes -= v.data.byteLength;
+    }
     const p = decodePano(path, want).finally(() => this.inflight.delete(path));
     this.inflight.set(path, p);
     const pano = await p;

@@ -1,8 +1,8 @@
 /**
  * What a pool worker does (and the calling thread, when there is no pool):
  * checks groups of views of one panorama, and renders frame files. The
- * panorama is decoded here, where it is used, into a store that holds about
- * two panoramas; a few JPEG encodes stay in flight on libuv's threads while
+ * panorama is decoded here, where it is used, into a store that holds one
+ * panorama (the band of rows its views sample); a few JPEG encodes stay in flight on libuv's threads while
  * the next view's index map and gather run; per-view buffers are reused.
  */
 import { PanoError, PanoStore, type Pano, type RowsFor } from "../panos/store.ts";
@@ -41,8 +41,12 @@ export type PoolResult = { kind: "check"; outcomes: ViewOutcome[] } | { kind: "f
 
 /** Encodes in flight per runner: enough to hide the per-call overhead, few enough to bound buffers. */
 export const ENCODES_IN_FLIGHT = 3;
-/** Decoded panoramas a runner keeps: the one in use and the next. */
-export const PANOS_PER_RUNNER = 2;
+/**
+ * Decoded panoramas a runner keeps. One: work arrives grouped by panorama and
+ * the runner prefers queued tasks whose panorama it holds, so a second one
+ * was rarely reused but held up to 25 MB (a 4096-wide original) per worker.
+ */
+export const PANOS_PER_RUNNER = 1;
 
 /**
  * The rows a group of views samples: only that band is decoded (rows below it

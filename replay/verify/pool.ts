@@ -2,7 +2,7 @@
  * The engine's one worker pool. It runs two kinds of task: "check these
  * views of one panorama" (verify, page, frames' verification) and "render
  * this frame file" (frames). Each worker decodes the panoramas it uses and
- * keeps about two; tasks carry their panorama path, and a path sticks to the
+ * keeps one; tasks carry their panorama path, and a path sticks to the
  * worker that last took it (unless that worker is far busier than the
  * least-loaded one), so a panorama is decoded once per streak of work on it.
  * No pixels cross threads. Runs in the calling thread when there is one job
@@ -54,7 +54,9 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
     }
   };
   for (let i = 0; i < opts.jobs; i++) {
-    const worker = new Worker(workerFile, { workerData: { panos: opts.panos } });
+    // Small young generation: workers allocate little on the JS heap (buffers are reused), and a
+    // tight heap lets V8 collect dropped panorama buffers (external memory) sooner.
+    const worker = new Worker(workerFile, { workerData: { panos: opts.panos }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     const slot: Slot = { worker, load: 0, pending: new Map() };
     worker.on("message", (m: { id: number; result?: PoolResult; error?: string }) => {
       const w = slot.pending.get(m.id);
