@@ -9,8 +9,9 @@
  *  2. in-process ms/view on the bench's long-standing run (verify-40: 266
  *     views, 6 resolved), 2 workers and 1 thread, results checked equal;
  *  3. the 12,800-episode board (bench/board/make.ts, built once into
- *     bench/.cache): one whole process, wall, peak RSS and distinct views
- *     rendered. Skipped with --no-board.
+ *     bench/.cache; building it takes a while): one whole process, wall,
+ *     peak RSS and distinct views rendered. Skipped with --no-board;
+ *     --board-tasks N measures a 16 x N x 4 board instead.
  */
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
@@ -65,9 +66,10 @@ async function inProcess() {
   return { msPerView: par.ms / par.r.checked, msPerViewOneThread: one.ms / one.r.checked };
 }
 
-async function board() {
+async function board(tasks?: number) {
   const { ensureBoard } = await import("./board/make.ts");
-  const b = await ensureBoard();
+  const { DEFAULT_SHAPE } = await import("./board/shape.ts");
+  const b = await ensureBoard({ ...DEFAULT_SHAPE, ...(tasks ? { tasks } : {}) });
   const t = timedProcess(process.execPath, [join(ROOT, "dist", "bench", "verify-child.js"), b.root, "--tasks", b.tasks, "--panos", b.panos]);
   if (t.code !== 0 && t.code !== 1) throw new Error(`board verify failed (exit ${t.code}): ${t.stderr.slice(0, 2000)}`);
   const r = JSON.parse(t.stdout.trim().split("\n").at(-1)!) as { episodes: number; checked: number; match: number; mismatch: number; rendered: number };
@@ -76,10 +78,17 @@ async function board() {
   return { boardWallS: t.wallS, boardRssMb: t.peakMb, boardRendered: r.rendered, boardViews: r.checked };
 }
 
-export async function benchVerify(opts: { board?: boolean } = {}): Promise<Record<string, number | string>> {
+export async function benchVerify(opts: { board?: boolean; boardTasks?: number } = {}): Promise<Record<string, number | string>> {
   if (!hasReferencePython()) throw new Error(`${PYTHON} lacks numpy/PIL: run npm run setup`);
   const out = { ...wholeProcesses(), ...(await inProcess()) };
-  return opts.board === false ? out : { ...out, ...(await board()) };
+  return opts.board === false ? out : { ...out, ...(await board(opts.boardTasks)) };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchVerify({ board: !process.argv.includes("--no-board") });
+// --no-board skips the board; --board-tasks N builds and measures a smaller board (16 arms x N tasks x 4).
+const arg = (name: string) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchVerify({ board: !process.argv.includes("--no-board"), boardTasks: arg("--board-tasks") ? Number(arg("--board-tasks")) : undefined });
+}
