@@ -18,11 +18,12 @@ import { openPanoDir } from "../panos/store.ts";
 import { TaskIndex } from "../tasks/task-index.ts";
 import type { Episode, Camera } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
-import { createPool } from "./pool.ts";
+import { createPool, type JobPool } from "./pool.ts";
+import { createViewChecker } from "./view-checker.ts";
 import { viewJobs } from "./view-jobs.ts";
-import type { ViewOutcome } from "./check-jobs.ts";
+import type { ViewOutcome } from "./job-runner.ts";
 
-export type { ViewOutcome } from "./check-jobs.ts";
+export type { ViewOutcome } from "./job-runner.ts";
 
 export interface Shard {
   index: number; // 1-based
@@ -55,6 +56,10 @@ export interface VerifyOptions {
   onProgress?: (p: VerifyProgress) => void;
   /** Cancels the run: reading stops, workers are stopped, the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Runs on this pool (frames shares its pool this way) instead of one of its own; the caller closes it. */
+  pool?: JobPool;
+  /** Called once with the number of distinct views rendered (repeats are rendered once per run). */
+  onStats?: (s: { rendered: number }) => void;
 }
 
 export interface VerifiedEpisode {
@@ -136,7 +141,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const panos = needsReplay ? openPanoDir(opts.panos!) : "";
   const size = opts.viewSize ?? 640;
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
-  const pool = needsReplay ? createPool({ jobs, panos, keepImages: opts.keepImages ?? false }) : null;
+  const ownPool = needsReplay && !opts.pool;
+  const pool = needsReplay ? (opts.pool ?? createPool({ jobs, panos })) : null;
+  const checker = pool ? createViewChecker(pool, opts.keepImages ?? false) : null;
 
   const report: VerifyReport = {
     episodes: 0,
@@ -195,6 +202,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
   const offAbort = onAbort(opts.signal, () => pool?.close());
+  const closePool = async () => {
+    if (ownPool) await pool?.close();
+  };
   try {
     for await (const rec of readEpisodeRecords(sources)) {
       throwIfAborted(opts.signal);
@@ -238,8 +248,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     throwIfAborted(opts.signal);
   } finally {
     offAbort();
-    await pool?.close();
+    await closePool();
   }
+  opts.onStats?.({ rendered: checker?.rendered ?? 0 });
   bytesRead = totalBytes;
   progress();
   report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
@@ -286,7 +297,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     report.skipped.no_image_turns += built.counts.none;
     report.skipped.views_without_hash += built.counts.viewWithoutHash;
     for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-    base.views = built.jobs.length ? await pool!.run(built.jobs) : [];
+    base.views = built.jobs.length ? await checker!.check(built.jobs) : [];
     for (const v of base.views) if (v.status === "error") base.errors.push(`${where}: ${v.error}`);
     return base;
   }
