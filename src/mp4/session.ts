@@ -26,6 +26,7 @@ import { freePort } from "./free-port.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
+import { renderHoldAware, type HoldRenderOptions, type HoldRenderResult } from "./hold-render.ts";
 
 export type CompositionId = "Rollout" | "Trivial";
 export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
@@ -37,6 +38,12 @@ export interface SessionOptions {
   onBundleProgress?: (percent: number) => void;
   /** Closes the session (cancelling a render in flight) and removes its folders. */
   signal?: AbortSignal;
+  /**
+   * Link the public dir into the bundle instead of copying it: files written
+   * there later (frame files generated while bundling, further episodes) are
+   * served too.
+   */
+  linkPublicDir?: boolean;
 }
 
 export interface MediaOptions {
@@ -61,6 +68,8 @@ export interface RenderSession {
   select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
   renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  /** Hold-aware render (hold-render.ts): each run of equal frames screenshotted once. */
+  renderHoldAware(opts: HoldRenderOptions): Promise<HoldRenderResult>;
   close(): Promise<void>;
 }
 
@@ -77,11 +86,13 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   let browser: HeadlessBrowser | null = null;
   let closed = false;
   let rendering = 0; // renders in flight: only those are cancelled on close
+  const renderCancels = new Set<() => void>();
   const close = async () => {
     if (closed) return;
     closed = true;
     offAbort();
     if (rendering > 0) cancel.cancel();
+    for (const c of renderCancels) c();
     try {
       await browser?.close({ silent: true });
     } catch {
@@ -101,6 +112,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       publicDir: opts.publicDir,
       outDir: join(work, "b"),
       onProgress: opts.onBundleProgress,
+      symlinkPublicDir: opts.linkPublicDir ?? false,
     });
     quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
@@ -145,6 +157,18 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
           rendering--;
         }
         return { frames, ms: performance.now() - t0 };
+      },
+      async renderHoldAware(m) {
+        const own = makeCancelSignal();
+        const stop = () => own.cancel();
+        renderCancels.add(stop);
+        rendering++;
+        try {
+          return await renderHoldAware({ ...common, puppeteerInstance: browser! }, { ...m, cancelSignal: m.cancelSignal ?? own.cancelSignal });
+        } finally {
+          rendering--;
+          renderCancels.delete(stop);
+        }
       },
       async renderStillPng(id, props, frame, output) {
         const composition = await select(id, props);
