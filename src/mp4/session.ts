@@ -116,7 +116,15 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     });
     quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
-    browser = await openBrowser("chrome", { browserExecutable: opts.browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    if (closed) throw new Error("the render session was closed while bundling");
+    const launched = await openBrowser("chrome", { browserExecutable: opts.browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    if (closed) {
+      // Closed (aborted) while Chromium started: it must not outlive the session.
+      await launched.close({ silent: true }).catch(() => undefined);
+      removeEmptyProfiles(startedMs);
+      throw new Error("the render session was closed while Chromium started");
+    }
+    browser = launched;
     const common = {
       serveUrl,
       browserExecutable: opts.browserExecutable,
@@ -178,6 +186,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     };
   } catch (e) {
     await close();
+    rmSync(work, { recursive: true, force: true }); // again: a bundle finishing after an abort wrote into it
     throw e;
   }
 }
