@@ -1,12 +1,15 @@
 /**
  * The Rollout composition: lays out what the timeline says for the current
- * frame. Frame-pure: it reads only its validated props and useCurrentFrame().
+ * frame. Frame-pure: it reads only its validated props and useCurrentFrame(),
+ * and everything that depends on the frame comes from rolloutFrame() (and
+ * the scenes' motion functions), which the frame signature uses too.
  */
 import React from "react";
 import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
 import type { RolloutProps } from "./props.ts";
 import { rolloutLayout, type Rect } from "./layout.ts";
-import { creditLine, hudAt, panoramaOnScreen, recordedMapFiles, segmentAt, segmentProgress, viewportAt } from "./lookup.ts";
+import { creditLine } from "./lookup.ts";
+import { prefetchFile, rolloutFrame } from "./frame-state.ts";
 import { C, MONO, SANS } from "./theme.ts";
 import { Viewport } from "./scenes/Viewport.tsx";
 import { Hud } from "./scenes/Hud.tsx";
@@ -23,11 +26,11 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
   const t = props;
   const L = rolloutLayout(width, height, t.viewport);
   const u = L.unit; // design px -> output px
-  const pos = segmentAt(t.segments, frame);
-  const { segment, offset } = pos;
+  const f = rolloutFrame(t, frame);
+  const { segment, offset } = f.pos;
   const lastTurn = t.trace.reduce((m, e) => Math.max(m, e.turn), 0);
 
-  if (segment.kind === "score") {
+  if (f.kind === "score") {
     return (
       <AbsoluteFill style={{ background: C.bg }}>
         <ScoreCard timeline={t} offset={offset} width={width} height={height} unit={u} />
@@ -36,13 +39,8 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
     );
   }
 
-  const view = viewportAt(t.segments, pos);
-  const nextView = frame + 1 < t.totalFrames ? viewportAt(t.segments, segmentAt(t.segments, frame + 1)) : null;
-  const next = nextView ? (nextView.blend?.file ?? nextView.file) : null;
-  const hud = hudAt(segment, offset);
-  const showMap = segment.kind === "map" && segment.pins.length > 0;
-  // The panorama is on screen unless the map fully covers it, or a slideshow shows a recorded map image.
-  const panoramaVisible = view.file !== null && !(showMap && offset >= 8) && panoramaOnScreen(view, recordedMapFiles(t));
+  const { view, hud, showMap, panoramaVisible } = f;
+  const next = prefetchFile(t, frame);
 
   return (
     <AbsoluteFill style={{ background: C.bg, color: C.text }}>
@@ -70,7 +68,7 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
         <Hud hud={hud} width={L.hud.width} unit={u} />
       </div>
       <div style={at(L.trace)}>
-        {segment.kind === "opening" ? (
+        {f.trace === null ? (
           <Intro timeline={t} unit={u} />
         ) : (
           <TracePane
@@ -78,8 +76,8 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
             activeTurn={segment.turn}
             width={L.trace.width}
             height={L.trace.height}
-            progress={segmentProgress(pos)}
-            offset={offset}
+            progress={f.trace.progress}
+            offset={f.trace.offset}
             unit={u}
             noReply={t.episode.recordFormat === "train" ? "training traces keep no model reply, only the parsed tool call" : undefined}
           />

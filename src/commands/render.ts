@@ -81,7 +81,7 @@ export function registerRender(program: Command): void {
       process.stdout.write(
         `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
           `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
-          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.screenshots} distinct frames drawn, held frames repeated)\n`,
       );
     });
 }

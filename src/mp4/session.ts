@@ -26,6 +26,7 @@ import { freePort } from "./free-port.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
+import { renderHoldAware, type HoldRenderOptions, type HoldRenderResult } from "./hold-render.ts";
 
 export type CompositionId = "Rollout" | "Trivial";
 export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
@@ -37,6 +38,12 @@ export interface SessionOptions {
   onBundleProgress?: (percent: number) => void;
   /** Closes the session (cancelling a render in flight) and removes its folders. */
   signal?: AbortSignal;
+  /**
+   * Link the public dir into the bundle instead of copying it: files written
+   * there later (frame files generated while bundling, further episodes) are
+   * served too.
+   */
+  linkPublicDir?: boolean;
 }
 
 export interface MediaOptions {
@@ -61,6 +68,8 @@ export interface RenderSession {
   select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
   renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  /** Hold-aware render (hold-render.ts): each run of equal frames screenshotted once. */
+  renderHoldAware(opts: HoldRenderOptions): Promise<HoldRenderResult>;
   close(): Promise<void>;
 }
 
@@ -78,11 +87,13 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   let chromiumTmp: string | null = null;
   let closed = false;
   let rendering = 0; // renders in flight: only those are cancelled on close
+  const renderCancels = new Set<() => void>();
   const close = async () => {
     if (closed) return;
     closed = true;
     offAbort();
     if (rendering > 0) cancel.cancel();
+    for (const c of renderCancels) c();
     try {
       await browser?.close({ silent: true });
     } catch {
@@ -103,13 +114,22 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       publicDir: opts.publicDir,
       outDir: join(work, "b"),
       onProgress: opts.onBundleProgress,
+      symlinkPublicDir: opts.linkPublicDir ?? false,
     });
     quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
+    if (closed) throw new Error("the render session was closed while bundling");
     const chromium = chromiumInFolder(opts.browserExecutable, work);
     chromiumTmp = chromium.outsideTmp;
     const browserExecutable = chromium.launcher;
-    browser = await openBrowser("chrome", { browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    const launched = await openBrowser("chrome", { browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    if (closed) {
+      // Closed (aborted) while Chromium started: it must not outlive the session.
+      await launched.close({ silent: true }).catch(() => undefined);
+      removeEmptyProfiles(startedMs);
+      throw new Error("the render session was closed while Chromium started");
+    }
+    browser = launched;
     const common = {
       serveUrl,
       browserExecutable,
@@ -151,6 +171,18 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
         }
         return { frames, ms: performance.now() - t0 };
       },
+      async renderHoldAware(m) {
+        const own = makeCancelSignal();
+        const stop = () => own.cancel();
+        renderCancels.add(stop);
+        rendering++;
+        try {
+          return await renderHoldAware({ ...common, puppeteerInstance: browser! }, { ...m, cancelSignal: m.cancelSignal ?? own.cancelSignal });
+        } finally {
+          rendering--;
+          renderCancels.delete(stop);
+        }
+      },
       async renderStillPng(id, props, frame, output) {
         const composition = await select(id, props);
         await renderStill({ ...common, composition, inputProps: props, frame, output, imageFormat: "png", overwrite: true });
@@ -159,6 +191,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     };
   } catch (e) {
     await close();
+    rmSync(work, { recursive: true, force: true }); // again: a bundle finishing after an abort wrote into it
     throw e;
   }
 }

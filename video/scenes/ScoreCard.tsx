@@ -4,14 +4,12 @@
  * and the numbers a researcher quotes.
  */
 import React from "react";
-import { interpolate } from "remotion";
+import { scoreMotion } from "../motion.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { revealFrame, pinsFrame } from "../geo-frame.ts";
 import { C, MONO, SANS } from "../theme.ts";
 import { isStacked } from "../layout.ts";
 import { WorldMap, type Marker } from "./WorldMap.tsx";
-
-const clamp = { extrapolateLeft: "clamp", extrapolateRight: "clamp" } as const;
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;
@@ -39,12 +37,13 @@ export const ScoreCard: React.FC<{ timeline: Timeline; offset: number; width: nu
   const guess = o?.guess ?? null;
   const truth = o?.truth ?? null;
   const frame = guess && truth ? revealFrame(guess, truth) : pinsFrame([guess, truth].filter((p): p is [number, number] => p !== null));
+  const m = scoreMotion(offset);
   const markers: Marker[] = [];
-  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: interpolate(offset, [6, 14], [0, 1], clamp) });
-  if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: interpolate(offset, [34, 42], [0, 1], clamp) });
-  const lineProgress = interpolate(offset, [12, 38], [0, 1], clamp);
-  const count = interpolate(offset, [16, 44], [0, 1], clamp);
-  const fade = interpolate(offset, [0, 8], [0, 1], clamp);
+  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: m.guessPin });
+  if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: m.truthPin });
+  const lineProgress = m.line;
+  const count = m.count;
+  const fade = m.fade;
   const points = o?.points ?? null;
   return (
     <div data-scene="score" style={{ position: "absolute", inset: 0, background: C.bg, display: "flex", flexDirection: stacked ? "column" : "row", alignItems: stacked ? "center" : "stretch", gap: pad, padding: pad, opacity: fade }}>
