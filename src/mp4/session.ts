@@ -26,8 +26,11 @@ import { freePort } from "./free-port.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
+import type { CompareProps } from "../../video/compare-props.ts";
 
-export type CompositionId = "Rollout" | "Trivial";
+export type CompositionId = "Rollout" | "Trivial" | "Compare";
+/** Rollout and Trivial take a timeline; Compare takes two (video/compare-props.ts). */
+export type CompositionProps = RolloutProps | CompareProps;
 export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
 
 export interface SessionOptions {
@@ -41,7 +44,7 @@ export interface SessionOptions {
 
 export interface MediaOptions {
   composition: CompositionId;
-  props: RolloutProps;
+  props: CompositionProps;
   /** Where Remotion writes; the caller makes it atomic. */
   outputLocation: string;
   concurrency?: number;
@@ -58,9 +61,9 @@ export interface MediaOptions {
 export interface RenderSession {
   readonly serveUrl: string;
   readonly port: number;
-  select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
+  select(id: CompositionId, props: CompositionProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
-  renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  renderStillPng(id: CompositionId, props: CompositionProps, frame: number, output: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -113,7 +116,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       port,
       logLevel: LOG_LEVEL,
     };
-    const select = (id: CompositionId, props: RolloutProps) => selectComposition({ ...common, id, inputProps: props });
+    const select = (id: CompositionId, props: CompositionProps) => selectComposition({ ...common, id, inputProps: props });
     return {
       serveUrl,
       port,
