@@ -16,5 +16,5 @@ export function spanFrame(points: [number, number][], width: number, height: num
   const lonSpan = Math.max(...lons) - Math.min(...lons);
   const latSpan = ((Math.max(...lats) - Math.min(...lats)) / cos) * (width / height);
   const span = Math.max(lonSpan, latSpan);
-  return { center, halfWidth: Math.min(180, Math.max(0.05, 0.7 * span + 0.3)) };
+  return { center, halfWidth: Math.min(180, Math.max(0.05, 0.9 * span + 0.3)) };
 }

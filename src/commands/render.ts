@@ -111,8 +111,9 @@ function onStage(bar: Progress) {
 }
 
 /** `render --versus` / `--versus-arm`: the two-up video. */
+// Commander's parsed options (typed by the option definitions above).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function renderVersus(episodes: string[], o: any): Promise<void> {
+async function renderVersus(episodes: string[], o: Record<string, any>): Promise<void> {
   const r = await withProgress("render", o, (bar) =>
     renderCompareMp4({
       signal: interruptSignal(),

@@ -16,7 +16,7 @@ import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
 import { resolveBrowser } from "./browser.ts";
 import { openSession } from "./session.ts";
-import { checkOutputPath, type RenderEpisodeOptions, type RenderStage } from "./render-episode.ts";
+import { checkOutputPath, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -53,8 +53,8 @@ const sameRecord = (x: FoundEpisode, y: FoundEpisode) => x.file === y.file && x.
 
 /** Which episode is B, as an id generateFrames finds (or the #n given). */
 async function resolveVersus(opts: RenderCompareOptions, a: FoundEpisode): Promise<string> {
+  if (opts.pass !== undefined && opts.versusArm === undefined) throw new GeoreplayError("--pass chooses among --versus-arm's attempts (give --versus-arm <arm>); with --versus name the episode itself");
   if ((opts.versus === undefined) === (opts.versusArm === undefined)) throw new GeoreplayError("give exactly one of --versus <id|#n> and --versus-arm <arm>");
-  if (opts.pass !== undefined && opts.versusArm === undefined) throw new GeoreplayError("--pass chooses among --versus-arm's attempts; with --versus name the episode itself");
   if (opts.versus !== undefined) return opts.versus;
   const attempts = await listAttempts(opts.episodes, opts.format, opts.signal);
   const me = { episodeId: a.episode.episode_id, arm: a.episode.model_name, split: a.episode.task.split, index: a.episode.task.index, sample: a.episode.task.sample ?? null, file: a.file, line: a.line };
@@ -133,7 +133,7 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
     let session;
     try {
       throwIfAborted(opts.signal);
-      session = await openSession({ publicDir, browserExecutable, signal: opts.signal, onBundleProgress: (p) => opts.onProgress?.("bundle" as RenderStage, p, 100) });
+      session = await openSession({ publicDir, browserExecutable, signal: opts.signal, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
     } catch (e) {
       throwIfAborted(opts.signal);
       throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
