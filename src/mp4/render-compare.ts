@@ -1,7 +1,8 @@
 /**
- * Two episodes to one two-up MP4 (the Compare composition): both verified and
- * filmed by the frame generator into one private public dir (drift in either
- * aborts, unless --unverified, which stamps that side), bundled once,
+ * Two episodes to one two-up MP4 (the Compare composition): both verified
+ * before either is filmed, then filmed by the frame generator into one private
+ * public dir (drift in either aborts, unless --unverified, which stamps that
+ * side), bundled once,
  * rendered with Remotion, renamed into place. As for one episode, nothing
  * partial is left at the output path and every temporary folder is removed.
  */
@@ -10,6 +11,7 @@ import { tmpdir, availableParallelism } from "node:os";
 import { basename, dirname, extname, join } from "node:path";
 import { generateFrames, findEpisode, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
+import { verifyRun } from "../../replay/verify/verify.ts";
 import { alignTimelines } from "../../replay/timeline/align.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
@@ -118,8 +120,16 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
       }
       return { gen, arm: found.episode.model_name, pass: found.episode.task.sample ?? null };
     };
+    // Both sides are verified before either is filmed: A by its own frame run (which checks every
+    // view first), B here. When B does not check out, its frame run says why (drift: exit 1) now.
+    let bFirst: CompareSideResult | null = null;
+    if (!opts.unverified && foundB.format !== "example" && opts.tasks && opts.panos) {
+      const wanted = foundB.episode.episode_id;
+      const check = await verifyRun({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos, format: opts.format, jobs: opts.jobs, episodeFilter: (e) => e.episode_id === wanted, signal: opts.signal });
+      if (check.mismatch > 0 || check.errors.length > 0) bFirst = await side(1, foundB, versus);
+    }
     const a = await side(0, foundA, opts.episode);
-    const b = await side(1, foundB, versus);
+    const b = bFirst ?? (await side(1, foundB, versus));
     const framesMs = performance.now() - t0;
     const [la, lb] = sideLabels(a, b);
     const props: CompareProps = ComparePropsSchema.parse({
