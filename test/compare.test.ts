@@ -15,7 +15,7 @@ import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import React from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { FIXTURES, MIXED, ROOT } from "./helpers.ts";
+import { FIXTURES, MIXED, ROOT, runCli } from "./helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Segment, Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines, sideAt, slotAt } from "../replay/timeline/align.ts";
@@ -144,6 +144,29 @@ describe("pickVersusAttempt: the arm's attempt at A's task", () => {
   it("reads the arms fixture: base and ckpt200 on the mixed tasks", async () => {
     const all = await listAttempts([ARMS]);
     expect(all.map((t) => `${t.arm}:${t.index}:${t.sample}`).sort()).toEqual(["base:0:0", "base:1:0", "base:2:0", "base:3:0", "ckpt200:0:0", "ckpt200:0:1", "ckpt200:1:1", "ckpt200:3:0"]);
+  });
+});
+
+describe("render --versus refuses bad pairs before any work, with exit 2 and a reason", () => {
+  const args = (...more: string[]) => ["render", ARMS, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", join(tmp, "bad", "x.mp4"), ...more];
+  it("names the arms and passes recorded at the task when the arm or pass is not there", () => {
+    const noArm = runCli(args("--episode", "d37a27bd393a", "--versus-arm", "ckpt999"));
+    expect(noArm.code).toBe(2);
+    expect(noArm.stderr).toContain('no attempt by that arm at task eval #0 (episode d37a27bd393a\'s task); attempts at this task: "base" (pass 0); "ckpt200" (passes 0, 1)');
+    const noPass = runCli(args("--episode", "d37a27bd393a", "--versus-arm", "ckpt200", "--pass", "4"));
+    expect(noPass.code).toBe(2);
+    expect(noPass.stderr).toMatch(/that arm has no pass 4 at task eval #0/);
+    const self = runCli(args("--episode", "d37a27bd393a", "--versus", "d37a27bd393a"));
+    expect(self.code).toBe(2);
+    expect(self.stderr).toMatch(/is episode d37a27bd393a itself/);
+    const both = runCli(args("--episode", "d37a27bd393a", "--versus", "#2", "--versus-arm", "ckpt200"));
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/exactly one of --versus/);
+    const passAlone = runCli(args("--episode", "d37a27bd393a", "--pass", "1"));
+    expect(passAlone.code).toBe(2);
+    expect(passAlone.stderr).toMatch(/--pass chooses among --versus-arm's attempts/);
+    for (const r of [noArm, noPass, self, both, passAlone]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(tmp, "bad", "x.mp4"))).toBe(false);
   });
 });
 
