@@ -27,8 +27,11 @@ import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
 import { renderHoldAware, type HoldRenderOptions, type HoldRenderResult } from "./hold-render.ts";
+import type { CompareProps } from "../../video/compare-props.ts";
 
-export type CompositionId = "Rollout" | "Trivial";
+export type CompositionId = "Rollout" | "Trivial" | "Compare";
+/** Rollout and Trivial take a timeline; Compare takes two (video/compare-props.ts). */
+export type CompositionProps = RolloutProps | CompareProps;
 export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
 
 export interface SessionOptions {
@@ -48,7 +51,7 @@ export interface SessionOptions {
 
 export interface MediaOptions {
   composition: CompositionId;
-  props: RolloutProps;
+  props: CompositionProps;
   /** Where Remotion writes; the caller makes it atomic. */
   outputLocation: string;
   concurrency?: number;
@@ -65,9 +68,9 @@ export interface MediaOptions {
 export interface RenderSession {
   readonly serveUrl: string;
   readonly port: number;
-  select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
+  select(id: CompositionId, props: CompositionProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
-  renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  renderStillPng(id: CompositionId, props: CompositionProps, frame: number, output: string): Promise<void>;
   /** Hold-aware render (hold-render.ts): each run of equal frames screenshotted once. */
   renderHoldAware(opts: HoldRenderOptions): Promise<HoldRenderResult>;
   close(): Promise<void>;
@@ -138,7 +141,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       port,
       logLevel: LOG_LEVEL,
     };
-    const select = (id: CompositionId, props: RolloutProps) => selectComposition({ ...common, id, inputProps: props });
+    const select = (id: CompositionId, props: CompositionProps) => selectComposition({ ...common, id, inputProps: props });
     return {
       serveUrl,
       port,
