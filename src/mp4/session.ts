@@ -23,6 +23,7 @@ import {
 import { CHROME_MODE } from "./browser.ts";
 import { videoEntryPoint } from "./package-root.ts";
 import { freePort } from "./free-port.ts";
+import { removeDeadChromiumSingletons } from "./chromium-leftovers.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
@@ -105,6 +106,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     rmSync(work, { recursive: true, force: true });
     if (chromiumTmp) rmSync(chromiumTmp, { recursive: true, force: true });
     removeEmptyProfiles(startedMs);
+    await removeDeadChromiumSingletons(startedMs);
   };
   // Abort: remove the folders first (synchronously), then stop Chromium.
   const offAbort = onAbort(opts.signal, async () => {
