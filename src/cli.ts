@@ -10,6 +10,7 @@ import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
 import { registerRender } from "./commands/render.ts";
 import { registerSchema } from "./commands/schema.ts";
+import { registerReport } from "./commands/report.ts";
 import { runMain } from "./commands/run-main.ts";
 
 const program = new Command();
@@ -38,6 +39,7 @@ registerVerify(program);
 registerFrames(program);
 registerPage(program);
 registerRender(program);
+registerReport(program);
 registerSchema(program);
 
 await runMain(program);

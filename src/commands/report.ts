@@ -1,0 +1,54 @@
+/** `georeplay report`: geoeval's pass@k board, byte for byte, from eval episodes (no panoramas needed). */
+import { Command } from "commander";
+import { readBoard, boardReport, formatReport } from "../../replay/board/index.ts";
+import { interruptSignal } from "./interrupt.ts";
+import { EXIT_OK } from "./exit-codes.ts";
+
+export function registerReport(program: Command): void {
+  program
+    .command("report")
+    .summary("print geoeval's pass@k board (arms ranked, behaviour, paired deltas), byte for byte")
+    .description(
+      "Prints exactly what `python eval/geoeval.py report ROOT... --baseline ARM` prints (geoeval\n" +
+        "12e04618; --legacy for 4df3d4d4), from eval episodes alone: no panoramas, no task index.\n" +
+        "Streams, so a 1.3 GB board needs little memory.\n\n" +
+        "Inputs: episodes.jsonl files, or folders searched for **/episodes.jsonl (hidden folders\n" +
+        "skipped, symlinks followed, directory order as geoeval's glob). Rows pool by model_name (the\n" +
+        "arm) and task.index (the task); only rows with a stored outcome.reward count.\n\n" +
+        "One deliberate difference: georeplay leaves out _quarantined/ folders (geoeval reads them);\n" +
+        "it says so in a note. Notes (left-out files, skipped torn lines) go to stderr, so stdout stays\n" +
+        "geoeval's. Where geoeval would crash (a row that is not an object, a scored row without\n" +
+        "task.index or model_name, bad UTF-8) georeplay names the file, line and field instead.\n\n" +
+        "Columns:\n" +
+        "  tasks       distinct task indexes with a scored attempt\n" +
+        "  k           mean scored attempts per task\n" +
+        "  mean-of-k   mean over tasks of the task's mean reward (recomputed from distance and cost)\n" +
+        "  best-of-k   mean over tasks of the task's best reward (pass@k); arms ranked by mean-of-k\n" +
+        "  median km   median guess distance over episodes with a guess\n" +
+        "  turns looks moves pins cost tok_out   per-episode means of the outcome fields\n" +
+        "  country%    guesses in the right country; <=200km / <=750km: guesses that close\n" +
+        "  env_floor%  episodes the environment's own reward floored at 0 (legacy name zero%)\n" +
+        "  no_guess%   episodes without a usable guess; forced%: guesses the harness forced\n" +
+        "  paired      per-task mean differences against --baseline on shared tasks: delta, its\n" +
+        "              standard error (sample SD; legacy population SD), 95% CI, tasks better on\n\n" +
+        "Exit codes: 0 printed; 2 unreadable input, a row geoeval cannot read, or no scored episode.",
+    )
+    .argument("<inputs...>", "episodes.jsonl files or sweep folders")
+    .option("--baseline <arm>", "arm to pair the others against (absent: no paired section)", "base")
+    .option("--legacy", "print geoeval 4df3d4d4's layout (zero% column, no dropped note, population SD)")
+    .option("--json", "print one JSON report on stdout instead (full precision; see docs/json-reports.md)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n" +
+        "  georeplay report results/raw/board-passk --baseline sonnet-5\n" +
+        "  georeplay report results/raw/run1 results/raw/run2 --baseline base --legacy\n" +
+        "  georeplay report run/episodes.jsonl --json > board.json",
+    )
+    .action(async (inputs: string[], o: { baseline: string; legacy?: boolean; json?: boolean }) => {
+      const board = await readBoard(inputs, { signal: interruptSignal() });
+      const report = boardReport(board, { baseline: o.baseline, legacy: Boolean(o.legacy) });
+      for (const note of board.notes) process.stderr.write(note + "\n");
+      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
+      process.exitCode = EXIT_OK;
+    });
+}
