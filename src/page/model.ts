@@ -13,6 +13,7 @@ import type { RecordFormat } from "../../replay/formats/records.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
 import { mapSpec, pinsFrame, revealFrame, type LatLon, type MapSpec } from "./geo.ts";
 import type { EpisodeStats } from "./stats.ts";
+import type { PanoRef } from "./board/data.ts";
 
 /** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
 export type CheckStatus = ViewOutcome["status"] | "recorded";
@@ -46,6 +47,11 @@ export interface PageTurn {
   finish: string | null;
   map: MapSpec | null;
   reward: number | null;
+  /** Board pages: the view's camera on an embedded panorama (the browser reprojects it). */
+  pano?: PanoRef | null;
+  /** Board pages cut replies and reasoning: their full lengths. */
+  replyChars?: number;
+  reasoningChars?: number;
 }
 
 export interface PageEpisode {

@@ -2,7 +2,13 @@
 import type { PageEpisode, PageTurn } from "../model.ts";
 import { badge, el, fmt, km } from "./dom.ts";
 import { drawMap, mapLegend } from "./maps.ts";
-import type { LazyImages } from "./images.ts";
+import type { PanoRef } from "../board/data.ts";
+
+/** Where a turn's picture comes from: the image table, or (board pages) a browser reprojection of a panorama. */
+export interface Media {
+  image(n: number, alt: string, size: number): HTMLElement;
+  reprojection?(p: PanoRef, alt: string): HTMLElement;
+}
 import { episodeHash } from "./route.ts";
 
 const CHECK_LABEL: Record<string, string> = { match: "match", resolved: "match (resolved)", mismatch: "mismatch", error: "not rendered", recorded: "recorded image" };
@@ -15,21 +21,24 @@ function kv(parent: HTMLElement, label: string, value: string | null): void {
   parent.appendChild(s);
 }
 
-function collapsible(label: string, text: string, open: boolean): HTMLElement {
+function collapsible(label: string, text: string, open: boolean, cut = ""): HTMLElement {
   const d = el("details") as HTMLDetailsElement;
   d.open = open;
-  d.appendChild(el("summary", null, `${label} (${text.length.toLocaleString("en-US")} chars)`));
+  d.appendChild(el("summary", null, cut ? `${label} (${cut.slice(2)})` : `${label} (${text.length.toLocaleString("en-US")} chars)`));
   d.appendChild(el("pre", "text", text));
   return d;
 }
 
 /** The turn's image, map, or a note saying why there is none, with its verification badge. */
-export function turnMedia(t: PageTurn, images: LazyImages): HTMLElement {
+export function turnMedia(t: PageTurn, images: Media): HTMLElement {
   const media = el("div", "media");
   if (t.kind === "map" && t.map) {
     media.appendChild(drawMap(t.map, `map at turn ${t.turn}`));
   } else if (t.image != null) {
     media.appendChild(images.image(t.image, `view at turn ${t.turn}`, 320));
+  } else if (t.pano && images.reprojection) {
+    media.appendChild(images.reprojection(t.pano, `view at turn ${t.turn} (browser reprojection)`));
+    media.appendChild(el("span", "reproj", "browser reprojection"));
   } else {
     media.appendChild(el("div", "none", t.kind === "none" ? "no image this turn" : "view not recoverable"));
   }
@@ -71,12 +80,14 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   body.appendChild(k2);
   if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
   for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
-  if (t.reply != null) body.appendChild(collapsible("reply", t.reply, t.reply.length <= 600));
-  if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false));
+  if (t.pano) body.appendChild(el("div", "note", `Shown: the panorama reprojected in the browser (approximate). The exact view was re-rendered at build time and its bytes checked against the recorded sha256: ${t.check ?? "not checked"}.`));
+  const cutNote = (n: number | undefined, s: string) => (n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "");
+  if (t.reply != null) body.appendChild(collapsible("reply", t.reply, t.reply.length <= 600, cutNote(t.replyChars, t.reply)));
+  if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning)));
   return body;
 }
 
-export function turnCard(e: PageEpisode, t: PageTurn, images: LazyImages): HTMLElement {
+export function turnCard(e: PageEpisode, t: PageTurn, images: Media): HTMLElement {
   const card = el("article", "turn" + (t.failed ? " failed" : ""));
   card.id = `t-${e.id}-${t.turn}`;
   card.dataset.turn = String(t.turn);
@@ -128,13 +139,13 @@ export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement 
   return out;
 }
 
-export function renderEpisode(e: PageEpisode, images: LazyImages): DocumentFragment {
+export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "reward"): DocumentFragment {
   const frag = document.createDocumentFragment();
   const head = el("div", "ep-head");
   head.appendChild(el("h2", null, `Episode ${e.id}`));
   head.appendChild(el("div", "meta", episodeMeta(e)));
   frag.appendChild(head);
-  frag.appendChild(outcomeBox(e));
+  frag.appendChild(outcomeBox(e, rewardLabel));
   for (const msg of e.errors) frag.appendChild(el("div", "errors", msg));
   for (const t of e.turns) frag.appendChild(turnCard(e, t, images));
   return frag;
