@@ -36,7 +36,10 @@ export function makeSmallBoard(out: string): string {
         e.model_name = arm;
         e.episode_id = `${arm}-${e.episode_id}`;
         const o = e.outcome;
-        if (o && typeof o.distance_km === "number") o.distance_km = km(o.distance_km, e.task.index, e.task.sample ?? 0);
+        if (o && typeof o.distance_km === "number") {
+          o.distance_km = km(o.distance_km, e.task.index, e.task.sample ?? 0);
+          if (arm !== "base" && o.distance_km > 900) o.verdict = "Wrong region"; // so the verdict filter has a choice
+        }
         if (arm === "ckpt-b" && e.task.index === 5 && e.task.sample === 2 && i === lines.length - 1) o.reward = null; // unscored
         return JSON.stringify(e);
       });

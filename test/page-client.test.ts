@@ -11,6 +11,10 @@ import { filterAndSort, matchesFilters, nextSortDir, searchText, selectValues, N
 import { compareHash, episodeHash, parseHash } from "../src/page/client/route.ts";
 import { bundleClient, clientScript } from "../src/page/view/client.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
+import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
+import { reprojectRgba } from "../src/page/client/reproject.ts";
+import { episodesByTask, filterRows, taskRows } from "../src/page/client/tasks.ts";
+import { indexMapExact } from "../replay/render/reproject.ts";
 
 const turn = (reply: string | null, reasoning: string | null = null): PageTurn =>
   ({ turn: 0, reply, reasoning } as unknown as PageTurn);
@@ -92,6 +96,7 @@ describe("client bundle", () => {
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
     // Type-only imports from the page model leave nothing behind.
     expect(Object.keys(a.inputs).every((p) => p.startsWith("src/page/client/"))).toBe(true);
+    expect(a.script).not.toMatch(/url\(/); // the page test forbids url( outside data: in the file
     expect(clientScript()).toBe(a.script);
   });
 
@@ -102,5 +107,67 @@ describe("client bundle", () => {
     const fresh = bundleClient(ROOT);
     expect(rec.inputs).toEqual(fresh.inputs);
     expect(rec.script).toBe(fresh.script);
+  });
+});
+
+describe("board client: reprojection and per-task rows", () => {
+  it("reprojects with the environment's own projection: on the full panorama it samples exactly the verified view's pixels", () => {
+    const sw = 512, sh = 256, W = 64, H = 64;
+    const src = new Uint8ClampedArray(sw * sh * 4);
+    for (let i = 0; i < sw * sh; i++) {
+      src[i * 4] = (i * 7) & 255;
+      src[i * 4 + 1] = (i >> 8) & 255;
+      src[i * 4 + 2] = (i * 13 + 5) & 255;
+      src[i * 4 + 3] = 255;
+    }
+    for (const v of [{ heading: 264.44978, pitch: 0, fov: 90 }, { heading: 45, pitch: 20, fov: 100 }, { heading: -170.5, pitch: -35, fov: 30 }]) {
+      const out = new Uint8ClampedArray(W * H * 4);
+      reprojectRgba(src, sw, sh, out, W, H, v);
+      const map = indexMapExact({ headingDeg: v.heading, pitchDeg: v.pitch, fovDeg: v.fov, width: W, height: H }, sw, sh);
+      for (let i = 0; i < W * H; i++) {
+        expect([out[i * 4], out[i * 4 + 1], out[i * 4 + 2]]).toEqual([src[map[i] * 4], src[map[i] * 4 + 1], src[map[i] * 4 + 2]]);
+      }
+    }
+  });
+
+  const row = (id: string, arm: string, task: number, sample: number, verdict: string | null, country: string | null = null): BoardEpisodeRow =>
+    ({ id, arm, task, sample, country, verdict, score: 0.5, env: 0.5, km: 1, turns: 3, flags: [], chunk: 0, at: 0 });
+  const data = {
+    baseline: "base",
+    arms: ["a", "base"],
+    tasks: [
+      { index: 1, arms: [{ arm: "a", attempts: 2, mean: 0.6, best: 0.7, delta: 0.1 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
+      { index: 2, arms: [{ arm: "a", attempts: 1, mean: 0.2, best: 0.2, delta: -0.3 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
+      { index: 3, arms: [{ arm: "base", attempts: 1, mean: 0.4, best: 0.4, delta: null }] },
+      { index: 4, arms: [{ arm: "a", attempts: 1, mean: 0.9, best: 0.9, delta: 0.4 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
+    ],
+    countries: { "1": "Chile", "2": "Peru", "3": "Chile", "4": null },
+    episodes: [row("a1b", "a", 1, 1, "far"), row("a1a", "a", 1, 0, "close"), row("b1", "base", 1, 0, "far"), row("a2", "a", 2, 0, "far"), row("b2", "base", 2, 0, null), row("b3", "base", 3, 0, null), row("a4", "a", 4, 0, null), row("b4", "base", 4, 0, null)],
+    textCap: 240,
+    pano: { width: 1024, height: 512 },
+  } satisfies BoardData;
+  const byTask = episodesByTask(data.episodes);
+  const f = { country: "", verdict: "", order: "task" as const };
+
+  it("lists each task with the report's means and delta, attempts in attempt order", () => {
+    const rows = taskRows(data, byTask, "a", f);
+    expect(rows.map((r) => [r.index, r.baseMean, r.mean, r.delta])).toEqual([[1, 0.5, 0.6, 0.1], [2, 0.5, 0.2, -0.3], [3, 0.4, null, null], [4, 0.5, 0.9, 0.4]]);
+    expect(rows[0].armEpisodes.map((e) => e.id)).toEqual(["a1a", "a1b"]);
+    expect(rows[0].baseEpisodes.map((e) => e.id)).toEqual(["b1"]);
+  });
+
+  it("sorts by delta (most improved / most regressed, tasks without a delta last) and filters by country and verdict", () => {
+    expect(taskRows(data, byTask, "a", { ...f, order: "improved" }).map((r) => r.index)).toEqual([4, 1, 2, 3]);
+    expect(taskRows(data, byTask, "a", { ...f, order: "regressed" }).map((r) => r.index)).toEqual([2, 1, 4, 3]);
+    expect(taskRows(data, byTask, "a", { ...f, country: "Chile" }).map((r) => r.index)).toEqual([1, 3]);
+    expect(taskRows(data, byTask, "a", { ...f, country: "(unknown)" }).map((r) => r.index)).toEqual([4]);
+    expect(taskRows(data, byTask, "a", { ...f, verdict: "far" }).map((r) => r.index)).toEqual([1, 2]);
+  });
+
+  it("filters and sorts the episode rows", () => {
+    const base = { q: "", arm: "", country: "", verdict: "", status: "", minScore: null };
+    expect(filterRows(data.episodes, { ...base, arm: "base" }, null).map((e) => e.id)).toEqual(["b1", "b2", "b3", "b4"]);
+    expect(filterRows(data.episodes, { ...base, q: "a1" }, null).map((e) => e.id)).toEqual(["a1b", "a1a"]);
+    expect(filterRows(data.episodes, base, { key: "id", dir: 1 }).map((e) => e.id).slice(0, 3)).toEqual(["a1a", "a1b", "a2"]);
   });
 });

@@ -159,7 +159,7 @@ section.compare{padding:10px 20px;border-top:2px solid var(--accent);border-bott
 .cmp-grid{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .cmp-col{min-width:0}
 .cmp-col h3{font-size:.95rem;margin:4px 0;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
-.cmp-col .turn{grid-template-columns:1fr}
+.cmp-col .turn{grid-template-columns:minmax(0,200px) 1fr}
 .cmp-col .outcome .media{width:200px}
 @media (max-width:820px){
  .layout{grid-template-columns:1fr}
