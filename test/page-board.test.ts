@@ -231,6 +231,14 @@ describe("board page", () => {
     await close();
   });
 
+  it("gives the same bytes for the same inputs", () => {
+    const again = join(dir, "again.html");
+    const p = runCli(["page", board, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--baseline", "base", "-o", again, "--json"]);
+    expect(JSON.parse(p.stdout)).toMatchObject({ written: true });
+    // Same title: the page is named after its inputs, not the output file.
+    expect(readFileSync(again).equals(readFileSync(out))).toBe(true);
+  }, 600_000);
+
   it("--baseline naming no arm: a specific message, exit 2, nothing written", () => {
     const missing = join(dir, "missing.html");
     const r = runCli(["page", board, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--baseline", "nope", "-o", missing]);
