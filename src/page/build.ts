@@ -24,6 +24,7 @@ import { pageParts } from "./view/template.ts";
 import { sweepSection, trainingSection } from "./view/sections.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
 import { summariseTraining, type Rollout } from "./training.ts";
+import { buildBoardPage } from "./board/build.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -44,6 +45,8 @@ export interface BuildPageOptions {
   imageSize?: number;
   jobs?: number;
   title?: string;
+  /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
+  baseline?: string;
   onProgress?: (p: VerifyProgress) => void;
   /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
   signal?: AbortSignal;
@@ -76,7 +79,7 @@ export interface BuildPageResult {
   warnings: ProblemEntry[];
 }
 
-class PartFile {
+export class PartFile {
   readonly path: string;
   private stream: WriteStream;
   private failed: Error | null = null;
@@ -113,6 +116,7 @@ export function checkImageSize(size: number): number {
 
 export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
   const size = checkImageSize(opts.imageSize ?? DEFAULT_IMAGE_SIZE);
+  if (opts.baseline !== undefined) return buildBoardPage({ ...opts, baseline: opts.baseline });
   const sources = await resolveInputs(opts.episodes, opts.format);
   const sweepFiles = new Set(sources.filter((s) => s.sweep !== null).map((s) => s.file));
   try {

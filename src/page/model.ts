@@ -18,6 +18,7 @@ import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
+import type { PanoRef } from "./board/data.ts";
 
 /** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
 export type CheckStatus = ViewOutcome["status"] | "recorded";
@@ -51,6 +52,11 @@ export interface PageTurn {
   finish: string | null;
   map: MapSpec | null;
   reward: number | null;
+  /** Board pages: the view's camera on an embedded panorama (the browser reprojects it). */
+  pano?: PanoRef | null;
+  /** Board pages cut replies and reasoning: their full lengths. */
+  replyChars?: number;
+  reasoningChars?: number;
 }
 
 export interface PageEpisode {
