@@ -13,6 +13,7 @@
  *   DIR/tasks.jsonl                          task index (200 tasks x 3 frames)
  *   DIR/panos/<image_id>.jpg                 synthetic 2048x1024 panoramas, 1 in 8 also .orig.jpg
  *                                            (4096x2048, sampled at fov <= 45)
+ *   DIR/hashes/<task>.json                   rendered view digests per task (an interrupted build resumes)
  *   DIR/DONE                                 the shape it was built with (JSON)
  * Views: each task's start view repeats across all its attempts; every other view (look, zoom,
  * move) belongs to one episode: ~20,000 distinct views. Their image_sha256 come from georeplay's

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createHash } from "node:crypto";
-import { existsSync, writeFileSync, renameSync } from "node:fs";
+import { existsSync, writeFileSync, renameSync, readFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
 import { renderView } from "../../replay/render/view.ts";
@@ -65,7 +65,17 @@ async function writePano(path: string, id: string, width: number): Promise<void>
 async function run(job: Job): Promise<Record<string, string>> {
   const { shape, panos } = job;
   const hashes: Record<string, string> = {};
+  const hashDir = join(panos, "..", "hashes");
+  mkdirSync(hashDir, { recursive: true });
   for (const task of job.tasks) {
+    // Resumable: a task's hashes are kept once rendered, so an interrupted build picks up where it stopped.
+    const done = join(hashDir, `${task}.json`);
+    if (existsSync(done)) {
+      Object.assign(hashes, JSON.parse(readFileSync(done, "utf8")));
+      parentPort!.postMessage({ kind: "progress", task });
+      continue;
+    }
+    const mine: Record<string, string> = {};
     for (let f = 0; f < FRAMES_PER_TASK; f++) {
       const id = imageId(task, f);
       await writePano(join(panos, `${id}.jpg`), id, PANO_WIDTH);
@@ -87,9 +97,12 @@ async function run(job: Job): Promise<Record<string, string>> {
       for (const [key, c] of list) {
         const view = { headingDeg: c.heading_deg + compassAngle(task, c.frame_index), pitchDeg: c.pitch_deg, fovDeg: c.fov_deg, width: shape.viewSize, height: shape.viewSize };
         const { jpeg } = await renderView(pano, view);
-        hashes[key] = createHash("sha256").update(jpeg).digest("hex");
+        mine[key] = createHash("sha256").update(jpeg).digest("hex");
       }
     }
+    writeFileSync(`${done}.tmp-${process.pid}`, JSON.stringify(mine));
+    renameSync(`${done}.tmp-${process.pid}`, done);
+    Object.assign(hashes, mine);
     parentPort!.postMessage({ kind: "progress", task });
   }
   return hashes;
