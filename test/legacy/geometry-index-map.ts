@@ -4,7 +4,6 @@
  * walk's boundary-sensitive pixel list must be a superset of this one's, or the
  * boundary search would lose cases it resolved.
  */
-/* eslint-disable */
 /**
  * The environment's view renderer: a gnomonic reprojection of an
  * equirectangular panorama with integer (truncating) sampling.
