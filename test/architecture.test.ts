@@ -84,7 +84,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       [/process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/, "environment changes"],
       [/process\.(stdout|stderr)\b/, "writing to the terminal"],
       [/process\.exitCode/, "exit codes"],
-      [/^(?!\s*(\/\/|\*)).*sharp\.cache\(/m, "sharp.cache() (a host application's sharp)"],
+      [/^(?!\s*(\/\/|\*)).*sharp\.(cache|concurrency|simd)\(/m, "sharp.cache()/concurrency() (a host application's sharp)"],
     ];
     const bad: string[] = [];
     for (const f of files.replay) {

@@ -5,11 +5,10 @@
  * writer: no input formats, schemas or commands.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import sharp from "sharp";
 import { JobRunner, type PoolTask, type PoolResult } from "./job-runner.ts";
 
-// One libvips thread per worker: the pool itself provides the parallelism.
-sharp.concurrency(1);
+// libvips' thread count is process-wide, so it is the host's choice (the CLI sets one
+// thread: the pool itself provides the parallelism), never set here.
 const runner = new JobRunner(workerData.panos as string);
 
 parentPort!.on("message", (msg: { id: number; task: PoolTask }) => {

@@ -59,10 +59,12 @@ export function optionParser<T>(parse: (text: string) => T): (text: string) => T
 
 /**
  * Process-wide settings the CLI chooses for its own process (a library host keeps its own):
- * libvips' operation cache would keep a second copy of every decoded panorama, and the
- * panorama store is already a cache bounded by bytes.
+ * libvips' operation cache would keep a second copy of every decoded panorama (the panorama
+ * store is already a cache bounded by bytes), and one libvips thread per decode, since the
+ * worker pool provides the parallelism.
  */
 export async function configureImageLibrary(): Promise<void> {
   const sharp = (await import("sharp")).default;
   sharp.cache(false);
+  sharp.concurrency(1);
 }
