@@ -69,7 +69,15 @@ export async function timeBoardFirstScreen(file: string, opens: number): Promise
 }
 
 /** Reads the page's own tables back: episodes with a row and a detail, view turns with a panorama. */
-export function reachability(file: string): { rows: number; details: number; viewTurns: number; withPano: number; chunks: number; panos: number; bytes: Record<string, number> } {
+export function reachability(file: string): {
+  rows: number;
+  details: number;
+  viewTurns: number;
+  withPano: number;
+  chunks: number;
+  panos: number;
+  bytes: Record<string, number>;
+} {
   const html = readFileSync(file, "utf8");
   const grab = (id: string) => {
     const start = html.indexOf(`<script type="application/json" id="${id}">`);
@@ -78,18 +86,29 @@ export function reachability(file: string): { rows: number; details: number; vie
   };
   const data = JSON.parse(grab("gr-board-data")) as { episodes: { id: string; chunk: number; at: number }[] };
   const chunksText = grab("gr-chunks");
-  const chunks = (JSON.parse(chunksText) as string[]).map((b) => JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as { id: string; turns: { kind: string; check: string | null; pano?: unknown }[] }[]);
+  const chunks = (JSON.parse(chunksText) as string[]).map(
+    (b) =>
+      JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as { id: string; turns: { kind: string; check: string | null; pano?: unknown }[] }[],
+  );
   const panosText = grab("gr-panos");
   let details = 0;
   for (const r of data.episodes) if (chunks[r.chunk]?.[r.at]?.id === r.id) details++;
   let viewTurns = 0;
   let withPano = 0;
-  for (const c of chunks) for (const e of c) for (const t of e.turns) if (t.kind === "view" && t.check !== null) {
-    viewTurns++;
-    if (t.pano) withPano++;
-  }
+  for (const c of chunks)
+    for (const e of c)
+      for (const t of e.turns)
+        if (t.kind === "view" && t.check !== null) {
+          viewTurns++;
+          if (t.pano) withPano++;
+        }
   return {
-    rows: data.episodes.length, details, viewTurns, withPano, chunks: chunks.length, panos: (JSON.parse(panosText) as string[]).length,
+    rows: data.episodes.length,
+    details,
+    viewTurns,
+    withPano,
+    chunks: chunks.length,
+    panos: (JSON.parse(panosText) as string[]).length,
     bytes: { data: grab("gr-board-data").length, chunks: chunksText.length, panos: panosText.length, total: html.length },
   };
 }
@@ -122,13 +141,31 @@ async function main(): Promise<void> {
   const ready = [...opens.map((o) => o.readyMs)].sort((x, y) => x - y)[Math.floor(opens.length / 2)];
   const requests = Math.max(...opens.map((o) => o.requests));
 
-  console.log(`  page --baseline  ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB (whole process) · ${j.views} view turns, ${j.checked} checked, ${j.mismatch} mismatch · goal < 600 s, < 1024 MB`);
-  console.log(`  report (same board)  ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB · page/report ${fmt(page.seconds / report.seconds, 1)}x time`);
-  if (verify) console.log(`  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`);
-  console.log(`  file size        ${fmt(bytes / 1e6, 1)} MB: board data ${fmt(reach.bytes.data / 1e6, 1)} MB, ${reach.chunks} task chunks ${fmt(reach.bytes.chunks / 1e6, 1)} MB, ${reach.panos} panoramas ${fmt(reach.bytes.panos / 1e6, 1)} MB · goal < 60 MB`);
+  console.log(
+    `  page --baseline  ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB (whole process) · ${j.views} view turns, ${j.checked} checked, ${j.mismatch} mismatch · goal < 600 s, < 1024 MB`,
+  );
+  console.log(
+    `  report (same board)  ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB · page/report ${fmt(page.seconds / report.seconds, 1)}x time`,
+  );
+  if (verify)
+    console.log(
+      `  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`,
+    );
+  console.log(
+    `  file size        ${fmt(bytes / 1e6, 1)} MB: board data ${fmt(reach.bytes.data / 1e6, 1)} MB, ${reach.chunks} task chunks ${fmt(reach.bytes.chunks / 1e6, 1)} MB, ${reach.panos} panoramas ${fmt(reach.bytes.panos / 1e6, 1)} MB · goal < 60 MB`,
+  );
   console.log(`  first screen     ${fmt(ready, 0)} ms to the arm tables (median of ${opens.length} cold opens) · requests ${requests} · goal < 2000 ms`);
-  console.log(`  reachable        ${reach.details}/${reach.rows} episodes with their detail, ${reach.withPano}/${reach.viewTurns} checked views drawable from an embedded panorama`);
-  const ok = page.seconds < 600 && page.maxRssMb < 1024 && bytes < 60e6 && ready < 2000 && requests === 0 && reach.details === reach.rows && reach.withPano === reach.viewTurns;
+  console.log(
+    `  reachable        ${reach.details}/${reach.rows} episodes with their detail, ${reach.withPano}/${reach.viewTurns} checked views drawable from an embedded panorama`,
+  );
+  const ok =
+    page.seconds < 600 &&
+    page.maxRssMb < 1024 &&
+    bytes < 60e6 &&
+    ready < 2000 &&
+    requests === 0 &&
+    reach.details === reach.rows &&
+    reach.withPano === reach.viewTurns;
   console.log(`  ${ok ? "goals met" : "GOALS NOT MET"} · load ${load()}`);
   if (!ok) process.exitCode = 1;
 }

@@ -47,7 +47,9 @@ try {
   const frames = Math.min(limit > 0 ? limit : a.totalFrames, a.totalFrames, clock.totalFrames);
   const frameRange: [number, number] = [0, frames - 1];
   const session = await openSession({ publicDir, browserExecutable: resolveBrowser() });
-  console.log(`${frames} frames (${fmt(frames / fps, 1)} s of video) at ${size.width}x${size.height}, ${fps} fps; the whole two-up video is ${clock.totalFrames} frames`);
+  console.log(
+    `${frames} frames (${fmt(frames / fps, 1)} s of video) at ${size.width}x${size.height}, ${fps} fps; the whole two-up video is ${clock.totalFrames} frames`,
+  );
   try {
     const ms: Record<string, number[]> = { Rollout: [], Compare: [] };
     for (let round = 0; round < rounds; round++) {
@@ -58,7 +60,9 @@ try {
         const props = composition === "Rollout" ? { ...a, output: size } : compare;
         const r = await session.renderMp4({ composition, props, outputLocation: out, frameRange });
         ms[composition].push(r.ms);
-        console.log(`  ${composition.padEnd(8)} round ${round + 1}: ${fmt(r.ms / 1000)} s · ${fmt(frames / (r.ms / 1000))} fps · ${fmt(statSync(out).size / 1e6, 2)} MB`);
+        console.log(
+          `  ${composition.padEnd(8)} round ${round + 1}: ${fmt(r.ms / 1000)} s · ${fmt(frames / (r.ms / 1000))} fps · ${fmt(statSync(out).size / 1e6, 2)} MB`,
+        );
       }
     }
     const best = (xs: number[]) => Math.min(...xs);

@@ -52,17 +52,44 @@ try {
 
   // 1. The whole process, as a user runs it.
   const out = join(work, "cli.mp4");
-  const cliArgs = [CLI, "render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out, "--size", `${size.width}x${size.height}`, "--fps", String(fps), "--concurrency", String(concurrency)];
+  const cliArgs = [
+    CLI,
+    "render",
+    join(TRIESTE, "episodes.jsonl"),
+    "--episode",
+    "#1",
+    "--tasks",
+    join(TRIESTE, "tasks.jsonl"),
+    "--panos",
+    join(TRIESTE, "panos"),
+    "-o",
+    out,
+    "--size",
+    `${size.width}x${size.height}`,
+    "--fps",
+    String(fps),
+    "--concurrency",
+    String(concurrency),
+  ];
   const cli = spawnSync("/usr/bin/time", ["-v", process.execPath, ...cliArgs], { encoding: "utf8", cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
   if (cli.status !== 0) throw new Error(`georeplay render failed (${cli.status}): ${cli.stderr.slice(-2000)}`);
   const e2e = timeV(cli.stderr);
   const frames = probeVideo(out).frames;
   const e2eFps = frames / e2e.wallS;
-  console.log(`  georeplay render, whole process : ${fmt(e2e.wallS)} s for ${frames} frames (${fmt(frames / fps)} s of video) · ${fmt(e2eFps)} fps · ${fmt(e2eFps / fps, 2)}x real time · peak RSS ${fmt(e2e.rssMb, 0)} MB`);
+  console.log(
+    `  georeplay render, whole process : ${fmt(e2e.wallS)} s for ${frames} frames (${fmt(frames / fps)} s of video) · ${fmt(e2eFps)} fps · ${fmt(e2eFps / fps, 2)}x real time · peak RSS ${fmt(e2e.rssMb, 0)} MB`,
+  );
   console.log(`    (${cli.stdout.trim().split("\n").at(-1)})`);
 
   // 2. One warm session, same encoder for every variant.
-  const gen = await generateFrames({ episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), publicDir: join(work, "public"), fps });
+  const gen = await generateFrames({
+    episodes: [join(TRIESTE, "episodes.jsonl")],
+    episode: "#1",
+    tasks: join(TRIESTE, "tasks.jsonl"),
+    panos: join(TRIESTE, "panos"),
+    publicDir: join(work, "public"),
+    fps,
+  });
   const props = { ...gen.timeline, output: size };
   const session = await openSession({ publicDir: join(work, "public"), browserExecutable: resolveBrowser() });
   const speed: Record<string, number> = {};
@@ -73,13 +100,18 @@ try {
       ["Rollout hold-aware", { composition: "Rollout", props, outputLocation: join(work, "hold.mp4"), concurrency }],
     ];
     if (explore) {
-      variants.push(["Rollout hold-aware, PNG screenshots", { composition: "Rollout", props, outputLocation: join(work, "hold-png.mp4"), imageFormat: "png", concurrency }]);
+      variants.push([
+        "Rollout hold-aware, PNG screenshots",
+        { composition: "Rollout", props, outputLocation: join(work, "hold-png.mp4"), imageFormat: "png", concurrency },
+      ]);
       variants.push(["Rollout hold-aware, concurrency 2", { composition: "Rollout", props, outputLocation: join(work, "hold-c2.mp4"), concurrency: 2 }]);
     }
     for (const [name, opts] of variants) {
       const r = await session.renderHoldAware(opts);
       speed[name] = r.frames / (r.ms / 1000);
-      console.log(`  ${name.padEnd(36)}: ${fmt(r.ms / 1000)} s · ${r.rendered}/${r.frames} screenshots · ${fmt(speed[name])} video fps · ${fmt(statSync(opts.outputLocation).size / 1e6, 2)} MB · load ${load()}`);
+      console.log(
+        `  ${name.padEnd(36)}: ${fmt(r.ms / 1000)} s · ${r.rendered}/${r.frames} screenshots · ${fmt(speed[name])} video fps · ${fmt(statSync(opts.outputLocation).size / 1e6, 2)} MB · load ${load()}`,
+      );
     }
   } finally {
     await session.close();

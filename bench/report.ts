@@ -50,9 +50,22 @@ export async function benchReport(opts: { placeholder?: boolean } = {}): Promise
   const episodes = Number(/^(\d+) episodes over/m.exec(ours.stdout)?.[1] ?? 0);
   console.log(`report · ${episodes} scored episodes, ${DEFAULT_SHAPE.arms} arms x ${DEFAULT_SHAPE.tasks} tasks x k=${DEFAULT_SHAPE.k} (${board.root})`);
   console.log(`  reference geoeval_report.py : ${fmt(ref.wallS, 1)} s wall, ${fmt(ref.cpuS, 1)} s CPU, peak RSS ${fmt(ref.rssMb, 0)} MB`);
-  console.log(`  georeplay report            : ${fmt(ours.wallS, 1)} s wall, ${fmt(ours.cpuS, 1)} s CPU, peak RSS ${fmt(ours.rssMb, 0)} MB  (goals: < 30 s, < 300 MB)`);
-  console.log(`  speed-up ${fmt(ref.wallS / ours.wallS, 2)}x wall, ${fmt(ref.cpuS / ours.cpuS, 2)}x CPU; memory ${fmt(ref.rssMb / ours.rssMb, 1)}x less; text identical: ${same ? "yes" : "NO"}`);
-  return { wallS: ours.wallS, cpuS: ours.cpuS, rssMb: ours.rssMb, refWallS: ref.wallS, refCpuS: ref.cpuS, refRssMb: ref.rssMb, ratio: ref.wallS / ours.wallS, identical: String(same) };
+  console.log(
+    `  georeplay report            : ${fmt(ours.wallS, 1)} s wall, ${fmt(ours.cpuS, 1)} s CPU, peak RSS ${fmt(ours.rssMb, 0)} MB  (goals: < 30 s, < 300 MB)`,
+  );
+  console.log(
+    `  speed-up ${fmt(ref.wallS / ours.wallS, 2)}x wall, ${fmt(ref.cpuS / ours.cpuS, 2)}x CPU; memory ${fmt(ref.rssMb / ours.rssMb, 1)}x less; text identical: ${same ? "yes" : "NO"}`,
+  );
+  return {
+    wallS: ours.wallS,
+    cpuS: ours.cpuS,
+    rssMb: ours.rssMb,
+    refWallS: ref.wallS,
+    refCpuS: ref.cpuS,
+    refRssMb: ref.rssMb,
+    ratio: ref.wallS / ours.wallS,
+    identical: String(same),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,7 +9,10 @@
 import { parseArgs } from "node:util";
 import { verifyRun } from "../replay/verify/verify.ts";
 
-const { values, positionals } = parseArgs({ options: { tasks: { type: "string" }, panos: { type: "string" }, jobs: { type: "string" } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { tasks: { type: "string" }, panos: { type: "string" }, jobs: { type: "string" } },
+  allowPositionals: true,
+});
 let rendered = 0;
 const r = await verifyRun({
   episodes: positionals,
@@ -18,4 +21,6 @@ const r = await verifyRun({
   jobs: values.jobs ? Number(values.jobs) : undefined,
   onStats: (s) => (rendered = s.rendered),
 });
-console.log(JSON.stringify({ episodes: r.episodes, checked: r.checked, match: r.match, mismatch: r.mismatch, resolved: r.resolved, errors: r.errors.length, rendered }));
+console.log(
+  JSON.stringify({ episodes: r.episodes, checked: r.checked, match: r.match, mismatch: r.mismatch, resolved: r.resolved, errors: r.errors.length, rendered }),
+);

@@ -25,7 +25,16 @@ const SUMMARY = /(\d+) episodes · (\d+) view turns checked · (\d+) match · (\
 
 function wholeProcesses(reps = 3) {
   const data = generatedRun(HELD_OUT.name, HELD_OUT.episodes, HELD_OUT.seed);
-  const refArgs = [join(REFERENCE, "replay_reference.py"), "--look", join(REFERENCE, "look_reference.py"), "--tasks", data.tasks, "--panos", data.panos, data.episodes];
+  const refArgs = [
+    join(REFERENCE, "replay_reference.py"),
+    "--look",
+    join(REFERENCE, "look_reference.py"),
+    "--tasks",
+    data.tasks,
+    "--panos",
+    data.panos,
+    data.episodes,
+  ];
   const cliArgs = [join(ROOT, "dist", "src", "cli.js"), "verify", data.episodes, "--tasks", data.tasks, "--panos", data.panos, "--no-progress"];
   const ref: Timed[] = [];
   const ours: Timed[] = [];
@@ -37,14 +46,24 @@ function wholeProcesses(reps = 3) {
   const om = SUMMARY.exec(ours[0].stdout);
   if (!rm || !om) throw new Error(`unexpected output: ${ref[0].stdout}${ref[0].stderr.slice(0, 400)} / ${ours[0].stdout}${ours[0].stderr.slice(0, 400)}`);
   const equal = rm.slice(1).join() === om.slice(1).join() && [...ref, ...ours].every((x) => SUMMARY.exec(x.stdout)?.[0] === om[0]);
-  const m = (xs: { wallS: number; cpuS: number; peakMb: number }[]) => ({ wall: median(xs.map((x) => x.wallS)), cpu: median(xs.map((x) => x.cpuS)), rss: median(xs.map((x) => x.peakMb)) });
+  const m = (xs: { wallS: number; cpuS: number; peakMb: number }[]) => ({
+    wall: median(xs.map((x) => x.wallS)),
+    cpu: median(xs.map((x) => x.cpuS)),
+    rss: median(xs.map((x) => x.peakMb)),
+  });
   const R = m(ref);
   const O = m(ours);
   console.log(`verify · whole processes on the held-out run ${data.episodes} (${om[1]} episodes, ${om[2]} views), medians of ${reps}`);
-  console.log(`  reference replay_reference.py : ${fmt(R.wall, 2)} s wall, ${fmt(R.cpu, 2)} s CPU, ${fmt(R.rss, 0)} MB peak RSS  (${rm[3]} match, ${rm[4]} mismatch)`);
-  console.log(`  georeplay verify (CLI)        : ${fmt(O.wall, 2)} s wall, ${fmt(O.cpu, 2)} s CPU, ${fmt(O.rss, 0)} MB peak RSS  (${om[3]} match, ${om[4]} mismatch)`);
+  console.log(
+    `  reference replay_reference.py : ${fmt(R.wall, 2)} s wall, ${fmt(R.cpu, 2)} s CPU, ${fmt(R.rss, 0)} MB peak RSS  (${rm[3]} match, ${rm[4]} mismatch)`,
+  );
+  console.log(
+    `  georeplay verify (CLI)        : ${fmt(O.wall, 2)} s wall, ${fmt(O.cpu, 2)} s CPU, ${fmt(O.rss, 0)} MB peak RSS  (${om[3]} match, ${om[4]} mismatch)`,
+  );
   console.log(`  runs: reference ${ref.map((r) => fmt(r.wallS, 2)).join(" / ")} s; ours ${ours.map((o) => fmt(o.wallS, 2)).join(" / ")} s`);
-  console.log(`  wall-time ratio ${fmt(R.wall / O.wall, 2)}x (goal >= 5x) · peak RSS ${fmt(O.rss / R.rss, 2)} of the reference's (goal <= 1) · results equal: ${equal ? "yes" : "NO"}`);
+  console.log(
+    `  wall-time ratio ${fmt(R.wall / O.wall, 2)}x (goal >= 5x) · peak RSS ${fmt(O.rss / R.rss, 2)} of the reference's (goal <= 1) · results equal: ${equal ? "yes" : "NO"}`,
+  );
   return { refWallS: R.wall, wallS: O.wall, wallRatio: R.wall / O.wall, refRssMb: R.rss, rssMb: O.rss, rssRatio: O.rss / R.rss, equal: String(equal) };
 }
 
@@ -61,8 +80,12 @@ async function inProcess() {
   const par = await timed(cores);
   const one = await timed(1);
   const same = (a: typeof par.r, b: typeof par.r) => JSON.stringify(a) === JSON.stringify(b);
-  console.log(`verify · in-process on ${data.episodes} (${par.r.episodes} episodes, ${par.r.checked} views, ${par.r.match} match, ${par.r.mismatch} mismatch, ${par.r.resolved} resolved)`);
-  console.log(`  ${cores} workers: ${fmt(par.ms / par.r.checked)} ms/view (first run ${fmt(warm.ms / warm.r.checked)}); 1 thread: ${fmt(one.ms / one.r.checked)} ms/view; reports identical: ${same(par.r, one.r) && same(par.r, warm.r) ? "yes" : "NO"}`);
+  console.log(
+    `verify · in-process on ${data.episodes} (${par.r.episodes} episodes, ${par.r.checked} views, ${par.r.match} match, ${par.r.mismatch} mismatch, ${par.r.resolved} resolved)`,
+  );
+  console.log(
+    `  ${cores} workers: ${fmt(par.ms / par.r.checked)} ms/view (first run ${fmt(warm.ms / warm.r.checked)}); 1 thread: ${fmt(one.ms / one.r.checked)} ms/view; reports identical: ${same(par.r, one.r) && same(par.r, warm.r) ? "yes" : "NO"}`,
+  );
   return { msPerView: par.ms / par.r.checked, msPerViewOneThread: one.ms / one.r.checked };
 }
 
@@ -74,7 +97,9 @@ async function board(tasks?: number) {
   if (t.code !== 0 && t.code !== 1) throw new Error(`board verify failed (exit ${t.code}): ${t.stderr.slice(0, 2000)}`);
   const r = JSON.parse(t.stdout.trim().split("\n").at(-1)!) as { episodes: number; checked: number; match: number; mismatch: number; rendered: number };
   console.log(`verify · board ${b.root} (${r.episodes} episodes, ${r.checked} view turns, ${r.match} match, ${r.mismatch} mismatch), one whole process`);
-  console.log(`  ${fmt(t.wallS, 1)} s wall, ${fmt(t.cpuS, 1)} s CPU, ${fmt(t.peakMb, 0)} MB peak RSS (goal <= 600 MB) · distinct views rendered: ${r.rendered} of ${r.checked}`);
+  console.log(
+    `  ${fmt(t.wallS, 1)} s wall, ${fmt(t.cpuS, 1)} s CPU, ${fmt(t.peakMb, 0)} MB peak RSS (goal <= 600 MB) · distinct views rendered: ${r.rendered} of ${r.checked}`,
+  );
   return { boardWallS: t.wallS, boardRssMb: t.peakMb, boardRendered: r.rendered, boardViews: r.checked };
 }
 

@@ -28,7 +28,9 @@ const ARMS: { arm: string; km: (d: number, task: number, sample: number) => numb
 
 export function makeSmallBoard(out: string): string {
   for (const file of files(SWEEP)) {
-    const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim());
+    const lines = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
     for (const { arm, km } of ARMS) {
       const rows = lines.map((l, i) => {
         const e = JSON.parse(l);

@@ -107,7 +107,15 @@ describe("alignTimelines: one clock for two episodes", () => {
 // ---------- choosing B from a board (pure) ----------
 
 describe("pickVersusAttempt: the arm's attempt at A's task", () => {
-  const at = (episodeId: string, arm: string, index: number, sample: number | null, line: number, split = "eval"): Attempt => ({ episodeId, arm, split, index, sample, file: "run.jsonl", line });
+  const at = (episodeId: string, arm: string, index: number, sample: number | null, line: number, split = "eval"): Attempt => ({
+    episodeId,
+    arm,
+    split,
+    index,
+    sample,
+    file: "run.jsonl",
+    line,
+  });
   const board = [
     at("a0", "base", 0, 0, 1),
     at("a1", "base", 0, 1, 2),
@@ -139,20 +147,43 @@ describe("pickVersusAttempt: the arm's attempt at A's task", () => {
     expect(err(() => pickVersusAttempt(board, board[0], { arm: "ckpt999" }))).toBe(
       '--versus-arm "ckpt999": no attempt by that arm at task eval #0 (episode a0\'s task); attempts at this task: "base" (passes 0, 1); "ckpt200" (passes 0, 1, 2); "nosample" (pass none)',
     );
-    expect(err(() => pickVersusAttempt(board, board[0], { arm: "ckpt200", pass: 7 }))).toMatch(/that arm has no pass 7 at task eval #0; attempts at this task: .*"ckpt200" \(passes 0, 1, 2\)/);
+    expect(err(() => pickVersusAttempt(board, board[0], { arm: "ckpt200", pass: 7 }))).toMatch(
+      /that arm has no pass 7 at task eval #0; attempts at this task: .*"ckpt200" \(passes 0, 1, 2\)/,
+    );
   });
   it("reads the arms fixture: base and ckpt200 on the mixed tasks", async () => {
     const all = await listAttempts([ARMS]);
-    expect(all.map((t) => `${t.arm}:${t.index}:${t.sample}`).sort()).toEqual(["base:0:0", "base:1:0", "base:2:0", "base:3:0", "ckpt200:0:0", "ckpt200:0:1", "ckpt200:1:1", "ckpt200:3:0"]);
+    expect(all.map((t) => `${t.arm}:${t.index}:${t.sample}`).sort()).toEqual([
+      "base:0:0",
+      "base:1:0",
+      "base:2:0",
+      "base:3:0",
+      "ckpt200:0:0",
+      "ckpt200:0:1",
+      "ckpt200:1:1",
+      "ckpt200:3:0",
+    ]);
   });
 });
 
 describe("render --versus refuses bad pairs before any work, with exit 2 and a reason", () => {
-  const args = (...more: string[]) => ["render", ARMS, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", join(tmp, "bad", "x.mp4"), ...more];
+  const args = (...more: string[]) => [
+    "render",
+    ARMS,
+    "--tasks",
+    join(MIXED, "tasks.jsonl"),
+    "--panos",
+    join(MIXED, "panos"),
+    "-o",
+    join(tmp, "bad", "x.mp4"),
+    ...more,
+  ];
   it("names the arms and passes recorded at the task when the arm or pass is not there", () => {
     const noArm = runCli(args("--episode", "d37a27bd393a", "--versus-arm", "ckpt999"));
     expect(noArm.code).toBe(2);
-    expect(noArm.stderr).toContain('no attempt by that arm at task eval #0 (episode d37a27bd393a\'s task); attempts at this task: "base" (pass 0); "ckpt200" (passes 0, 1)');
+    expect(noArm.stderr).toContain(
+      'no attempt by that arm at task eval #0 (episode d37a27bd393a\'s task); attempts at this task: "base" (pass 0); "ckpt200" (passes 0, 1)',
+    );
     const noPass = runCli(args("--episode", "d37a27bd393a", "--versus-arm", "ckpt200", "--pass", "4"));
     expect(noPass.code).toBe(2);
     expect(noPass.stderr).toMatch(/that arm has no pass 4 at task eval #0/);
@@ -174,18 +205,51 @@ describe("compare pieces", () => {
   it("labels, same task, framing and the geoeval reward on the card", () => {
     expect(sideLabels({ arm: "base", pass: 0 }, { arm: "ckpt200", pass: 0 })).toEqual(["A · base", "B · ckpt200"]);
     expect(sideLabels({ arm: "m", pass: 0 }, { arm: "m", pass: 2 })).toEqual(["A · m pass 0", "B · m pass 2"]);
-    const f = spanFrame([[45.65, 13.77], [45.66, 13.78], [45.65, 13.77]], 600, 600);
+    const f = spanFrame(
+      [
+        [45.65, 13.77],
+        [45.66, 13.78],
+        [45.65, 13.77],
+      ],
+      600,
+      600,
+    );
     expect(f.halfWidthDeg).toBeLessThan(0.5);
-    const wide = spanFrame([[45.65, 13.77], [-33.9, 151.2]], 600, 600);
+    const wide = spanFrame(
+      [
+        [45.65, 13.77],
+        [-33.9, 151.2],
+      ],
+      600,
+      600,
+    );
     expect(wide.halfWidthDeg).toBeGreaterThan((151.2 - 13.77) / 2);
   });
   it("the trace strip shows the tool call and the first lines of the reply, as text", () => {
     expect(firstLines("one\n\n two \nthree\nfour", 2)).toBe("one\n two");
-    const e = { turn: 3, status: "ok", failed: false, actionName: "look", toolCall: "look(heading_deg=90)", reply: "<b>I see</b> a sign\nline 2", reasoning: null, feedback: null, tokensIn: null, tokensOut: null, latencyS: null, errors: [] };
+    const e = {
+      turn: 3,
+      status: "ok",
+      failed: false,
+      actionName: "look",
+      toolCall: "look(heading_deg=90)",
+      reply: "<b>I see</b> a sign\nline 2",
+      reasoning: null,
+      feedback: null,
+      tokensIn: null,
+      tokensOut: null,
+      latencyS: null,
+      errors: [],
+    };
     const html = renderToStaticMarkup(React.createElement(TraceStrip, { entry: e, width: 500, height: 200, offset: 10, unit: 1 }));
     expect(html).toContain("▶ look(heading_deg=90)");
     expect(html).toContain("&lt;b&gt;I see&lt;/b&gt; a sign\nline 2");
-    expect(compactHudValues({ ...hud[0], unknown: ["fov"] })).toEqual([["Heading", "000°"], ["FOV", "—"], ["Actions left", "5"], ["Cost", "0.00"]]);
+    expect(compactHudValues({ ...hud[0], unknown: ["fov"] })).toEqual([
+      ["Heading", "000°"],
+      ["FOV", "—"],
+      ["Actions left", "5"],
+      ["Cost", "0.00"],
+    ]);
   });
 });
 
@@ -199,7 +263,16 @@ let session: RenderSession;
 let props: CompareProps;
 
 const frames = (episode: string, out: string) =>
-  generateFrames({ episodes: [ARMS], episode, tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), publicDir, out: join(publicDir, "rollouts", out), fps: 30, jobs: 1 });
+  generateFrames({
+    episodes: [ARMS],
+    episode,
+    tasks: join(MIXED, "tasks.jsonl"),
+    panos: join(MIXED, "panos"),
+    publicDir,
+    out: join(publicDir, "rollouts", out),
+    fps: 30,
+    jobs: 1,
+  });
 
 beforeAll(async () => {
   publicDir = join(tmp, "public");
@@ -274,7 +347,11 @@ describe("Compare stills", () => {
       const sf = sideAt(clock, t.segments, i as 0 | 1, f);
       const file = sf.segment.frames[Math.min(sf.offset, sf.segment.frames.length - 1)] ?? sf.segment.crossfade!.to;
       const got = await crop(png, L.columns[i].viewport);
-      const want = await sharp(join(publicDir, t.framesDir, file)).resize(L.columns[i].viewport.width, L.columns[i].viewport.height, { kernel: "lanczos3" }).removeAlpha().raw().toBuffer();
+      const want = await sharp(join(publicDir, t.framesDir, file))
+        .resize(L.columns[i].viewport.width, L.columns[i].viewport.height, { kernel: "lanczos3" })
+        .removeAlpha()
+        .raw()
+        .toBuffer();
       expect(psnr(got, want), `side ${i} viewport vs ${file}`).toBeGreaterThan(28);
     }
   });
@@ -337,7 +414,12 @@ describe("Compare stills", () => {
       for (let i = 0; i < px.length; i += 3) if (px[i] > 150 && px[i + 1] < 70 && px[i + 2] < 70) n++;
       return n / (px.length / 3);
     };
-    const stampRect = (i: number): Rect => ({ x: L.columns[i].viewportBox.x + L.columns[i].viewportBox.width / 2 - 60, y: L.columns[i].viewportBox.y, width: 120, height: 18 });
+    const stampRect = (i: number): Rect => ({
+      x: L.columns[i].viewportBox.x + L.columns[i].viewportBox.width / 2 - 60,
+      y: L.columns[i].viewportBox.y,
+      width: 120,
+      height: 18,
+    });
     const f = turnFrame(1, 10);
     const unverifiedB = { ...props, b: { ...props.b, timeline: { ...ckpt, episode: { ...ckpt.episode, verified: false } } } };
     const png = await still(f, unverifiedB);

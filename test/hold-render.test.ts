@@ -42,7 +42,17 @@ let session: RenderSession;
 beforeAll(async () => {
   const publicDir = join(tmp, "public");
   // 5 fps keeps the episode short (every segment kind, holds, the score card) for two renders.
-  timeline = (await generateFrames({ episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), publicDir, fps: 5, jobs: 1 })).timeline;
+  timeline = (
+    await generateFrames({
+      episodes: [join(TRIESTE, "episodes.jsonl")],
+      episode: "#1",
+      tasks: join(TRIESTE, "tasks.jsonl"),
+      panos: join(TRIESTE, "panos"),
+      publicDir,
+      fps: 5,
+      jobs: 1,
+    })
+  ).timeline;
   session = await openSession({ publicDir, browserExecutable: resolveBrowser() });
 }, 600_000);
 afterAll(async () => {
@@ -51,7 +61,17 @@ afterAll(async () => {
 
 describe("frame signature", () => {
   it("runs cover every frame once, and the Trieste episode at 30 fps holds on many frames", async () => {
-    const t30 = (await generateFrames({ episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), publicDir: join(tmp, "p30"), fps: 30, jobs: 1 })).timeline;
+    const t30 = (
+      await generateFrames({
+        episodes: [join(TRIESTE, "episodes.jsonl")],
+        episode: "#1",
+        tasks: join(TRIESTE, "tasks.jsonl"),
+        panos: join(TRIESTE, "panos"),
+        publicDir: join(tmp, "p30"),
+        fps: 30,
+        jobs: 1,
+      })
+    ).timeline;
     const runs = frameRuns(t30.totalFrames, rolloutSignature(t30, { width: 1280, height: 720 }));
     expect(runs.lengths.reduce((a, b) => a + b, 0)).toBe(t30.totalFrames);
     expect(runs.frames[0]).toBe(0);
@@ -70,7 +90,9 @@ describe("frame signature", () => {
 function decode(mp4: string, dir: string): PNG[] {
   mkdirSync(dir, { recursive: true });
   execFileSync(resolveFfmpeg().path, ["-v", "error", "-i", mp4, "-c:v", "png", "-pix_fmt", "rgb24", join(dir, "f%05d.png")]);
-  return readdirSync(dir).sort().map((n) => PNG.sync.read(readFileSync(join(dir, n))));
+  return readdirSync(dir)
+    .sort()
+    .map((n) => PNG.sync.read(readFileSync(join(dir, n))));
 }
 
 function psnr(a: PNG, b: PNG): number {
@@ -90,12 +112,21 @@ describe("hold-aware render", () => {
     const fullImages: Buffer[] = new Array(total);
     const holdImages: Buffer[] = new Array(total);
     const full = await session.renderHoldAware({
-      composition: "Rollout", props, outputLocation: join(tmp, "full.mp4"), holds: false,
-      onImage: (img, first, length) => { for (let k = 0; k < length; k++) fullImages[first + k] = img; },
+      composition: "Rollout",
+      props,
+      outputLocation: join(tmp, "full.mp4"),
+      holds: false,
+      onImage: (img, first, length) => {
+        for (let k = 0; k < length; k++) fullImages[first + k] = img;
+      },
     });
     const hold = await session.renderHoldAware({
-      composition: "Rollout", props, outputLocation: join(tmp, "hold.mp4"),
-      onImage: (img, first, length) => { for (let k = 0; k < length; k++) holdImages[first + k] = img; },
+      composition: "Rollout",
+      props,
+      outputLocation: join(tmp, "hold.mp4"),
+      onImage: (img, first, length) => {
+        for (let k = 0; k < length; k++) holdImages[first + k] = img;
+      },
     });
     expect(full.rendered).toBe(total);
     expect(hold.rendered).toBeLessThan(total);
@@ -151,11 +182,22 @@ describe("hold-aware render", () => {
       expect(db, `frame ${f}: viewport PSNR against the full render (dB)`).toBeGreaterThan(33);
     }
     // The rest differ only where two full renders of the same timeline do.
-    console.log(`hold-aware vs full: ${hold.rendered}/${total} screenshots; ${identical}/${total} encoder inputs byte-identical, lowest viewport PSNR of the rest ${worstViewport.toFixed(1)} dB`);
+    console.log(
+      `hold-aware vs full: ${hold.rendered}/${total} screenshots; ${identical}/${total} encoder inputs byte-identical, lowest viewport PSNR of the rest ${worstViewport.toFixed(1)} dB`,
+    );
 
     for (const name of ["full.mp4", "hold.mp4"]) {
       const p = probeVideo(join(tmp, name));
-      expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: SIZE.width, height: SIZE.height, fps: 5, frames: total, faststart: true });
+      expect(p).toMatchObject({
+        codec: "h264",
+        pixFmt: "yuv420p",
+        colorSpace: "bt709",
+        width: SIZE.width,
+        height: SIZE.height,
+        fps: 5,
+        frames: total,
+        faststart: true,
+      });
     }
     const a = decode(join(tmp, "full.mp4"), join(tmp, "dec-full"));
     const b = decode(join(tmp, "hold.mp4"), join(tmp, "dec-hold"));
@@ -208,7 +250,10 @@ describe("openRenderer", () => {
       const session = await renderer.ready();
       const rb = await renderer.renderEpisode({ episodes: [example], episode: "#1", out: outs[1], fps: 5, size: { width: 320, height: 180 }, jobs: 1 });
       expect(await renderer.ready()).toBe(session); // the same bundle and browser
-      for (const [r, out] of [[ra, outs[0]], [rb, outs[1]]] as const) {
+      for (const [r, out] of [
+        [ra, outs[0]],
+        [rb, outs[1]],
+      ] as const) {
         expect(probeVideo(out)).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 320, height: 180, frames: r.frames });
         expect(r.screenshots).toBeLessThan(r.frames);
       }
@@ -229,7 +274,13 @@ describe("openRenderer", () => {
     const renderer = openRenderer({ signal: ac.signal });
     let rendering = false;
     const p = renderer.renderEpisode({
-      episodes: [example], episode: "#3", out, fps: 10, size: { width: 320, height: 180 }, jobs: 1, signal: ac.signal,
+      episodes: [example],
+      episode: "#3",
+      out,
+      fps: 10,
+      size: { width: 320, height: 180 },
+      jobs: 1,
+      signal: ac.signal,
       onProgress: (stage, done) => {
         if (stage === "render" && done >= 5 && !rendering) {
           rendering = true;

@@ -16,7 +16,16 @@ import { MIXED, runCli } from "./helpers.ts";
 import { makeSmallBoard } from "./board-fixture.ts";
 import type { Report } from "../replay/board/report-schema.ts";
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-board-page-"));
 const board = join(dir, "board");
@@ -25,7 +34,13 @@ let browser: Browser;
 let report: Report;
 let built: { code: number | null; json: Record<string, unknown> };
 
-type Raw = { episode_id: string; model_name: string; task: { index: number; sample: number }; outcome: { reward: number | null }; turns: { turn: number; action?: unknown }[] };
+type Raw = {
+  episode_id: string;
+  model_name: string;
+  task: { index: number; sample: number };
+  outcome: { reward: number | null };
+  turns: { turn: number; action?: unknown }[];
+};
 function rawEpisodes(d: string): Raw[] {
   const found: Raw[] = [];
   const walk = (p: string) => {
@@ -72,7 +87,9 @@ const rowsOf = (page: Page, selector: string) =>
     trs.map((tr) => ({
       arm: (tr as HTMLElement).dataset.arm,
       task: (tr as HTMLElement).dataset.task,
-      v: Object.fromEntries([...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])) as Record<string, string>,
+      v: Object.fromEntries(
+        [...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value]),
+      ) as Record<string, string>,
     })),
   );
 const num = (s: string | undefined) => (s === "" || s === undefined ? null : Number(s));
@@ -89,7 +106,14 @@ describe("board page", () => {
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
     expect(csp).toContain(`style-src 'sha256-${sha(styles[0][1])}'`);
     expect(csp).toMatch(/^default-src 'none'; img-src data:; font-src data:; style-src 'sha256-[^']+'; script-src 'sha256-[^']+'/);
-    expect((html.match(/<script[^>]*>/g) ?? []).sort()).toEqual(['<script type="application/json" id="gr-board-data">', '<script type="application/json" id="gr-chunks">', '<script type="application/json" id="gr-panos">', "<script>"].sort());
+    expect((html.match(/<script[^>]*>/g) ?? []).sort()).toEqual(
+      [
+        '<script type="application/json" id="gr-board-data">',
+        '<script type="application/json" id="gr-chunks">',
+        '<script type="application/json" id="gr-panos">',
+        "<script>",
+      ].sort(),
+    );
     expect(html).not.toContain("<script>alert");
     expect(html).not.toMatch(/(src|href)=["']?(https?:|\/\/)/i);
   });
@@ -109,7 +133,20 @@ describe("board page", () => {
     const beh = await rowsOf(page, "#gr-board-behaviour tbody tr");
     beh.forEach((row, i) => {
       const a = report.arms[i];
-      for (const k of ["turns", "looks", "moves", "pins", "cost", "country_pct", "within_200km_pct", "within_750km_pct", "env_floor_pct", "no_guess_pct", "forced_pct", "tok_out"] as const) {
+      for (const k of [
+        "turns",
+        "looks",
+        "moves",
+        "pins",
+        "cost",
+        "country_pct",
+        "within_200km_pct",
+        "within_750km_pct",
+        "env_floor_pct",
+        "no_guess_pct",
+        "forced_pct",
+        "tok_out",
+      ] as const) {
         expect(num(row.v[k]), `${a.arm} ${k}`).toBe(a[k]);
       }
     });
@@ -173,7 +210,9 @@ describe("board page", () => {
     const arm = await page.$eval("#t-arm", (s) => (s as HTMLSelectElement).value);
     const filtered = await page.$$eval("#t-rows tr", (trs) => trs.map((t) => Number((t as HTMLElement).dataset.task)));
     const raw = rawEpisodes(board).filter((e) => e.model_name === arm && Array.isArray(e.turns));
-    const withVerdict = [...new Set(raw.filter((e) => (e as unknown as { outcome: { verdict: string } }).outcome.verdict === verdicts[0]).map((e) => e.task.index))].sort((a, b) => a - b);
+    const withVerdict = [
+      ...new Set(raw.filter((e) => (e as unknown as { outcome: { verdict: string } }).outcome.verdict === verdicts[0]).map((e) => e.task.index)),
+    ].sort((a, b) => a - b);
     expect(filtered).toEqual(withVerdict);
     expect(log.errors).toEqual([]);
     await close();
@@ -185,8 +224,13 @@ describe("board page", () => {
     await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
     const shown = await page.$$eval("#gr-compare .cmp-attempt", (blocks) =>
       blocks.map((b) => ({
-        cols: [...b.querySelectorAll(":scope > .cmp-grid:not(.cmp-turn) > .cmp-col")].map((c) => ({ arm: (c as HTMLElement).dataset.arm, episode: (c as HTMLElement).dataset.episode ?? null })),
-        turns: [...b.querySelectorAll(".cmp-turn")].map((r) => [...r.querySelectorAll(":scope > .cmp-col")].map((c) => (c.querySelector(".turn") as HTMLElement | null)?.dataset.turn ?? null)),
+        cols: [...b.querySelectorAll(":scope > .cmp-grid:not(.cmp-turn) > .cmp-col")].map((c) => ({
+          arm: (c as HTMLElement).dataset.arm,
+          episode: (c as HTMLElement).dataset.episode ?? null,
+        })),
+        turns: [...b.querySelectorAll(".cmp-turn")].map((r) =>
+          [...r.querySelectorAll(":scope > .cmp-col")].map((c) => (c.querySelector(".turn") as HTMLElement | null)?.dataset.turn ?? null),
+        ),
       })),
     );
     const raw = rawEpisodes(board).filter((e) => Array.isArray(e.turns) && e.task.index === task);
@@ -199,7 +243,9 @@ describe("board page", () => {
       expect(s.cols.map((c) => c.episode)).toEqual([a[j]?.episode_id ?? null, b[j]?.episode_id ?? null]);
       // Turn by turn: row i holds turn i of each attempt.
       expect(s.turns).toHaveLength(Math.max(a[j]?.turns.length ?? 0, b[j]?.turns.length ?? 0));
-      s.turns.forEach((row, i) => expect(row).toEqual([a[j]?.turns[i] ? String(a[j].turns[i].turn) : null, b[j]?.turns[i] ? String(b[j].turns[i].turn) : null]));
+      s.turns.forEach((row, i) =>
+        expect(row).toEqual([a[j]?.turns[i] ? String(a[j].turns[i].turn) : null, b[j]?.turns[i] ? String(b[j].turns[i].turn) : null]),
+      );
     });
     // Views are reprojected from the embedded panoramas, labelled as such.
     await page.waitForFunction(() => document.querySelector("#gr-compare canvas.view[data-drawn]") !== null);

@@ -16,10 +16,9 @@ import { reprojectRgba } from "../src/page/client/reproject.ts";
 import { episodesByTask, filterRows, taskRows } from "../src/page/client/tasks.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 
-const turn = (reply: string | null, reasoning: string | null = null): PageTurn =>
-  ({ turn: 0, reply, reasoning } as unknown as PageTurn);
+const turn = (reply: string | null, reasoning: string | null = null): PageTurn => ({ turn: 0, reply, reasoning }) as unknown as PageTurn;
 const ep = (id: string, o: Partial<PageEpisode> = {}): PageEpisode =>
-  ({ id, model: "m", country: null, verdict: null, flags: [], reward: null, distanceKm: null, turnsUsed: 0, turns: [], ...o } as unknown as PageEpisode);
+  ({ id, model: "m", country: null, verdict: null, flags: [], reward: null, distanceKm: null, turnsUsed: 0, turns: [], ...o }) as unknown as PageEpisode;
 
 describe("episode list: filter and sort", () => {
   const eps = [
@@ -112,7 +111,10 @@ describe("client bundle", () => {
 
 describe("board client: reprojection and per-task rows", () => {
   it("reprojects with the environment's own projection: on the full panorama it samples exactly the verified view's pixels", () => {
-    const sw = 512, sh = 256, W = 64, H = 64;
+    const sw = 512,
+      sh = 256,
+      W = 64,
+      H = 64;
     const src = new Uint8ClampedArray(sw * sh * 4);
     for (let i = 0; i < sw * sh; i++) {
       src[i * 4] = (i * 7) & 255;
@@ -120,7 +122,11 @@ describe("board client: reprojection and per-task rows", () => {
       src[i * 4 + 2] = (i * 13 + 5) & 255;
       src[i * 4 + 3] = 255;
     }
-    for (const v of [{ heading: 264.44978, pitch: 0, fov: 90 }, { heading: 45, pitch: 20, fov: 100 }, { heading: -170.5, pitch: -35, fov: 30 }]) {
+    for (const v of [
+      { heading: 264.44978, pitch: 0, fov: 90 },
+      { heading: 45, pitch: 20, fov: 100 },
+      { heading: -170.5, pitch: -35, fov: 30 },
+    ]) {
       const out = new Uint8ClampedArray(W * H * 4);
       reprojectRgba(src, sw, sh, out, W, H, v);
       const map = indexMapExact({ headingDeg: v.heading, pitchDeg: v.pitch, fovDeg: v.fov, width: W, height: H }, sw, sh);
@@ -130,19 +136,59 @@ describe("board client: reprojection and per-task rows", () => {
     }
   });
 
-  const row = (id: string, arm: string, task: number, sample: number, verdict: string | null, country: string | null = null): BoardEpisodeRow =>
-    ({ id, arm, task, sample, country, verdict, score: 0.5, env: 0.5, km: 1, turns: 3, flags: [], chunk: 0, at: 0 });
+  const row = (id: string, arm: string, task: number, sample: number, verdict: string | null, country: string | null = null): BoardEpisodeRow => ({
+    id,
+    arm,
+    task,
+    sample,
+    country,
+    verdict,
+    score: 0.5,
+    env: 0.5,
+    km: 1,
+    turns: 3,
+    flags: [],
+    chunk: 0,
+    at: 0,
+  });
   const data = {
     baseline: "base",
     arms: ["a", "base"],
     tasks: [
-      { index: 1, arms: [{ arm: "a", attempts: 2, mean: 0.6, best: 0.7, delta: 0.1 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
-      { index: 2, arms: [{ arm: "a", attempts: 1, mean: 0.2, best: 0.2, delta: -0.3 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
+      {
+        index: 1,
+        arms: [
+          { arm: "a", attempts: 2, mean: 0.6, best: 0.7, delta: 0.1 },
+          { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null },
+        ],
+      },
+      {
+        index: 2,
+        arms: [
+          { arm: "a", attempts: 1, mean: 0.2, best: 0.2, delta: -0.3 },
+          { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null },
+        ],
+      },
       { index: 3, arms: [{ arm: "base", attempts: 1, mean: 0.4, best: 0.4, delta: null }] },
-      { index: 4, arms: [{ arm: "a", attempts: 1, mean: 0.9, best: 0.9, delta: 0.4 }, { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null }] },
+      {
+        index: 4,
+        arms: [
+          { arm: "a", attempts: 1, mean: 0.9, best: 0.9, delta: 0.4 },
+          { arm: "base", attempts: 1, mean: 0.5, best: 0.5, delta: null },
+        ],
+      },
     ],
     countries: { "1": "Chile", "2": "Peru", "3": "Chile", "4": null },
-    episodes: [row("a1b", "a", 1, 1, "far"), row("a1a", "a", 1, 0, "close"), row("b1", "base", 1, 0, "far"), row("a2", "a", 2, 0, "far"), row("b2", "base", 2, 0, null), row("b3", "base", 3, 0, null), row("a4", "a", 4, 0, null), row("b4", "base", 4, 0, null)],
+    episodes: [
+      row("a1b", "a", 1, 1, "far"),
+      row("a1a", "a", 1, 0, "close"),
+      row("b1", "base", 1, 0, "far"),
+      row("a2", "a", 2, 0, "far"),
+      row("b2", "base", 2, 0, null),
+      row("b3", "base", 3, 0, null),
+      row("a4", "a", 4, 0, null),
+      row("b4", "base", 4, 0, null),
+    ],
     textCap: 240,
     pano: { width: 1024, height: 512 },
   } satisfies BoardData;
@@ -151,7 +197,12 @@ describe("board client: reprojection and per-task rows", () => {
 
   it("lists each task with the report's means and delta, attempts in attempt order", () => {
     const rows = taskRows(data, byTask, "a", f);
-    expect(rows.map((r) => [r.index, r.baseMean, r.mean, r.delta])).toEqual([[1, 0.5, 0.6, 0.1], [2, 0.5, 0.2, -0.3], [3, 0.4, null, null], [4, 0.5, 0.9, 0.4]]);
+    expect(rows.map((r) => [r.index, r.baseMean, r.mean, r.delta])).toEqual([
+      [1, 0.5, 0.6, 0.1],
+      [2, 0.5, 0.2, -0.3],
+      [3, 0.4, null, null],
+      [4, 0.5, 0.9, 0.4],
+    ]);
     expect(rows[0].armEpisodes.map((e) => e.id)).toEqual(["a1a", "a1b"]);
     expect(rows[0].baseEpisodes.map((e) => e.id)).toEqual(["b1"]);
   });
@@ -168,6 +219,10 @@ describe("board client: reprojection and per-task rows", () => {
     const base = { q: "", arm: "", country: "", verdict: "", status: "", minScore: null };
     expect(filterRows(data.episodes, { ...base, arm: "base" }, null).map((e) => e.id)).toEqual(["b1", "b2", "b3", "b4"]);
     expect(filterRows(data.episodes, { ...base, q: "a1" }, null).map((e) => e.id)).toEqual(["a1b", "a1a"]);
-    expect(filterRows(data.episodes, base, { key: "id", dir: 1 }).map((e) => e.id).slice(0, 3)).toEqual(["a1a", "a1b", "a2"]);
+    expect(
+      filterRows(data.episodes, base, { key: "id", dir: 1 })
+        .map((e) => e.id)
+        .slice(0, 3),
+    ).toEqual(["a1a", "a1b", "a2"]);
   });
 });

@@ -12,13 +12,22 @@ import { indexMap, viewRows, type ViewSpec } from "../replay/render/reproject.ts
 import { FIXTURES } from "./helpers.ts";
 
 const dirs = [join(FIXTURES, "mixed", "panos"), join(FIXTURES, "trieste", "panos")];
-const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.endsWith(".jpg")).map((f) => join(d, f)));
+const files = dirs.flatMap((d) =>
+  readdirSync(d)
+    .filter((f) => f.endsWith(".jpg"))
+    .map((f) => join(d, f)),
+);
 
 describe("band decode", () => {
   it.each(files.map((f) => [f] as const))("%s: bands equal the full decode's rows", async (file) => {
     const full = await decodePano(file);
     const H = full.height;
-    for (const band of [{ top: 0, bottom: 40 }, { top: 17, bottom: 300 }, { top: H / 2 - 33, bottom: H / 2 + 100 }, { top: H - 50, bottom: H }]) {
+    for (const band of [
+      { top: 0, bottom: 40 },
+      { top: 17, bottom: 300 },
+      { top: H / 2 - 33, bottom: H / 2 + 100 },
+      { top: H - 50, bottom: H },
+    ]) {
       const p = await decodePano(file, () => band);
       const a = alignBand(band, H);
       expect(p.top).toBe(a.top);
@@ -32,7 +41,8 @@ describe("band decode", () => {
 
   it("a view's rows hold every row its index map samples (poles, tilts, zooms)", () => {
     const views: ViewSpec[] = [];
-    for (const pitch of [-90, -85, -45, -10, 0, 5, 30, 60, 89, 90]) for (const fov of [10, 45, 90, 120]) views.push({ headingDeg: pitch * 7, pitchDeg: pitch, fovDeg: fov, width: 96, height: 80 });
+    for (const pitch of [-90, -85, -45, -10, 0, 5, 30, 60, 89, 90])
+      for (const fov of [10, 45, 90, 120]) views.push({ headingDeg: pitch * 7, pitchDeg: pitch, fovDeg: fov, width: 96, height: 80 });
     for (const v of views) {
       for (const sw of [2048, 4096]) {
         const r = viewRows(v, sw, sw / 2, 0);

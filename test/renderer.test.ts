@@ -14,11 +14,21 @@ import { FIXTURES } from "./helpers.ts";
 import { indexMap as legacyIndexMap } from "./legacy/geometry-index-map.ts";
 
 interface Case {
-  heading: number; pitch: number; fov: number; width: number; height: number;
-  srcWidth: number; srcHeight: number; sha256: string; indices?: number[];
+  heading: number;
+  pitch: number;
+  fov: number;
+  width: number;
+  height: number;
+  srcWidth: number;
+  srcHeight: number;
+  sha256: string;
+  indices?: number[];
 }
 const cases: Case[] = JSON.parse(readFileSync(join(FIXTURES, "reference", "index-maps.json"), "utf8"));
-const sha = (a: Int32Array) => createHash("sha256").update(Buffer.from(a.buffer, a.byteOffset, a.byteLength)).digest("hex");
+const sha = (a: Int32Array) =>
+  createHash("sha256")
+    .update(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
+    .digest("hex");
 
 /** Ours, plain; or, on a sampling boundary, the ulp candidate that reproduces the reference. */
 function reproduce(c: Case): "plain" | "boundary" | "none" {
@@ -106,7 +116,7 @@ describe("row-walk index map: fuzz against the exact per-pixel port", () => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return a + (seed / 2147483648) * (b - a);
   };
-  const pick = <T,>(xs: T[]) => xs[Math.floor(rnd(0, xs.length))];
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd(0, xs.length))];
   const views: ViewSpec[] = Array.from({ length: 48 }, (_, i) => ({
     headingDeg: i % 2 ? Math.round(rnd(-40, 40)) * 90 : rnd(-3600, 3600),
     pitchDeg: i % 3 === 0 ? pick([90, -90, 89.999, -89.9, 85, -85, 60, -60]) : i % 3 === 1 ? pick([0, 5, -5, 10, 45]) : rnd(-90, 90),

@@ -51,7 +51,19 @@ export const Compare: React.FC<CompareProps> = (props) => {
             {ea.taskId ? ` · ${ea.taskId}` : ""}
           </span>
         ) : (
-          <span data-scene="different-tasks" style={{ background: C.accent, color: C.bg, fontWeight: 800, fontSize: 12.5 * u, letterSpacing: 1 * u, padding: `${3 * u}px ${10 * u}px`, borderRadius: 5 * u, whiteSpace: "nowrap" }}>
+          <span
+            data-scene="different-tasks"
+            style={{
+              background: C.accent,
+              color: C.bg,
+              fontWeight: 800,
+              fontSize: 12.5 * u,
+              letterSpacing: 1 * u,
+              padding: `${3 * u}px ${10 * u}px`,
+              borderRadius: 5 * u,
+              whiteSpace: "nowrap",
+            }}
+          >
             DIFFERENT TASKS · {ea.split} #{ea.index} vs {eb.split} #{eb.index}
           </span>
         )}
@@ -64,7 +76,15 @@ export const Compare: React.FC<CompareProps> = (props) => {
   );
 };
 
-const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; frame: number; col: CompareColumn; stacked: boolean; unit: number }> = ({ side, index, clock, frame, col, stacked, unit: u }) => {
+const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; frame: number; col: CompareColumn; stacked: boolean; unit: number }> = ({
+  side,
+  index,
+  clock,
+  frame,
+  col,
+  stacked,
+  unit: u,
+}) => {
   const t = side.timeline;
   const sf: SideFrame = sideAt(clock, t.segments, index, frame);
   const { segment, offset } = sf;
@@ -85,7 +105,20 @@ const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; fra
   const colour = SIDE_COLOURS[index];
   return (
     <>
-      <div data-scene="caption" style={{ ...at(col.caption), borderLeft: `${4 * u}px solid ${colour}`, paddingLeft: 10 * u, boxSizing: "border-box", display: "flex", flexDirection: "column", justifyContent: "center", fontFamily: SANS, minWidth: 0 }}>
+      <div
+        data-scene="caption"
+        style={{
+          ...at(col.caption),
+          borderLeft: `${4 * u}px solid ${colour}`,
+          paddingLeft: 10 * u,
+          boxSizing: "border-box",
+          display: "flex",
+          flexDirection: "column",
+          justifyContent: "center",
+          fontFamily: SANS,
+          minWidth: 0,
+        }}
+      >
         <div style={{ display: "flex", alignItems: "baseline", gap: 10 * u, minWidth: 0 }}>
           <span style={{ fontWeight: 800, fontSize: 19 * u, color: C.text, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" }}>
             <span style={{ color: colour, filter: "brightness(1.15)" }}>{index === 0 ? "A" : "B"}</span> {side.arm}
@@ -101,7 +134,11 @@ const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; fra
           <Viewport framesDir={t.framesDir} view={view} next={next} width={col.viewport.width} height={col.viewport.height} />
         </div>
         {showMap ? <MapPanel pins={segment.pins} size={col.viewportBox.width} offset={offset} unit={u * 0.8} /> : null}
-        {t.episode.source === "slideshow" ? <Stamp text={SLIDESHOW_LABEL} background={C.slideshow} scene="slideshow" unit={u} /> : !t.episode.verified ? <Stamp text="UNVERIFIED REPLAY" background={C.unverified} scene="unverified" unit={u} /> : null}
+        {t.episode.source === "slideshow" ? (
+          <Stamp text={SLIDESHOW_LABEL} background={C.slideshow} scene="slideshow" unit={u} />
+        ) : !t.episode.verified ? (
+          <Stamp text="UNVERIFIED REPLAY" background={C.unverified} scene="unverified" unit={u} />
+        ) : null}
         {sf.finished ? <GuessedMarker text={guessed ? "✓ GUESSED" : "NO GUESS"} colour={colour} unit={u} /> : null}
       </div>
       <div style={at(col.credit)}>{panoramaVisible ? <CreditLine text={creditLine(t)} unit={u * 0.92} /> : null}</div>
@@ -128,7 +165,23 @@ const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; fra
 const Stamp: React.FC<{ text: string; background: string; scene: string; unit: number }> = ({ text, background, scene, unit }) => (
   <div
     data-scene={scene}
-    style={{ position: "absolute", top: 0, left: "50%", transform: "translateX(-50%)", background, color: "#fff", fontFamily: SANS, fontWeight: 800, fontSize: 13 * unit, letterSpacing: 1.5 * unit, padding: `${4 * unit}px ${14 * unit}px`, borderBottomLeftRadius: 6 * unit, borderBottomRightRadius: 6 * unit, whiteSpace: "nowrap", zIndex: 5 }}
+    style={{
+      position: "absolute",
+      top: 0,
+      left: "50%",
+      transform: "translateX(-50%)",
+      background,
+      color: "#fff",
+      fontFamily: SANS,
+      fontWeight: 800,
+      fontSize: 13 * unit,
+      letterSpacing: 1.5 * unit,
+      padding: `${4 * unit}px ${14 * unit}px`,
+      borderBottomLeftRadius: 6 * unit,
+      borderBottomRightRadius: 6 * unit,
+      whiteSpace: "nowrap",
+      zIndex: 5,
+    }}
   >
     {text}
   </div>
@@ -136,7 +189,36 @@ const Stamp: React.FC<{ text: string; background: string; scene: string; unit: n
 
 /** The side that finished first holds its last view under this marker until the other finishes. */
 const GuessedMarker: React.FC<{ text: string; colour: string; unit: number }> = ({ text, colour, unit }) => (
-  <div data-scene="guessed" style={{ position: "absolute", left: 0, right: 0, bottom: 0, top: 0, background: "rgba(14,17,22,0.35)", display: "flex", alignItems: "flex-end", justifyContent: "center", paddingBottom: 18 * unit, zIndex: 4 }}>
-    <div style={{ background: colour, color: "#fff", fontFamily: SANS, fontWeight: 800, fontSize: 20 * unit, letterSpacing: 2.5 * unit, padding: `${7 * unit}px ${20 * unit}px`, borderRadius: 6 * unit, boxShadow: `0 ${2 * unit}px ${10 * unit}px rgba(0,0,0,0.5)` }}>{text}</div>
+  <div
+    data-scene="guessed"
+    style={{
+      position: "absolute",
+      left: 0,
+      right: 0,
+      bottom: 0,
+      top: 0,
+      background: "rgba(14,17,22,0.35)",
+      display: "flex",
+      alignItems: "flex-end",
+      justifyContent: "center",
+      paddingBottom: 18 * unit,
+      zIndex: 4,
+    }}
+  >
+    <div
+      style={{
+        background: colour,
+        color: "#fff",
+        fontFamily: SANS,
+        fontWeight: 800,
+        fontSize: 20 * unit,
+        letterSpacing: 2.5 * unit,
+        padding: `${7 * unit}px ${20 * unit}px`,
+        borderRadius: 6 * unit,
+        boxShadow: `0 ${2 * unit}px ${10 * unit}px rgba(0,0,0,0.5)`,
+      }}
+    >
+      {text}
+    </div>
   </div>
 );

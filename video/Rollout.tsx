@@ -46,15 +46,17 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
     <AbsoluteFill style={{ background: C.bg, color: C.text }}>
       <div data-scene="header" style={{ ...at(L.header), display: "flex", alignItems: "center", gap: 12 * u, fontFamily: SANS }}>
         <span style={{ fontWeight: 800, fontSize: 18 * u, color: C.accent }}>georeplay</span>
-        <span style={{ fontSize: 16 * u, color: C.text, fontWeight: 600, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: 360 * u }}>{t.episode.modelName}</span>
+        <span
+          style={{ fontSize: 16 * u, color: C.text, fontWeight: 600, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", maxWidth: 360 * u }}
+        >
+          {t.episode.modelName}
+        </span>
         <span style={{ fontFamily: MONO, fontSize: 12 * u, color: C.faint, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", minWidth: 0 }}>
           {t.episode.split} #{t.episode.index} · {t.episode.episodeId}
         </span>
         <span style={{ flex: 1 }} />
         {t.episode.source === "slideshow" ? <SlideshowLabel unit={u} /> : null}
-        <span style={{ fontSize: 15 * u, color: C.dim, whiteSpace: "nowrap" }}>
-          {segment.turn > 0 ? `Turn ${segment.turn} of ${lastTurn}` : "Start"}
-        </span>
+        <span style={{ fontSize: 15 * u, color: C.dim, whiteSpace: "nowrap" }}>{segment.turn > 0 ? `Turn ${segment.turn} of ${lastTurn}` : "Start"}</span>
       </div>
       <div style={{ ...at(L.viewportBox), borderRadius: 8 * u, overflow: "hidden", background: C.panel }}>
         <div style={{ position: "absolute", left: L.viewport.x - L.viewportBox.x, top: L.viewport.y - L.viewportBox.y }}>
@@ -89,10 +91,14 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
 };
 
 const Intro: React.FC<{ timeline: RolloutProps; unit: number }> = ({ timeline, unit }) => (
-  <div data-scene="intro" style={{ fontFamily: SANS, color: C.dim, fontSize: 15 * unit, lineHeight: 1.5, background: C.panel, borderRadius: 8 * unit, padding: 14 * unit }}>
+  <div
+    data-scene="intro"
+    style={{ fontFamily: SANS, color: C.dim, fontSize: 15 * unit, lineHeight: 1.5, background: C.panel, borderRadius: 8 * unit, padding: 14 * unit }}
+  >
     <div style={{ color: C.text, fontWeight: 800, fontSize: 20 * unit, marginBottom: 6 * unit }}>Where is this?</div>
     <div>
-      {timeline.episode.modelName} sees this view and has {timeline.segments[0]?.hud[0]?.stepsRemaining ?? "a few"} actions to look around, walk, drop pins and guess.
+      {timeline.episode.modelName} sees this view and has {timeline.segments[0]?.hud[0]?.stepsRemaining ?? "a few"} actions to look around, walk, drop pins and
+      guess.
     </div>
     <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.faint }}>{provenance(timeline.episode)}</div>
     {timeline.episode.imagesOverwritten ? <div style={{ marginTop: 6 * unit, fontSize: 12.5 * unit, color: C.accent }}>{OVERWRITTEN_NOTE}.</div> : null}
@@ -101,7 +107,8 @@ const Intro: React.FC<{ timeline: RolloutProps; unit: number }> = ({ timeline, u
 
 /** What the viewer is looking at: the one sentence that keeps a slideshow from passing for a replay. */
 export function provenance(e: RolloutProps["episode"]): string {
-  if (e.source === "slideshow") return "These are the images the environment recorded, shown as they were saved: nothing is re-rendered, and nothing is verified.";
+  if (e.source === "slideshow")
+    return "These are the images the environment recorded, shown as they were saved: nothing is re-rendered, and nothing is verified.";
   return e.verified
     ? "Every view below was re-rendered from the recorded camera and matched the recorded hash."
     : "Not every view could be re-rendered to its recorded hash.";

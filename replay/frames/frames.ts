@@ -87,7 +87,9 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   const found = await findEpisode(opts.episodes, opts.episode, opts.format);
   if (found.format === "example") return generateSlideshow(found, opts, { fps, size });
   if (!opts.tasks || !opts.panos) {
-    throw new GeoreplayError(`${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`);
+    throw new GeoreplayError(
+      `${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`,
+    );
   }
   return generateReplay(found, { ...opts, tasks: opts.tasks, panos: opts.panos }, { fps, size, viewSize, jobs });
 }

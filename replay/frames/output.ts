@@ -39,7 +39,10 @@ export interface OutputPaths {
 
 /** A file-system safe folder name from an episode id (trace text is never trusted as a path). */
 export function slugFor(episodeId: string): string {
-  const s = episodeId.replace(/[^A-Za-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
+  const s = episodeId
+    .replace(/[^A-Za-z0-9_-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 64);
   return s || "episode";
 }
 

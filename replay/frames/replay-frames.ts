@@ -74,8 +74,18 @@ export async function generateReplay(
         return s;
       };
       const taskFor = (job: FrameJob): RenderTask => {
-        const frame = frameOf(row, { frame_index: job.frameIndex, heading_deg: job.pose.heading, pitch_deg: job.pose.pitch, fov_deg: job.pose.fov }, `${where}`);
-        const view: ViewSpec = { headingDeg: job.pose.heading + (frame.compass_angle ?? 0), pitchDeg: job.pose.pitch, fovDeg: job.pose.fov, width: size, height: size };
+        const frame = frameOf(
+          row,
+          { frame_index: job.frameIndex, heading_deg: job.pose.heading, pitch_deg: job.pose.pitch, fov_deg: job.pose.fov },
+          `${where}`,
+        );
+        const view: ViewSpec = {
+          headingDeg: job.pose.heading + (frame.compass_angle ?? 0),
+          pitchDeg: job.pose.pitch,
+          fovDeg: job.pose.fov,
+          width: size,
+          height: size,
+        };
         let pano: string;
         try {
           pano = panoPath(panos, frame.image_id, job.pose.fov);

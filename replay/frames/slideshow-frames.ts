@@ -31,9 +31,12 @@ export async function generateSlideshow(found: FoundEpisode, opts: FramesOptions
   };
   const overwritten = images.length > 0 && !images[0].trustworthy;
   if (overwritten) {
-    warn(`${where}: a later episode of task ${episode.task.index} in the same folder overwrote this episode's image files; the slideshow shows that episode's images, not this one's`);
+    warn(
+      `${where}: a later episode of task ${episode.task.index} in the same folder overwrote this episode's image files; the slideshow shows that episode's images, not this one's`,
+    );
   }
-  for (const im of images) if (im.nameMismatch) warn(`${where}: turn ${im.turn}: the trace names another image file than ${im.path}; the naming rule's file is shown`);
+  for (const im of images)
+    if (im.nameMismatch) warn(`${where}: turn ${im.turn}: the trace names another image file than ${im.path}; the naming rule's file is shown`);
 
   // Every recorded image must exist; its bytes identify identical images.
   const sourceSha = new Map<string, string>();

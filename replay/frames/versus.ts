@@ -78,7 +78,15 @@ export async function listAttempts(files: string[], format?: InputFormat, signal
     if (signal?.aborted) break;
     if (r.kind !== "episode") continue;
     const e = r.episode;
-    out.push({ episodeId: e.episode_id, arm: e.model_name, split: e.task.split, index: e.task.index, sample: e.task.sample ?? null, file: r.file, line: r.line });
+    out.push({
+      episodeId: e.episode_id,
+      arm: e.model_name,
+      split: e.task.split,
+      index: e.task.index,
+      sample: e.task.sample ?? null,
+      file: r.file,
+      line: r.line,
+    });
   }
   return out;
 }

@@ -60,7 +60,9 @@ const PLAIN_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export function checkImageId(id: string): void {
   if (!PLAIN_ID.test(id) || id.includes("..")) {
-    throw new PanoError(`image id ${JSON.stringify(id)} is not a plain id (it contains a path separator, "..", NUL or other characters); refusing to use it as a file name`);
+    throw new PanoError(
+      `image id ${JSON.stringify(id)} is not a plain id (it contains a path separator, "..", NUL or other characters); refusing to use it as a file name`,
+    );
   }
 }
 

@@ -51,11 +51,7 @@ export const BOUNDARY_EPS = 1e-7;
 const last = { fu: 0, fv: 0 };
 
 /** One pixel's source index, in the reference's exact operation order. */
-function project(
-  rx0: number, ry0: number, focal: number,
-  cp: number, sp: number, ch: number, sh: number,
-  srcW: number, srcH: number,
-): number {
+function project(rx0: number, ry0: number, focal: number, cp: number, sp: number, ch: number, sh: number, srcW: number, srcH: number): number {
   const n = Math.sqrt(rx0 * rx0 + ry0 * ry0 + focal * focal);
   const rx = rx0 / n;
   const ry = ry0 / n;
@@ -258,7 +254,18 @@ export function indexMap(
 }
 
 /** Fills rowU for one row by walking the column edges; marks pixels near an edge in rowExact. */
-function walkColumns(W: number, halfW: number, d: number, ry0: number, focal: number, t: number, uScale: number, halfSrcW: number, srcW: number, uBand: number): void {
+function walkColumns(
+  W: number,
+  halfW: number,
+  d: number,
+  ry0: number,
+  focal: number,
+  t: number,
+  uScale: number,
+  halfSrcW: number,
+  srcW: number,
+  uBand: number,
+): void {
   const front = d > 0 ? 1 : 0;
   const dir = d > 0 ? 1 : -1; // fu grows with x when the row looks forward, shrinks when it looks back
   const absD = Math.abs(d);
@@ -440,14 +447,7 @@ export function indexMapExact(view: ViewSpec, srcW: number, srcH: number, k: Tri
 }
 
 /** Source index of selected output pixels (the boundary search re-evaluates only these). */
-export function indexAt(
-  view: ViewSpec,
-  srcW: number,
-  srcH: number,
-  k: TrigConstants,
-  pixels: Int32Array,
-  out: Int32Array,
-): void {
+export function indexAt(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants, pixels: Int32Array, out: Int32Array): void {
   const W = view.width;
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;

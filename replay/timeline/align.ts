@@ -105,7 +105,14 @@ export function sideAt(clock: CompareClock, segments: Segment[], side: 0 | 1, fr
   const own = slot.segments[side];
   if (own !== null) {
     const s = segments[own];
-    return { index: own, segment: s, offset: Math.min(offset, s.durationFrames - 1), finished: false, holding: offset >= s.durationFrames, score: slot.kind === "score" };
+    return {
+      index: own,
+      segment: s,
+      offset: Math.min(offset, s.durationFrames - 1),
+      finished: false,
+      holding: offset >= s.durationFrames,
+      score: slot.kind === "score",
+    };
   }
   // No segment of its own in this slot: the last one it had, at its last frame.
   for (let i = index - 1; i >= 0; i--) {

@@ -166,20 +166,28 @@ export class JobRunner {
         checking = Promise.reject(e);
       }
       pending.push(
-        checking.then(
-          (r): ViewOutcome => ({
-            turn: job.turn,
-            status: r.status,
-            recorded: job.expected,
-            rendered: r.digest,
-            candidates: r.status === "match" ? 0 : r.candidates,
-            ...(group.keepImages ? { jpeg: r.jpeg } : {}),
+        checking
+          .then(
+            (r): ViewOutcome => ({
+              turn: job.turn,
+              status: r.status,
+              recorded: job.expected,
+              rendered: r.digest,
+              candidates: r.status === "match" ? 0 : r.candidates,
+              ...(group.keepImages ? { jpeg: r.jpeg } : {}),
+            }),
+            (e): ViewOutcome => ({
+              turn: job.turn,
+              status: "error",
+              recorded: job.expected,
+              rendered: null,
+              error: `turn ${job.turn}: ${(e as Error).message}`,
+            }),
+          )
+          .finally(() => {
+            this.giveBack(bufs);
+            this.release();
           }),
-          (e): ViewOutcome => ({ turn: job.turn, status: "error", recorded: job.expected, rendered: null, error: `turn ${job.turn}: ${(e as Error).message}` }),
-        ).finally(() => {
-          this.giveBack(bufs);
-          this.release();
-        }),
       );
     }
     return { done: Promise.all(pending).then((outcomes): PoolResult => ({ kind: "check", outcomes })) };

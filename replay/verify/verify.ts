@@ -218,7 +218,12 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       }
       if (rec.kind === "errored") {
         report.skipped.errored_episodes++;
-        report.errored_episodes.push({ file: rec.file, line: rec.line, episode_id: rec.episodeId, message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}` });
+        report.errored_episodes.push({
+          file: rec.file,
+          line: rec.line,
+          episode_id: rec.episodeId,
+          message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`,
+        });
         continue;
       }
       if (rec.kind !== "episode") continue;
@@ -231,18 +236,29 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       if (opts.episodeFilter && !opts.episodeFilter(ep, ordinal)) continue;
       const where = `${rec.file}:${rec.line}`;
       const prev = seenIds.get(ep.episode_id);
-      if (prev) report.warnings.push({ file: rec.file, line: rec.line, episode_id: ep.episode_id, message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked` });
+      if (prev)
+        report.warnings.push({
+          file: rec.file,
+          line: rec.line,
+          episode_id: ep.episode_id,
+          message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked`,
+        });
       else seenIds.set(ep.episode_id, where);
       report.episodes++;
       report.formats[rec.format]++;
 
-      inflight.push(rec.images ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal) : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal));
+      inflight.push(
+        rec.images
+          ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal)
+          : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
+      );
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
     while (inflight.length) await settle(await inflight.shift()!);
     const limited = opts.limit !== undefined && report.episodes >= opts.limit;
     for (const [file, n] of recordsPerFile) {
-      if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
+      if (n === 0 && !limited)
+        report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
     }
     for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
     throwIfAborted(opts.signal);
@@ -257,7 +273,14 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   return report;
 
   /** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
-  async function checkRecordedImages(ep: Episode, format: RecordFormat, images: RecordedImage[], file: string, line: number, ord: number): Promise<VerifiedEpisode> {
+  async function checkRecordedImages(
+    ep: Episode,
+    format: RecordFormat,
+    images: RecordedImage[],
+    file: string,
+    line: number,
+    ord: number,
+  ): Promise<VerifiedEpisode> {
     const where = `${file}:${line}: episode ${ep.episode_id}`;
     const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
     for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
@@ -270,10 +293,14 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
         await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
         report.recorded_images.ok++;
       } catch (e) {
-        const msg = (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message) ? "missing" : (e as Error).message.split("\n")[0];
+        const msg =
+          (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message)
+            ? "missing"
+            : (e as Error).message.split("\n")[0];
         base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
       }
-      if (img.nameMismatch) base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
+      if (img.nameMismatch)
+        base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
     }
     if (images.length && !images[0].trustworthy) {
       base.warnings.push(`${where}: a later episode of task ${ep.task.index} overwrote this episode's image files; the images shown belong to that episode`);

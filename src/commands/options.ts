@@ -11,7 +11,8 @@ import { FORMATS } from "../../replay/formats/inputs.ts";
 
 export function positiveInt(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`expected a whole number >= 1, got ${JSON.stringify(text)}`);
   return n;
 }
 

@@ -50,7 +50,7 @@ export function registerPage(program: Command): void {
         "Sweep folders add mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
-        "(badged \"recorded image\"; no --tasks/--panos needed).\n\n" +
+        '(badged "recorded image"; no --tasks/--panos needed).\n\n' +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
@@ -61,7 +61,10 @@ export function registerPage(program: Command): void {
     .requiredOption("-o, --out <file.html>", "the HTML file to write (atomically)")
     .option("--image-size <px>", "longest side of the embedded views (32..640)", positiveInt, DEFAULT_IMAGE_SIZE)
     .option("--title <text>", "page title")
-    .option("--baseline <arm>", "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)")
+    .option(
+      "--baseline <arm>",
+      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+    )
     .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
   addRunOptions(cmd)
     .addHelpText(
@@ -96,7 +99,9 @@ export function registerPage(program: Command): void {
       for (const p of r.warnings) err.push(`warning: ${p.message}`);
       for (const p of r.errors) err.push(`error: ${p.message}`);
       if (!r.written) {
-        err.push(`${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`);
+        err.push(
+          `${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`,
+        );
       } else if (r.partial) {
         err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
       }

@@ -53,7 +53,12 @@ function sideReport(side: "a" | "b", s: CompareSideResult): CompareEpisodeReport
   };
 }
 
-export function compareReport(out: string, r: RenderCompareResult, probe: (file: string) => StreamInfo = probeStream, onProbeError?: (message: string) => void): CompareReport {
+export function compareReport(
+  out: string,
+  r: RenderCompareResult,
+  probe: (file: string) => StreamInfo = probeStream,
+  onProbeError?: (message: string) => void,
+): CompareReport {
   let stream: StreamInfo | null = null;
   try {
     stream = probe(r.out);

@@ -33,24 +33,48 @@ export interface FrameEncoder {
 /** ffmpeg arguments, kept in one place so tests and benchmarks see exactly what runs. */
 export function encoderArgs(o: EncoderOptions): string[] {
   return [
-    "-hide_banner", "-loglevel", "error",
-    "-r", String(o.fps),
-    "-f", "image2pipe",
-    "-s", `${o.width}x${o.height}`,
-    "-vcodec", o.imageFormat === "jpeg" ? "mjpeg" : "png",
-    "-i", "-",
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-r",
+    String(o.fps),
+    "-f",
+    "image2pipe",
+    "-s",
+    `${o.width}x${o.height}`,
+    "-vcodec",
+    o.imageFormat === "jpeg" ? "mjpeg" : "png",
+    "-i",
+    "-",
     "-an",
-    "-c:v", "libx264",
-    "-colorspace:v", "bt709", "-color_primaries:v", "bt709", "-color_trc:v", "bt709", "-color_range", "tv",
-    "-vf", "zscale=matrix=709:range=limited:primariesin=709:primaries=709:transferin=709:transfer=709",
-    "-pix_fmt", "yuv420p",
-    "-preset", o.x264Preset,
-    "-video_track_timescale", "90000",
-    "-crf", String(o.crf ?? 18),
-    "-map_metadata", "-1",
-    "-movflags", "+faststart",
-    "-f", "mp4",
-    "-y", o.out,
+    "-c:v",
+    "libx264",
+    "-colorspace:v",
+    "bt709",
+    "-color_primaries:v",
+    "bt709",
+    "-color_trc:v",
+    "bt709",
+    "-color_range",
+    "tv",
+    "-vf",
+    "zscale=matrix=709:range=limited:primariesin=709:primaries=709:transferin=709:transfer=709",
+    "-pix_fmt",
+    "yuv420p",
+    "-preset",
+    o.x264Preset,
+    "-video_track_timescale",
+    "90000",
+    "-crf",
+    String(o.crf ?? 18),
+    "-map_metadata",
+    "-1",
+    "-movflags",
+    "+faststart",
+    "-f",
+    "mp4",
+    "-y",
+    o.out,
   ];
 }
 
@@ -75,7 +99,8 @@ export function openFrameEncoder(o: EncoderOptions): FrameEncoder {
   // EPIPE when ffmpeg dies first: reported through exit status instead.
   child.stdin.on("error", () => undefined);
   let aborted = false;
-  const failure = () => new Error(`ffmpeg failed (${spawnError ? spawnError.message : `exit ${exit?.code ?? exit?.signal}`}): ${stderr.trim() || "no message"}`);
+  const failure = () =>
+    new Error(`ffmpeg failed (${spawnError ? spawnError.message : `exit ${exit?.code ?? exit?.signal}`}): ${stderr.trim() || "no message"}`);
 
   return {
     async write(image, times) {

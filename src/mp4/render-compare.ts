@@ -55,11 +55,20 @@ const sameRecord = (x: FoundEpisode, y: FoundEpisode) => x.file === y.file && x.
 
 /** Which episode is B, as an id generateFrames finds (or the #n given). */
 async function resolveVersus(opts: RenderCompareOptions, a: FoundEpisode): Promise<string> {
-  if (opts.pass !== undefined && opts.versusArm === undefined) throw new GeoreplayError("--pass chooses among --versus-arm's attempts (give --versus-arm <arm>); with --versus name the episode itself");
+  if (opts.pass !== undefined && opts.versusArm === undefined)
+    throw new GeoreplayError("--pass chooses among --versus-arm's attempts (give --versus-arm <arm>); with --versus name the episode itself");
   if ((opts.versus === undefined) === (opts.versusArm === undefined)) throw new GeoreplayError("give exactly one of --versus <id|#n> and --versus-arm <arm>");
   if (opts.versus !== undefined) return opts.versus;
   const attempts = await listAttempts(opts.episodes, opts.format, opts.signal);
-  const me = { episodeId: a.episode.episode_id, arm: a.episode.model_name, split: a.episode.task.split, index: a.episode.task.index, sample: a.episode.task.sample ?? null, file: a.file, line: a.line };
+  const me = {
+    episodeId: a.episode.episode_id,
+    arm: a.episode.model_name,
+    split: a.episode.task.split,
+    index: a.episode.task.index,
+    sample: a.episode.task.sample ?? null,
+    file: a.file,
+    line: a.line,
+  };
   const b = pickVersusAttempt(attempts, me, { arm: opts.versusArm!, pass: opts.pass });
   // An id that appears twice would find its first copy: then say which one by ordinal.
   const ordinal = attempts.findIndex((t) => t.file === b.file && t.line === b.line);
@@ -77,7 +86,8 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
   const foundA = await findEpisode(opts.episodes, opts.episode, opts.format);
   const versus = await resolveVersus(opts, foundA);
   const foundB = await findEpisode(opts.episodes, versus, opts.format);
-  if (sameRecord(foundA, foundB)) throw new GeoreplayError(`--versus ${versus}: is episode ${foundA.episode.episode_id} itself (${foundA.file}:${foundA.line}); name another episode`);
+  if (sameRecord(foundA, foundB))
+    throw new GeoreplayError(`--versus ${versus}: is episode ${foundA.episode.episode_id} itself (${foundA.file}:${foundA.line}); name another episode`);
 
   try {
     mkdirSync(dirname(target), { recursive: true });
@@ -125,7 +135,15 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
     let bFirst: CompareSideResult | null = null;
     if (!opts.unverified && foundB.format !== "example" && opts.tasks && opts.panos) {
       const wanted = foundB.episode.episode_id;
-      const check = await verifyRun({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos, format: opts.format, jobs: opts.jobs, episodeFilter: (e) => e.episode_id === wanted, signal: opts.signal });
+      const check = await verifyRun({
+        episodes: opts.episodes,
+        tasks: opts.tasks,
+        panos: opts.panos,
+        format: opts.format,
+        jobs: opts.jobs,
+        episodeFilter: (e) => e.episode_id === wanted,
+        signal: opts.signal,
+      });
       if (check.mismatch > 0 || check.errors.length > 0) bFirst = await side(1, foundB, versus);
     }
     const a = await side(0, foundA, opts.episode);

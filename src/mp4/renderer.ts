@@ -41,10 +41,12 @@ export function openRenderer(ro: RendererOptions = {}): Renderer {
   const publicDir = join(work, "public");
   mkdirSync(publicDir);
   let closed = false;
-  const sessionP = openSession({ publicDir, linkPublicDir: true, browserExecutable, signal: ro.signal, onBundleProgress: ro.onBundleProgress }).catch((e: unknown) => {
-    throwIfAborted(ro.signal);
-    throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
-  });
+  const sessionP = openSession({ publicDir, linkPublicDir: true, browserExecutable, signal: ro.signal, onBundleProgress: ro.onBundleProgress }).catch(
+    (e: unknown) => {
+      throwIfAborted(ro.signal);
+      throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
+    },
+  );
   sessionP.catch(() => undefined); // reported to whoever awaits it
   const removeWork = () => rmSync(work, { recursive: true, force: true });
   const offAbort = onAbort(ro.signal, removeWork);

@@ -12,14 +12,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, read
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
-import {
-  openBrowser,
-  selectComposition,
-  renderMedia,
-  renderStill,
-  makeCancelSignal,
-  type HeadlessBrowser,
-} from "@remotion/renderer";
+import { openBrowser, selectComposition, renderMedia, renderStill, makeCancelSignal, type HeadlessBrowser } from "@remotion/renderer";
 import { CHROME_MODE } from "./browser.ts";
 import { videoEntryPoint } from "./package-root.ts";
 import { freePort } from "./free-port.ts";

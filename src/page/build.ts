@@ -150,10 +150,20 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg));
         views += v.views.length;
         stats.push(s);
-        if (sweepFiles.has(v.file)) attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
+        if (sweepFiles.has(v.file))
+          attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
         const train = (v.episode as { train?: TrainInfo }).train;
         if (v.format === "train" && train) {
-          rollouts.push({ id: page.id, run: train.run, step: train.step, split: page.split, index: page.index, reward: page.reward, turns: page.turnsUsed, guessed: train.guessed });
+          rollouts.push({
+            id: page.id,
+            run: train.run,
+            step: train.step,
+            split: page.split,
+            index: page.index,
+            reward: page.reward,
+            turns: page.turnsUsed,
+            guessed: train.guessed,
+          });
         }
         await epPart.write((stats.length > 1 ? "," : "[") + scriptJson(page));
       },
@@ -161,7 +171,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     await epPart.write(stats.length ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close()]);
     if (stats.length === 0) {
-      const why = report.errors.map((e) => e.message).slice(0, 5).join("\n  ");
+      const why = report.errors
+        .map((e) => e.message)
+        .slice(0, 5)
+        .join("\n  ");
       throw new GeoreplayError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
@@ -186,7 +199,9 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     // A page of part of a run looks like a page of the whole run: only on request.
     if (report.errors.length && !opts.partial) return result;
 
-    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join("\n");
+    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join(
+      "\n",
+    );
     const parts = pageParts(
       {
         title: opts.title ?? `georeplay · ${opts.episodes.map((f) => basename(f)).join(", ")}`,

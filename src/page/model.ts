@@ -92,7 +92,6 @@ export interface PageEpisode {
 /** Resolves a rendered view to its image-table index (stored once per distinct digest). */
 export type ImageIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
 
-
 function errorText(e: unknown): string {
   if (typeof e === "string") return e;
   try {
@@ -159,7 +158,8 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
       else if (o.status === "mismatch") views.mismatch++;
       else views.error++;
       if (o.jpeg && o.rendered) image = await imageFor(o.rendered, o.jpeg);
-      if (o.status === "mismatch") checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
+      if (o.status === "mismatch")
+        checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
       if (o.status === "error") checkNote = o.error ?? "the view could not be rendered";
     } else if (t.image_kind === "view") {
       checkNote = t.image_sha256 ? "not checked (see the episode's errors)" : "no recorded hash: the view cannot be verified";
@@ -242,7 +242,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     views,
     credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
     errors: v.errors,
-    outcomeMap: outcomeMap(ep, ((ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[])),
+    outcomeMap: outcomeMap(ep, (ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[]),
     turns,
   };
   const stats: EpisodeStats = {

@@ -57,11 +57,7 @@ export const BOUNDARY_EPS = 1e-7;
 const last = { fu: 0, fv: 0 };
 
 /** One pixel's source index, in the reference's exact operation order. */
-function project(
-  rx0: number, ry0: number, focal: number,
-  cp: number, sp: number, ch: number, sh: number,
-  srcW: number, srcH: number,
-): number {
+function project(rx0: number, ry0: number, focal: number, cp: number, sp: number, ch: number, sh: number, srcW: number, srcH: number): number {
   const n = Math.sqrt(rx0 * rx0 + ry0 * ry0 + focal * focal);
   const rx = rx0 / n;
   const ry = ry0 / n;
@@ -283,14 +279,7 @@ export function indexMapExact(view: ViewSpec, srcW: number, srcH: number, k: Tri
 }
 
 /** Source index of selected output pixels (the boundary search re-evaluates only these). */
-export function indexAt(
-  view: ViewSpec,
-  srcW: number,
-  srcH: number,
-  k: TrigConstants,
-  pixels: Int32Array,
-  out: Int32Array,
-): void {
+export function indexAt(view: ViewSpec, srcW: number, srcH: number, k: TrigConstants, pixels: Int32Array, out: Int32Array): void {
   const W = view.width;
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;

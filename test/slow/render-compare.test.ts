@@ -22,7 +22,16 @@ const replayArgs = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED
 /** The composition's duration for two episodes at an fps: the shared clock of their timelines. */
 async function clockFrames(a: string, b: string, fps: number): Promise<number> {
   const gen = (episode: string, dir: string) =>
-    generateFrames({ episodes: [ARMS], episode, tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), publicDir: join(tmp, "p"), out: join(tmp, "p", dir), fps, jobs: 1 });
+    generateFrames({
+      episodes: [ARMS],
+      episode,
+      tasks: join(MIXED, "tasks.jsonl"),
+      panos: join(MIXED, "panos"),
+      publicDir: join(tmp, "p"),
+      out: join(tmp, "p", dir),
+      fps,
+      jobs: 1,
+    });
   const ta = (await gen(a, "a")).timeline;
   const tb = (await gen(b, "b")).timeline;
   return alignTimelines(ta, tb).totalFrames;
@@ -33,10 +42,30 @@ describe("render --versus", () => {
     const outDir = join(tmp, "out");
     const out = join(outDir, "two-up.mp4");
     // base's attempt (11 turns) against ckpt200's pass 1 (8 turns) at eval #0, chosen from the board.
-    const r = runCli(["render", ARMS, "--episode", "d37a27bd393a", "--versus-arm", "ckpt200", "--pass", "1", ...replayArgs, "-o", out, "--fps", "10", "--size", "640x360", "--json"], {
-      env: { TMPDIR: tmp },
-      timeoutMs: 900_000,
-    });
+    const r = runCli(
+      [
+        "render",
+        ARMS,
+        "--episode",
+        "d37a27bd393a",
+        "--versus-arm",
+        "ckpt200",
+        "--pass",
+        "1",
+        ...replayArgs,
+        "-o",
+        out,
+        "--fps",
+        "10",
+        "--size",
+        "640x360",
+        "--json",
+      ],
+      {
+        env: { TMPDIR: tmp },
+        timeoutMs: 900_000,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const want = await clockFrames("d37a27bd393a", "ff03ebd569bb", 10);
     const p = probeVideo(out);
@@ -55,8 +84,28 @@ describe("render --versus", () => {
       verified: true,
     });
     expect(report.episodes).toEqual([
-      expect.objectContaining({ side: "a", episode_id: "d37a27bd393a", arm: "base", pass: 0, split: "eval", index: 0, format: "eval", source: "replay", verified: true }),
-      expect.objectContaining({ side: "b", episode_id: "ff03ebd569bb", arm: "ckpt200", pass: 1, split: "eval", index: 0, format: "eval", source: "replay", verified: true }),
+      expect.objectContaining({
+        side: "a",
+        episode_id: "d37a27bd393a",
+        arm: "base",
+        pass: 0,
+        split: "eval",
+        index: 0,
+        format: "eval",
+        source: "replay",
+        verified: true,
+      }),
+      expect.objectContaining({
+        side: "b",
+        episode_id: "ff03ebd569bb",
+        arm: "ckpt200",
+        pass: 1,
+        split: "eval",
+        index: 0,
+        format: "eval",
+        source: "replay",
+        verified: true,
+      }),
     ]);
     for (const e of report.episodes) expect(e.views.mismatch).toBe(0);
     expect(report.views.checked).toBe(report.episodes[0].views.checked + report.episodes[1].views.checked);
@@ -77,7 +126,9 @@ describe("render --versus", () => {
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.verified).toBe(false);
-    expect(report.episodes.map((e: { episode_id: string; verified: boolean; views: { mismatch: number } }) => [e.episode_id, e.verified, e.views.mismatch])).toEqual([
+    expect(
+      report.episodes.map((e: { episode_id: string; verified: boolean; views: { mismatch: number } }) => [e.episode_id, e.verified, e.views.mismatch]),
+    ).toEqual([
       ["b62f83ac792b", true, 0],
       ["0ec192c0f90d", false, 1],
     ]);

@@ -27,7 +27,23 @@ function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | nul
   const outDir = mkdtempSync("/tmp/gro-");
   const childTmp = mkdtempSync("/tmp/grt-");
   dirs.push(outDir, childTmp);
-  const args = [CLI, "render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", join(outDir, "x.mp4"), "--size", "640x360", "--jobs", "1"];
+  const args = [
+    CLI,
+    "render",
+    join(TRIESTE, "episodes.jsonl"),
+    "--episode",
+    "#1",
+    "--tasks",
+    join(TRIESTE, "tasks.jsonl"),
+    "--panos",
+    join(TRIESTE, "panos"),
+    "-o",
+    join(outDir, "x.mp4"),
+    "--size",
+    "640x360",
+    "--jobs",
+    "1",
+  ];
   const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: childTmp }, stdio: ["ignore", "ignore", "pipe"] });
   let sawTemp = false; // the video render had started
   const poll = setInterval(() => {
@@ -47,7 +63,10 @@ function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | nul
 }
 
 describe("georeplay render, interrupted", () => {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     it(`${signal} mid-render leaves no partial MP4 and no temp folders`, async () => {
       const r = await interrupted(signal);
       expect(r.sawTemp, "the video render had started").toBe(true);

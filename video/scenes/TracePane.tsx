@@ -38,7 +38,13 @@ const Badge: React.FC<{ entry: TraceEntry; unit: number }> = ({ entry, unit }) =
 /** Said in place of an absent reply: a fact about the recording, not an empty box. */
 export const NO_REPLY = "no reply recorded";
 
-const ActiveTurn: React.FC<{ entry: TraceEntry; box: ReplyBox; motion: TraceMotion; unit: number; noReply?: string }> = ({ entry, box, motion, unit, noReply }) => {
+const ActiveTurn: React.FC<{ entry: TraceEntry; box: ReplyBox; motion: TraceMotion; unit: number; noReply?: string }> = ({
+  entry,
+  box,
+  motion,
+  unit,
+  noReply,
+}) => {
   const { reply, fontSize, lineHeight, lines, overflow, replyHeight } = box;
   const { scroll, feedbackOpacity, appear } = motion;
   return (
@@ -100,7 +106,17 @@ const ActiveTurn: React.FC<{ entry: TraceEntry; box: ReplyBox; motion: TraceMoti
       >
         {entry.toolCall ? `▶ ${printable(entry.toolCall)}` : `▶ no action parsed${entry.errors.length ? `: ${printable(entry.errors[0])}` : ""}`}
       </div>
-      <div style={{ fontFamily: SANS, fontSize: 13 * unit, color: C.dim, opacity: feedbackOpacity, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" }}>
+      <div
+        style={{
+          fontFamily: SANS,
+          fontSize: 13 * unit,
+          color: C.dim,
+          opacity: feedbackOpacity,
+          whiteSpace: "nowrap",
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+        }}
+      >
         {entry.feedback ? `◀ ${printable(entry.feedback)}` : entry.failed ? `◀ ${printable(entry.status)}` : ""}
       </div>
     </div>

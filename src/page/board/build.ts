@@ -45,7 +45,13 @@ async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise
 const cut = (s: string | null) => (s !== null && s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) : s);
 
 /** The episode as its chunk stores it: text cut (with the full lengths), views pointing at panoramas. */
-async function compactEpisode(page: PageEpisode, ep: Episode, task: { frames: { image_id: string; compass_angle?: number | null }[] } | null, panosDir: string | undefined, panos: PanoTable): Promise<PageEpisode> {
+async function compactEpisode(
+  page: PageEpisode,
+  ep: Episode,
+  task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
+  panosDir: string | undefined,
+  panos: PanoTable,
+): Promise<PageEpisode> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
   const turns = [];
   for (const t of page.turns) {
@@ -53,7 +59,12 @@ async function compactEpisode(page: PageEpisode, ep: Episode, task: { frames: { 
     const cam = byTurn.get(t.turn)?.camera_after;
     const frame = cam && task ? task.frames[cam.frame_index] : undefined;
     if (t.kind === "view" && t.check !== null && cam && frame && panosDir) {
-      pano = { pano: await panos.add(panoPath(panosDir, frame.image_id, 90)), heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
+      pano = {
+        pano: await panos.add(panoPath(panosDir, frame.image_id, 90)),
+        heading: cam.heading_deg + (frame.compass_angle ?? 0),
+        pitch: cam.pitch_deg,
+        fov: cam.fov_deg,
+      };
     }
     turns.push({
       ...t,

@@ -16,7 +16,10 @@ export const PANO_QUALITY = 50;
 export class PanoTable {
   private index = new Map<string, number>();
   bytes = 0;
-  constructor(private readonly sink: ImageSink, readonly width = PANO_WIDTH) {}
+  constructor(
+    private readonly sink: ImageSink,
+    readonly width = PANO_WIDTH,
+  ) {}
 
   get count(): number {
     return this.index.size;

@@ -9,8 +9,7 @@ import { escapeHtml } from "../escape.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { forestPlot } from "./forest.ts";
 
-const cell = (stat: string, value: number | null, text: string) =>
-  `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
+const cell = (stat: string, value: number | null, text: string) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
 const fx = (x: number | null, d: number) => (x == null ? "nan" : x.toFixed(d));
 const pc = (x: number | null) => (x == null ? "nan" : `${x.toFixed(1)}%`);
 const sgn = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);

@@ -55,7 +55,10 @@ export class PanoMedia implements Media {
     { rootMargin: "400px 0px" },
   );
 
-  constructor(private readonly width: number, private readonly height: number) {}
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
 
   image(): HTMLElement {
     // Board pages embed no view images: views come from panoramas.
@@ -108,7 +111,11 @@ export class PanoMedia implements Media {
     if (!src) return;
     const ctx = c.getContext("2d")!;
     const out = ctx.createImageData(VIEW, VIEW);
-    reprojectRgba(src.data, src.width, src.height, out.data, VIEW, VIEW, { heading: Number(c.dataset.heading), pitch: Number(c.dataset.pitch), fov: Number(c.dataset.fov) });
+    reprojectRgba(src.data, src.width, src.height, out.data, VIEW, VIEW, {
+      heading: Number(c.dataset.heading),
+      pitch: Number(c.dataset.pitch),
+      fov: Number(c.dataset.fov),
+    });
     ctx.putImageData(out, 0, 0);
     c.dataset.drawn = "1";
   }

@@ -129,7 +129,14 @@ export function startBoard(): void {
   function applyFilters(): void {
     shown = filterRows(
       data.episodes,
-      { q: f.q.value.trim().toLowerCase(), arm: f.model.value, country: f.country.value, verdict: f.verdict.value, status: f.status.value, minScore: f.reward.value === "" ? null : Number(f.reward.value) },
+      {
+        q: f.q.value.trim().toLowerCase(),
+        arm: f.model.value,
+        country: f.country.value,
+        verdict: f.verdict.value,
+        status: f.status.value,
+        minScore: f.reward.value === "" ? null : Number(f.reward.value),
+      },
       sort,
     );
     limit = PAGE_ROWS;
@@ -150,7 +157,9 @@ export function startBoard(): void {
       tr.appendChild(el("td", "num opt", fmt(e.env, 3)));
       tr.appendChild(el("td", "num", e.km == null ? "–" : Math.round(e.km).toLocaleString("en-US")));
       const st = el("td");
-      st.appendChild(e.flags.indexOf("mismatch") >= 0 ? badge("mismatch", "mismatch") : e.flags.indexOf("view-error") >= 0 ? badge("error", "error") : badge("match", "✓"));
+      st.appendChild(
+        e.flags.indexOf("mismatch") >= 0 ? badge("mismatch", "mismatch") : e.flags.indexOf("view-error") >= 0 ? badge("error", "error") : badge("match", "✓"),
+      );
       tr.appendChild(st);
       frag.appendChild(tr);
     }
@@ -198,7 +207,8 @@ export function startBoard(): void {
     card.setAttribute("aria-current", "step");
     if (scroll) card.scrollIntoView({ block: "start" });
   }
-  const rewardLine = (r: BoardEpisodeRow) => el("p", "meta", `reward ${r.score.toFixed(4)} (recomputed as geoeval report does) · env reward ${fmt(r.env, 4)} (the environment's stored reward)`);
+  const rewardLine = (r: BoardEpisodeRow) =>
+    el("p", "meta", `reward ${r.score.toFixed(4)} (recomputed as geoeval report does) · env reward ${fmt(r.env, 4)} (the environment's stored reward)`);
   async function go(id: string, turn: number | null, fromUser: boolean): Promise<void> {
     const r = byId.get(id);
     if (!r) {
@@ -244,7 +254,9 @@ export function startBoard(): void {
     const tr = data.tasks.find((x) => x.index === task);
     const stat = (arm: string) => {
       const s = tr?.arms.find((x) => x.arm === arm);
-      return s ? `${arm}: mean ${s.mean.toFixed(4)} over ${s.attempts}, best ${s.best.toFixed(4)}${s.delta != null ? `, delta ${sgn(s.delta)}` : arm === data.baseline ? " (baseline)" : ""}` : `${arm}: no attempt`;
+      return s
+        ? `${arm}: mean ${s.mean.toFixed(4)} over ${s.attempts}, best ${s.best.toFixed(4)}${s.delta != null ? `, delta ${sgn(s.delta)}` : arm === data.baseline ? " (baseline)" : ""}`
+        : `${arm}: no attempt`;
     };
     head.appendChild(el("p", "meta", `${stat(a)} · ${stat(b)}`));
     const close = el("a", "close", "close") as HTMLAnchorElement;

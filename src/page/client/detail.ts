@@ -11,7 +11,13 @@ export interface Media {
 }
 import { episodeHash } from "./route.ts";
 
-const CHECK_LABEL: Record<string, string> = { match: "match", resolved: "match (resolved)", mismatch: "mismatch", error: "not rendered", recorded: "recorded image" };
+const CHECK_LABEL: Record<string, string> = {
+  match: "match",
+  resolved: "match (resolved)",
+  mismatch: "mismatch",
+  error: "not rendered",
+  recorded: "recorded image",
+};
 const CHECK_CLASS: Record<string, string> = { match: "match", resolved: "resolved", mismatch: "mismatch", error: "error", recorded: "muted" };
 
 function kv(parent: HTMLElement, label: string, value: string | null): void {
@@ -80,8 +86,16 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   body.appendChild(k2);
   if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
   for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
-  if (t.pano) body.appendChild(el("div", "note", `Shown: the panorama reprojected in the browser (approximate). The exact view was re-rendered at build time and its bytes checked against the recorded sha256: ${t.check ?? "not checked"}.`));
-  const cutNote = (n: number | undefined, s: string) => (n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "");
+  if (t.pano)
+    body.appendChild(
+      el(
+        "div",
+        "note",
+        `Shown: the panorama reprojected in the browser (approximate). The exact view was re-rendered at build time and its bytes checked against the recorded sha256: ${t.check ?? "not checked"}.`,
+      ),
+    );
+  const cutNote = (n: number | undefined, s: string) =>
+    n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "";
   if (t.reply != null) body.appendChild(collapsible("reply", t.reply, t.reply.length <= 600, cutNote(t.replyChars, t.reply)));
   if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning)));
   return body;
@@ -124,7 +138,14 @@ export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement 
   row("distance", km(e.distanceKm));
   row(rewardLabel, fmt(e.reward, 4));
   row("country", e.country);
-  row("guess", e.guess ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}` : e.format !== "eval" && e.distanceKm != null ? "not recorded (this format keeps the distance only)" : "no parsed guess");
+  row(
+    "guess",
+    e.guess
+      ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}`
+      : e.format !== "eval" && e.distanceKm != null
+        ? "not recorded (this format keeps the distance only)"
+        : "no parsed guess",
+  );
   row("truth", e.truth ? `${e.truth[0].toFixed(4)}, ${e.truth[1].toFixed(4)}` : null);
   row("action cost", e.cost == null ? null : e.cost.toFixed(2));
   row("turns", String(e.turnsUsed));
@@ -132,8 +153,12 @@ export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement 
   const v = e.views;
   if (e.format === "example") {
     const rec = e.turns.filter((t) => t.check === "recorded" && t.image != null).length;
-    row("images", `${rec} recorded images (no hashes to verify)${e.flags.indexOf("overwritten-images") >= 0 ? " · overwritten by a later episode of this task" : ""}`);
-  } else row("views", `${v.match} match${v.resolved ? ` (${v.resolved} resolved)` : ""} · ${v.mismatch} mismatch${v.error ? ` · ${v.error} not rendered` : ""}`);
+    row(
+      "images",
+      `${rec} recorded images (no hashes to verify)${e.flags.indexOf("overwritten-images") >= 0 ? " · overwritten by a later episode of this task" : ""}`,
+    );
+  } else
+    row("views", `${v.match} match${v.resolved ? ` (${v.resolved} resolved)` : ""} · ${v.mismatch} mismatch${v.error ? ` · ${v.error} not rendered` : ""}`);
   row("imagery", e.credit.creator ? `© ${e.credit.creator}${e.credit.source ? " / " + e.credit.source : ""}, ${e.credit.licence ?? "licence unknown"}` : null);
   out.appendChild(dl);
   return out;

@@ -27,5 +27,4 @@ export function readJson<T>(id: string): T {
 }
 
 export const fmt = (x: number | null | undefined, d: number): string => (x == null ? "–" : x.toFixed(d));
-export const km = (x: number | null): string =>
-  x == null ? "–" : x < 10 ? x.toFixed(2) + " km" : Math.round(x).toLocaleString("en-US") + " km";
+export const km = (x: number | null): string => (x == null ? "–" : x < 10 ? x.toFixed(2) + " km" : Math.round(x).toLocaleString("en-US") + " km");

@@ -31,7 +31,10 @@ export function selectValues(values: readonly (string | null)[]): string[] {
 
 /** What the reply search looks in: every reply and reasoning, lower-cased. */
 export function searchText(e: Pick<PageEpisode, "turns">): string {
-  return e.turns.map((t) => [t.reply, t.reasoning].filter(Boolean).join("\n")).join("\n").toLowerCase();
+  return e.turns
+    .map((t) => [t.reply, t.reasoning].filter(Boolean).join("\n"))
+    .join("\n")
+    .toLowerCase();
 }
 
 const pick = (want: string, v: string | null) => want === "" || want === (v ?? UNKNOWN);

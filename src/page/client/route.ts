@@ -4,9 +4,7 @@
  * `#compare/<task index>/<arm A>/<arm B>`. Ids and arm names are
  * URI-encoded so any string round-trips.
  */
-export type Route =
-  | { kind: "episode"; id: string; turn: number | null }
-  | { kind: "compare"; task: number; a: string; b: string };
+export type Route = { kind: "episode"; id: string; turn: number | null } | { kind: "compare"; task: number; a: string; b: string };
 
 function decode(s: string): string | null {
   try {

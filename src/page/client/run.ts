@@ -34,11 +34,23 @@ export function startRun(): void {
       s.appendChild(o);
     }
   }
-  fillSelect(f.model, episodes.map((e) => e.model));
+  fillSelect(
+    f.model,
+    episodes.map((e) => e.model),
+  );
   if (f.model.options.length <= 2) (list.parentElement as HTMLElement).classList.add("one-model");
-  fillSelect(f.country, episodes.map((e) => e.country));
-  fillSelect(f.verdict, episodes.map((e) => e.verdict));
-  fillSelect(f.status, episodes.flatMap((e) => e.flags));
+  fillSelect(
+    f.country,
+    episodes.map((e) => e.country),
+  );
+  fillSelect(
+    f.verdict,
+    episodes.map((e) => e.verdict),
+  );
+  fillSelect(
+    f.status,
+    episodes.flatMap((e) => e.flags),
+  );
 
   const haystacks = new Map<PageEpisode, string>();
   function haystack(e: PageEpisode): string {

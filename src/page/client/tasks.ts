@@ -49,7 +49,15 @@ export function taskRows(data: BoardData, byTask: Map<number, Map<string, BoardE
     if (f.country !== "" && f.country !== (country ?? "(unknown)")) continue;
     const armEpisodes = byTask.get(t.index)?.get(arm) ?? [];
     if (f.verdict !== "" && !armEpisodes.some((e) => (e.verdict ?? "(unknown)") === f.verdict)) continue;
-    rows.push({ index: t.index, country, baseMean: base ? base.mean : null, mean: mine ? mine.mean : null, delta: mine ? mine.delta : null, armEpisodes, baseEpisodes: byTask.get(t.index)?.get(data.baseline) ?? [] });
+    rows.push({
+      index: t.index,
+      country,
+      baseMean: base ? base.mean : null,
+      mean: mine ? mine.mean : null,
+      delta: mine ? mine.delta : null,
+      armEpisodes,
+      baseEpisodes: byTask.get(t.index)?.get(data.baseline) ?? [],
+    });
   }
   if (f.order !== "task") rows.sort(compareBy<TaskRow>("delta", f.order === "improved" ? -1 : 1));
   return rows;

@@ -32,7 +32,10 @@ interface ClientBundle {
 
 /** The repository root holding the client sources: src/page/view -> ../../.., dist/src/page/view -> ../../../.. */
 function sourceRoot(): string | null {
-  for (const up of [["..", "..", ".."], ["..", "..", "..", ".."]]) {
+  for (const up of [
+    ["..", "..", ".."],
+    ["..", "..", "..", ".."],
+  ]) {
     const root = join(HERE, ...up);
     if (existsSync(join(root, ENTRY))) return root;
   }

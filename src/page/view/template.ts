@@ -45,7 +45,19 @@ function cell(stat: string, value: number | null, text: string): string {
 }
 
 export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"): string {
-  const head = ["model", "episodes", rewardLabel, "median distance", ...WITHIN_KM.map((k) => `≤ ${k} km`), "mean turns", "tokens in / ep", "tokens out / ep", "latency / ep", "errors", "views verified"];
+  const head = [
+    "model",
+    "episodes",
+    rewardLabel,
+    "median distance",
+    ...WITHIN_KM.map((k) => `≤ ${k} km`),
+    "mean turns",
+    "tokens in / ep",
+    "tokens out / ep",
+    "latency / ep",
+    "errors",
+    "views verified",
+  ];
   const body = rows
     .map((r) => {
       const verified =

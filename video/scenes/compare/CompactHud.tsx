@@ -15,7 +15,13 @@ export function compactHudValues(hud: HudState): [string, string][] {
   return hudValues(hud).filter(([label]) => SHOWN.has(label));
 }
 
-export const CompactHud: React.FC<{ hud: HudState; width: number; columns: 2 | 4; turnLabel: string; unit: number }> = ({ hud, width, columns, turnLabel, unit }) => {
+export const CompactHud: React.FC<{ hud: HudState; width: number; columns: 2 | 4; turnLabel: string; unit: number }> = ({
+  hud,
+  width,
+  columns,
+  turnLabel,
+  unit,
+}) => {
   const tapeKnown = !(hud.unknown ?? []).includes("heading");
   return (
     <div data-scene="compact-hud" style={{ width, display: "flex", flexDirection: "column", gap: 6 * unit }}>
@@ -25,7 +31,19 @@ export const CompactHud: React.FC<{ hud: HudState; width: number; columns: 2 | 4
       <div style={{ display: "grid", gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: 6 * unit }}>
         {compactHudValues(hud).map(([label, value]) => (
           <div key={label} style={{ padding: `${5 * unit}px ${8 * unit}px`, background: C.panel, borderRadius: 6 * unit, minWidth: 0 }}>
-            <div style={{ fontFamily: SANS, fontSize: 10 * unit, letterSpacing: 0.1 * unit, textTransform: "uppercase", color: C.dim, whiteSpace: "nowrap", overflow: "hidden" }}>{label}</div>
+            <div
+              style={{
+                fontFamily: SANS,
+                fontSize: 10 * unit,
+                letterSpacing: 0.1 * unit,
+                textTransform: "uppercase",
+                color: C.dim,
+                whiteSpace: "nowrap",
+                overflow: "hidden",
+              }}
+            >
+              {label}
+            </div>
             <div style={{ fontFamily: MONO, fontSize: 17 * unit, color: C.text, whiteSpace: "nowrap" }}>{value}</div>
           </div>
         ))}

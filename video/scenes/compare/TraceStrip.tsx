@@ -58,7 +58,19 @@ export const TraceStrip: React.FC<{
       <div style={{ display: "flex", alignItems: "center", gap: 8 * unit, opacity: note ? 1 : appear }}>
         <span style={{ fontFamily: SANS, fontWeight: 800, fontSize: 15 * unit, color: C.text, whiteSpace: "nowrap" }}>Turn {entry.turn}</span>
         {entry.failed ? (
-          <span style={{ fontFamily: SANS, fontSize: 11 * unit, fontWeight: 600, textTransform: "uppercase", padding: `${2 * unit}px ${6 * unit}px`, borderRadius: 4 * unit, color: "#fff", background: C.fail, whiteSpace: "nowrap" }}>
+          <span
+            style={{
+              fontFamily: SANS,
+              fontSize: 11 * unit,
+              fontWeight: 600,
+              textTransform: "uppercase",
+              padding: `${2 * unit}px ${6 * unit}px`,
+              borderRadius: 4 * unit,
+              color: "#fff",
+              background: C.fail,
+              whiteSpace: "nowrap",
+            }}
+          >
             ✗ {entry.status.split(":")[0].replace(/_/g, " ")}
           </span>
         ) : null}
@@ -67,7 +79,18 @@ export const TraceStrip: React.FC<{
       </div>
       <div
         data-scene="strip-tool-call"
-        style={{ fontFamily: MONO, fontSize: 13 * unit, color: entry.toolCall ? C.accent : C.fail, background: "#0b0e13", borderRadius: 5 * unit, padding: `${5 * unit}px ${8 * unit}px`, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis", flexShrink: 0 }}
+        style={{
+          fontFamily: MONO,
+          fontSize: 13 * unit,
+          color: entry.toolCall ? C.accent : C.fail,
+          background: "#0b0e13",
+          borderRadius: 5 * unit,
+          padding: `${5 * unit}px ${8 * unit}px`,
+          whiteSpace: "nowrap",
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+          flexShrink: 0,
+        }}
       >
         {entry.toolCall ? `▶ ${printable(entry.toolCall)}` : `▶ no action parsed${entry.errors.length ? `: ${printable(entry.errors[0])}` : ""}`}
       </div>
