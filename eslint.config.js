@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 import { makeConfig } from "@remotion/eslint-config-flat";
 
 const VIDEO = ["video/**/*.{ts,tsx}"];
-const NODE = ["src/**/*.ts", "replay/**/*.ts", "test/**/*.ts", "bench/**/*.ts", "*.ts", "*.js"];
+const NODE = ["src/**/*.ts", "replay/**/*.ts", "test/**/*.{ts,mjs}", "bench/**/*.ts", "scripts/**/*.{js,mjs}", "*.ts", "*.js"];
 // Remotion's config brings its own typescript-eslint: it applies to video/ only, ours to the rest.
 const remotion = makeConfig({ remotionDir: VIDEO[0] }).map((c) => ({ ...c, files: c.files ?? VIDEO }));
 const scoped = (configs) => configs.map((c) => ({ ...c, files: c.files ?? NODE }));
@@ -17,7 +17,39 @@ export default tseslint.config(
   ...scoped(tseslint.configs.recommended),
   {
     files: NODE,
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", AbortController: "readonly", AbortSignal: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", performance: "readonly", structuredClone: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", queueMicrotask: "readonly", document: "readonly", window: "readonly", location: "readonly", history: "readonly", navigator: "readonly", localStorage: "readonly", matchMedia: "readonly", requestAnimationFrame: "readonly", IntersectionObserver: "readonly", HTMLElement: "readonly", Event: "readonly", KeyboardEvent: "readonly", getComputedStyle: "readonly", CSS: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        AbortController: "readonly",
+        AbortSignal: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        performance: "readonly",
+        structuredClone: "readonly",
+        TextEncoder: "readonly",
+        TextDecoder: "readonly",
+        queueMicrotask: "readonly",
+        document: "readonly",
+        window: "readonly",
+        location: "readonly",
+        history: "readonly",
+        navigator: "readonly",
+        localStorage: "readonly",
+        matchMedia: "readonly",
+        requestAnimationFrame: "readonly",
+        IntersectionObserver: "readonly",
+        HTMLElement: "readonly",
+        Event: "readonly",
+        KeyboardEvent: "readonly",
+        getComputedStyle: "readonly",
+        CSS: "readonly",
+      },
+    },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
       // Empty catch blocks carry a comment saying why the failure is fine.

@@ -31,7 +31,24 @@ export function generatedRun(name: string, episodes: number, seed: number): { di
   if (existsSync(out.episodes)) return out;
   mkdirSync(dir, { recursive: true });
   process.stderr.write(`bench: generating ${name} (${episodes} episodes) with make_traces.py ...\n`);
-  const r = run(PYTHON, [join(REFERENCE, "make_traces.py"), "--look", join(REFERENCE, "look_reference.py"), "--tasks", out.tasks, "--out", dir, "--random", String(episodes), "--seed", String(seed), "--variety"], REFERENCE);
+  const r = run(
+    PYTHON,
+    [
+      join(REFERENCE, "make_traces.py"),
+      "--look",
+      join(REFERENCE, "look_reference.py"),
+      "--tasks",
+      out.tasks,
+      "--out",
+      dir,
+      "--random",
+      String(episodes),
+      "--seed",
+      String(seed),
+      "--variety",
+    ],
+    REFERENCE,
+  );
   if (r.code !== 0) throw new Error(`make_traces.py failed: ${r.stderr}`);
   return out;
 }

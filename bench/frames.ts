@@ -75,7 +75,14 @@ export async function benchFrames(): Promise<Record<string, number | string>> {
     const plan = planEpisode(episode, { fps: par.r.timeline.fps });
     const pyJobs = plan.jobs.map((j) => {
       const frame = frameOf(row, { frame_index: j.frameIndex, heading_deg: j.pose.heading, pitch_deg: j.pose.pitch, fov_deg: j.pose.fov }, "bench");
-      return { file: j.file, pano: panoPath(panos, frame.image_id, j.pose.fov), heading: j.pose.heading + (frame.compass_angle ?? 0), pitch: j.pose.pitch, fov: j.pose.fov, size: SIZE };
+      return {
+        file: j.file,
+        pano: panoPath(panos, frame.image_id, j.pose.fov),
+        heading: j.pose.heading + (frame.compass_angle ?? 0),
+        pitch: j.pose.pitch,
+        fov: j.pose.fov,
+        size: SIZE,
+      };
     });
     const jobsFile = join(tmp, "jobs.json");
     writeFileSync(jobsFile, JSON.stringify(pyJobs));
@@ -85,16 +92,26 @@ export async function benchFrames(): Promise<Record<string, number | string>> {
     const ref = run(PYTHON, ["-c", PY, join(REFERENCE, "look_reference.py"), jobsFile, refOut], REFERENCE);
     if (ref.code !== 0) throw new Error(`reference failed: ${ref.stderr}`);
     const refResult = JSON.parse(ref.stdout.trim().split("\n").at(-1)!) as { seconds: number; shas: string[] };
-    const ours = pyJobs.map((j) => createHash("sha256").update(readFileSync(join(par.r.outDir, "frames", j.file))).digest("hex"));
+    const ours = pyJobs.map((j) =>
+      createHash("sha256")
+        .update(readFileSync(join(par.r.outDir, "frames", j.file)))
+        .digest("hex"),
+    );
     const same = ours.filter((s, i) => s === refResult.shas[i]).length;
 
     const oursFps = files / par.s;
     const refFps = pyJobs.length / refResult.seconds;
-    console.log(`frames · episode ${episode.episode_id} (${episodes}) · ${files} frame files at ${SIZE}x${SIZE} (${par.r.stats.rendered} in-between + ${par.r.stats.keyframes} verified keyframes)`);
+    console.log(
+      `frames · episode ${episode.episode_id} (${episodes}) · ${files} frame files at ${SIZE}x${SIZE} (${par.r.stats.rendered} in-between + ${par.r.stats.keyframes} verified keyframes)`,
+    );
     console.log(`  reference look_reference.py + PIL JPEG : ${fmt(refFps, 1)} frames/s  (${fmt(refResult.seconds, 2)} s; process ${fmt(ref.ms / 1000, 2)} s)`);
-    console.log(`  georeplay frames, ${jobs} workers          : ${fmt(oursFps, 1)} frames/s  (${fmt(par.s, 2)} s incl. verification and timeline; first run ${fmt(files / first.s, 1)} frames/s)`);
+    console.log(
+      `  georeplay frames, ${jobs} workers          : ${fmt(oursFps, 1)} frames/s  (${fmt(par.s, 2)} s incl. verification and timeline; first run ${fmt(files / first.s, 1)} frames/s)`,
+    );
     console.log(`  georeplay frames, 1 thread            : ${fmt(files / one.s, 1)} frames/s  (${fmt(one.s, 2)} s)`);
-    console.log(`  speed-up: ${fmt(oursFps / refFps, 2)}x (${jobs} workers), ${fmt(files / one.s / refFps, 2)}x (1 thread); identical frame files: ${same}/${files}`);
+    console.log(
+      `  speed-up: ${fmt(oursFps / refFps, 2)}x (${jobs} workers), ${fmt(files / one.s / refFps, 2)}x (1 thread); identical frame files: ${same}/${files}`,
+    );
     return { refFps, fps: oursFps, ratio: oursFps / refFps, identical: `${same}/${files}` };
   } finally {
     rmSync(tmp, { recursive: true, force: true });

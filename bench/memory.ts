@@ -21,7 +21,10 @@ function peakRss(args: string[]): { mb: number; code: number | null; seconds: nu
 async function bigFile(gb: number): Promise<string> {
   const file = join(CACHE, `big-${gb}gb.jsonl`);
   if (existsSync(file) && statSync(file).size >= gb * 1e9 * 0.99) return file;
-  const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
   const pad = "The poles and road markings suggest several candidates. ".repeat(36_000); // ~2 MB per episode
   const out = createWriteStream(file);
   let bytes = 0;

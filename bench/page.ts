@@ -17,8 +17,14 @@ import { buildPage } from "../src/page/build.ts";
 import { CACHE, fmt, generatedRun, hasReferencePython } from "./common.ts";
 
 export const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 export interface OpenTiming {
@@ -45,10 +51,14 @@ export async function timeFirstScreen(file: string, opens: number): Promise<Open
       await page.goto(`file://${file}`, { waitUntil: "commit" });
       await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { polling: 10 });
       const readyMs = performance.now() - t0;
-      await page.waitForFunction(() => {
-        const img = document.querySelector("img[data-img]") as HTMLImageElement | null;
-        return img !== null && img.complete && img.naturalWidth > 0;
-      }, null, { polling: 10 });
+      await page.waitForFunction(
+        () => {
+          const img = document.querySelector("img[data-img]") as HTMLImageElement | null;
+          return img !== null && img.complete && img.naturalWidth > 0;
+        },
+        null,
+        { polling: 10 },
+      );
       const firstImageMs = performance.now() - t0;
       const pageReadyMs = await page.evaluate(() => (window as unknown as { grReadyAt: number }).grReadyAt);
       out.push({ readyMs, pageReadyMs, firstImageMs, requests: requests - 1 });
@@ -104,7 +114,9 @@ async function main(): Promise<void> {
 
   console.log(`page: ${r.episodes} episodes · ${r.views} view turns · ${r.images} distinct images · ${r.mismatch} mismatch`);
   console.log(`  build          ${fmt(buildMs / 1000, 1)} s (${fmt(buildMs / r.views, 1)} ms/view, verify included) · peak RSS ${fmt(peakMb, 0)} MB`);
-  console.log(`  file size      ${fmt(bytes / 1e6, 2)} MB (${fmt(perView / 1024, 1)} KB/view turn; 2,400 views at this rate: ${fmt((perView * 2400) / 1e6, 1)} MB) · goal < 30 MB`);
+  console.log(
+    `  file size      ${fmt(bytes / 1e6, 2)} MB (${fmt(perView / 1024, 1)} KB/view turn; 2,400 views at this rate: ${fmt((perView * 2400) / 1e6, 1)} MB) · goal < 30 MB`,
+  );
   console.log(`  first screen   ${fmt(ready, 0)} ms wall, ${fmt(pageReady, 0)} ms page clock (median of ${timings.length} cold opens) · goal < 1500 ms`);
   console.log(`  first image    ${fmt(firstImage, 0)} ms · network requests: ${requests}`);
   const ok = bytes < 30e6 && ready < 1500 && requests === 0;

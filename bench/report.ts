@@ -23,6 +23,8 @@ interface Timed {
   stdout: string;
   stderr: string;
   wallS: number;
+  /** User + system CPU seconds: on a loaded machine the steadier figure. */
+  cpuS: number;
   rssMb: number;
 }
 
@@ -32,7 +34,8 @@ function timed(cmd: string, args: string[]): Timed {
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
   if (!rss || !wall) throw new Error(`no /usr/bin/time -v figures for ${cmd}: ${r.stderr.slice(-500)}`);
   const wallS = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-  return { code: r.code, stdout: r.stdout, stderr: r.stderr, wallS, rssMb: Number(rss[1]) / 1024 };
+  const cpu = (k: string) => Number(new RegExp(`${k} time \\(seconds\\): ([\\d.]+)`).exec(r.stderr)?.[1] ?? 0);
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr, wallS, cpuS: cpu("User") + cpu("System"), rssMb: Number(rss[1]) / 1024 };
 }
 
 export async function benchReport(opts: { placeholder?: boolean } = {}): Promise<Record<string, number | string>> {
@@ -46,10 +49,23 @@ export async function benchReport(opts: { placeholder?: boolean } = {}): Promise
   const same = ours.stdout === ref.stdout;
   const episodes = Number(/^(\d+) episodes over/m.exec(ours.stdout)?.[1] ?? 0);
   console.log(`report · ${episodes} scored episodes, ${DEFAULT_SHAPE.arms} arms x ${DEFAULT_SHAPE.tasks} tasks x k=${DEFAULT_SHAPE.k} (${board.root})`);
-  console.log(`  reference geoeval_report.py : ${fmt(ref.wallS, 1)} s, peak RSS ${fmt(ref.rssMb, 0)} MB`);
-  console.log(`  georeplay report            : ${fmt(ours.wallS, 1)} s, peak RSS ${fmt(ours.rssMb, 0)} MB  (goals: < 30 s, < 300 MB)`);
-  console.log(`  speed-up ${fmt(ref.wallS / ours.wallS, 2)}x, memory ${fmt(ref.rssMb / ours.rssMb, 1)}x less; text identical: ${same ? "yes" : "NO"}`);
-  return { wallS: ours.wallS, rssMb: ours.rssMb, refWallS: ref.wallS, refRssMb: ref.rssMb, ratio: ref.wallS / ours.wallS, identical: String(same) };
+  console.log(`  reference geoeval_report.py : ${fmt(ref.wallS, 1)} s wall, ${fmt(ref.cpuS, 1)} s CPU, peak RSS ${fmt(ref.rssMb, 0)} MB`);
+  console.log(
+    `  georeplay report            : ${fmt(ours.wallS, 1)} s wall, ${fmt(ours.cpuS, 1)} s CPU, peak RSS ${fmt(ours.rssMb, 0)} MB  (goals: < 30 s, < 300 MB)`,
+  );
+  console.log(
+    `  speed-up ${fmt(ref.wallS / ours.wallS, 2)}x wall, ${fmt(ref.cpuS / ours.cpuS, 2)}x CPU; memory ${fmt(ref.rssMb / ours.rssMb, 1)}x less; text identical: ${same ? "yes" : "NO"}`,
+  );
+  return {
+    wallS: ours.wallS,
+    cpuS: ours.cpuS,
+    rssMb: ours.rssMb,
+    refWallS: ref.wallS,
+    refCpuS: ref.cpuS,
+    refRssMb: ref.rssMb,
+    ratio: ref.wallS / ours.wallS,
+    identical: String(same),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

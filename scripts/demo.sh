@@ -8,22 +8,29 @@ GR="node dist/src/cli.js"
 IN=("$S/episodes.jsonl" --tasks "$S/tasks.jsonl" --panos "$S/panos")
 mkdir -p out
 
-echo "== 1/4 verify: re-render every recorded view and compare its sha256"
+echo "== 1/5 verify: re-render every recorded view and compare its sha256"
 $GR verify "${IN[@]}"
 
-echo "== 2/4 frames: the Trieste episode's camera path, for Remotion Studio (public/rollouts/)"
+echo "== 2/5 frames: the Trieste episode's camera path, for Remotion Studio (public/rollouts/)"
 $GR frames "${IN[@]}" --episode 90a9d3eba5ce
+# Two attempts at one task, so the Studio's Compare has a pair to preview.
+$GR frames "${IN[@]}" --episode d37a27bd393a --out public/rollouts/compare-a
+$GR frames "${IN[@]}" --episode ff03ebd569bb --out public/rollouts/compare-b
 
-echo "== 3/4 render: out/trieste.mp4"
+echo "== 3/5 render: out/trieste.mp4"
 $GR render "${IN[@]}" --episode 90a9d3eba5ce -o out/trieste.mp4
 
-echo "== 4/4 page: out/sample.html (one self-contained file, opens offline)"
+echo "== 4/5 render --versus: out/two-up.mp4 (two attempts at eval #0 side by side)"
+$GR render "${IN[@]}" --episode d37a27bd393a --versus ff03ebd569bb -o out/two-up.mp4
+
+echo "== 5/5 page: out/sample.html (one self-contained file, opens offline)"
 $GR page "${IN[@]}" -o out/sample.html
 
 cat <<TXT
 
 Done:
   out/trieste.mp4    the rollout video (H.264, 1280x720)
+  out/two-up.mp4     two attempts at one task, side by side
   out/sample.html    every episode of the run, turn by turn
 Preview the composition live:  npx remotion studio
 Render it with Remotion's CLI: npx remotion render Rollout out/cli.mp4 --props=public/rollouts/90a9d3eba5ce/timeline.json

@@ -61,7 +61,7 @@ const where = (e: Edge) => `${e.from}:${e.line} imports ${e.spec}`;
 /** Packages the engine may use: validation and image decoding/encoding. */
 const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
-const BROWSER_SAFE = [/^replay\/timeline\/timeline-schema\.ts$/, /^replay\/rules\/[^/]+\.ts$/];
+const BROWSER_SAFE = [/^replay\/timeline\/(timeline-schema|align)\.ts$/, /^replay\/rules\/[^/]+\.ts$/];
 
 describe("imports run one way: replay/ <- video/ <- src/", () => {
   it("finds the three folders' sources and their imports", () => {
@@ -84,7 +84,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       [/process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/, "environment changes"],
       [/process\.(stdout|stderr)\b/, "writing to the terminal"],
       [/process\.exitCode/, "exit codes"],
-      [/^(?!\s*(\/\/|\*)).*sharp\.cache\(/m, "sharp.cache() (a host application's sharp)"],
+      [/^(?!\s*(\/\/|\*)).*sharp\.(cache|concurrency|simd)\(/m, "sharp.cache()/concurrency() (a host application's sharp)"],
     ];
     const bad: string[] = [];
     for (const f of files.replay) {
@@ -98,7 +98,19 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
   });
 
   it("video/ imports only video/, browser-safe replay modules, and the composition's packages", () => {
-    const allowedPackages = new Set(["remotion", "react", "react-dom", "zod", "@remotion/zod-types", "d3-geo", "topojson-client", "world-atlas", "@fontsource/inter", "@fontsource/jetbrains-mono", "topojson-specification"]);
+    const allowedPackages = new Set([
+      "remotion",
+      "react",
+      "react-dom",
+      "zod",
+      "@remotion/zod-types",
+      "d3-geo",
+      "topojson-client",
+      "world-atlas",
+      "@fontsource/inter",
+      "@fontsource/jetbrains-mono",
+      "topojson-specification",
+    ]);
     const bad = edges
       .filter((e) => folderOf(e.from) === "video")
       .filter((e) => {

@@ -1,7 +1,18 @@
 /** Property tests (fast-check) for the camera path: for any pair of cameras. */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { cameraMove, easeInOut, motionPoses, motionSeconds, shortestDelta, toFrames, wrapHeading, MOTION_MAX_S, MOTION_MIN_S, type Pose } from "../replay/plan/camera-path.ts";
+import {
+  cameraMove,
+  easeInOut,
+  motionPoses,
+  motionSeconds,
+  shortestDelta,
+  toFrames,
+  wrapHeading,
+  MOTION_MAX_S,
+  MOTION_MIN_S,
+  type Pose,
+} from "../replay/plan/camera-path.ts";
 
 const pose = fc.record({
   heading: fc.double({ min: -3600, max: 3600, noNaN: true }),

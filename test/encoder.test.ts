@@ -10,7 +10,10 @@ import { FIXTURES } from "./helpers.ts";
 
 describe("JPEG encoder", () => {
   it("writes the same bytes as the reference pipeline for the same pixels", async () => {
-    const { data, info } = await sharp(join(FIXTURES, "reference", "pattern.png")).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(join(FIXTURES, "reference", "pattern.png"))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const ours = await encodeJpeg(data, info.width, info.height);
     const ref = readFileSync(join(FIXTURES, "reference", "pattern.ref.jpg"));
     expect(ours.length).toBe(ref.length);

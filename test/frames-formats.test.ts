@@ -37,7 +37,11 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 /** Raw trace rows, as the recorder wrote them (not through our converters). */
-const rawLines = (file: string): any[] => readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const rawLines = (file: string): any[] =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 describe("georeplay frames on a training rollout", () => {
   const A = join(tmp, "train-a");
@@ -52,9 +56,25 @@ describe("georeplay frames on a training rollout", () => {
   });
 
   it("is a verified replay of a training record, with segments in turn order", () => {
-    expect(tl.episode).toMatchObject({ episodeId: "train-rollouts-L1", modelName: "Qwen/Qwen3.5-4B", split: "eval", index: 2, verified: true, source: "replay", recordFormat: "train" });
+    expect(tl.episode).toMatchObject({
+      episodeId: "train-rollouts-L1",
+      modelName: "Qwen/Qwen3.5-4B",
+      split: "eval",
+      index: 2,
+      verified: true,
+      source: "replay",
+      recordFormat: "train",
+    });
     expect(tl.episode.imagesOverwritten).toBeUndefined();
-    expect(tl.segments.map((s) => [s.turn, s.kind])).toEqual([[0, "opening"], [1, "hold"], [2, "camera"], [3, "camera"], [4, "camera"], [5, "guess"], [-1, "score"]]);
+    expect(tl.segments.map((s) => [s.turn, s.kind])).toEqual([
+      [0, "opening"],
+      [1, "hold"],
+      [2, "camera"],
+      [3, "camera"],
+      [4, "camera"],
+      [5, "guess"],
+      [-1, "score"],
+    ]);
     let start = 0;
     for (const s of tl.segments) {
       expect(s.startFrame).toBe(start);
@@ -152,7 +172,9 @@ describe("georeplay frames on a training rollout", () => {
   it("without --tasks/--panos a training rollout says what it needs (exit 2)", () => {
     const r = runCli(["frames", TRAIN, "--episode", "#2", "--out", join(tmp, "train-none")]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("train-rollouts.jsonl:2: episode train-rollouts-L2 is a training rollout: --tasks and --panos are needed to re-render its views");
+    expect(r.stderr).toContain(
+      "train-rollouts.jsonl:2: episode train-rollouts-L2 is a training rollout: --tasks and --panos are needed to re-render its views",
+    );
   });
 });
 
@@ -174,10 +196,30 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
   it("is labelled a slideshow of recorded images, unverified, from an example-rollout record", () => {
     expect(stdout).toContain("slideshow of 11 recorded images");
     expect(stdout).toContain("not a replay");
-    expect(tl.episode).toMatchObject({ episodeId: "example-rollout-t000-L3", modelName: "synthetic-model", source: "slideshow", verified: false, recordFormat: "example", imagesOverwritten: false });
+    expect(tl.episode).toMatchObject({
+      episodeId: "example-rollout-t000-L3",
+      modelName: "synthetic-model",
+      source: "slideshow",
+      verified: false,
+      recordFormat: "example",
+      imagesOverwritten: false,
+    });
     expect(tl.episode.country).toBe(ex.country); // the episode ends with a guess
     expect(tl.segments.map((s) => s.turn)).toEqual([...ex.trace.map((r: any) => r.turn), -1]);
-    expect(tl.segments.map((s) => s.kind)).toEqual(["opening", "camera", "camera", "map", "camera", "map", "camera", "camera", "hold", "camera", "guess", "score"]);
+    expect(tl.segments.map((s) => s.kind)).toEqual([
+      "opening",
+      "camera",
+      "camera",
+      "map",
+      "camera",
+      "map",
+      "camera",
+      "camera",
+      "hold",
+      "camera",
+      "guess",
+      "score",
+    ]);
   });
 
   it("the frames are the recorded images: views byte for byte, maps fitted into the viewport as JPEG", async () => {
@@ -199,7 +241,9 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
         // The recorded map's pixels, enlarged: the centre of the letterboxed image has its centre colour.
         const src = await sharp(original).raw().toBuffer({ resolveWithObject: true });
         const out = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
-        const px = (img: typeof src, x: number, y: number) => [...img.data.subarray((y * img.info.width + x) * img.info.channels, (y * img.info.width + x) * img.info.channels + 3)];
+        const px = (img: typeof src, x: number, y: number) => [
+          ...img.data.subarray((y * img.info.width + x) * img.info.channels, (y * img.info.width + x) * img.info.channels + 3),
+        ];
         const a = px(src, Math.floor(src.info.width / 2) - 1, Math.floor(src.info.height / 2) - 1);
         const b = px(out, 320 - 20, 320 - 20);
         for (let c = 0; c < 3; c++) expect(Math.abs(a[c] - b[c])).toBeLessThanOrEqual(12);

@@ -29,7 +29,10 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const triesteArgs = [join(TRIESTE, "episodes.jsonl"), "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos")];
 const mixedArgs = [join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos")];
 const readEpisodes = (file: string): Episode[] =>
-  readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => EpisodeSchema.parse(JSON.parse(l)));
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => EpisodeSchema.parse(JSON.parse(l)));
 const trieste = readEpisodes(join(TRIESTE, "episodes.jsonl"))[0];
 const triesteTask: TaskRow = TaskRowSchema.parse(JSON.parse(readFileSync(join(TRIESTE, "tasks.jsonl"), "utf8").split("\n")[0]));
 const readTimeline = (dir: string): Timeline => TimelineSchema.parse(JSON.parse(readFileSync(join(dir, "timeline.json"), "utf8")));
@@ -55,8 +58,17 @@ describe("georeplay frames on the Trieste episode", () => {
 
   it("has one segment per turn, in order, of the right kind, then the score card", () => {
     expect(tl.segments.map((s) => [s.turn, s.kind])).toEqual([
-      [0, "opening"], [1, "camera"], [2, "camera"], [3, "map"], [4, "camera"], [5, "camera"],
-      [6, "camera"], [7, "move"], [8, "camera"], [9, "guess"], [-1, "score"],
+      [0, "opening"],
+      [1, "camera"],
+      [2, "camera"],
+      [3, "map"],
+      [4, "camera"],
+      [5, "camera"],
+      [6, "camera"],
+      [7, "move"],
+      [8, "camera"],
+      [9, "guess"],
+      [-1, "score"],
     ]);
     let start = 0;
     for (const s of tl.segments) {
@@ -69,7 +81,16 @@ describe("georeplay frames on the Trieste episode", () => {
     expect(tl.fps).toBe(30);
     expect(tl.viewport).toEqual({ width: 640, height: 640 });
     expect(tl.framesDir).toBe("frames"); // --out outside public/
-    expect(tl.episode).toMatchObject({ episodeId: "90a9d3eba5ce", modelName: "haiku-4.5", split: "eval", index: 40, taskId: "eval-00040", country: "Italy", verified: true, source: "replay" });
+    expect(tl.episode).toMatchObject({
+      episodeId: "90a9d3eba5ce",
+      modelName: "haiku-4.5",
+      split: "eval",
+      index: 40,
+      taskId: "eval-00040",
+      country: "Italy",
+      verified: true,
+      source: "replay",
+    });
     expect(tl.episode.attribution).toEqual({ creator: "mircozorzo", licence: "CC-BY-SA-4.0", source: "Mapillary" });
     expect(tl.outcome).toMatchObject({ distanceKm: 0.6187981749684509, points: 4998, verdict: "Pinpoint", reward: 0.8695855363224861, forcedGuess: false });
     expect(tl.trace.map((t) => t.turn)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
@@ -159,8 +180,11 @@ describe("georeplay frames on the Trieste episode", () => {
   it("a rerun reuses frames whose hash is known, and re-renders a damaged one", async () => {
     const progress: [number, number][] = [];
     const opts = {
-      episodes: [join(TRIESTE, "episodes.jsonl")], episode: trieste.episode_id,
-      tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), out: A,
+      episodes: [join(TRIESTE, "episodes.jsonl")],
+      episode: trieste.episode_id,
+      tasks: join(TRIESTE, "tasks.jsonl"),
+      panos: join(TRIESTE, "panos"),
+      out: A,
       onProgress: (d: number, t: number) => progress.push([d, t]),
     };
     const before = snapshot(A);
@@ -212,8 +236,22 @@ describe("camera path on a synthetic episode", () => {
       episode_id: "synthetic350",
       turns: [
         { ...t0, camera_after: cam(0), image_sha256: await hashFor(0) },
-        { ...trieste.turns[2], turn: 1, action: { action: "look", heading_deg: -10 }, camera_before: cam(0), camera_after: cam(350), image_sha256: await hashFor(350) },
-        { ...trieste.turns[2], turn: 2, action: { action: "look", heading_deg: 3610 }, camera_before: cam(350), camera_after: cam(10), image_sha256: await hashFor(10) },
+        {
+          ...trieste.turns[2],
+          turn: 1,
+          action: { action: "look", heading_deg: -10 },
+          camera_before: cam(0),
+          camera_after: cam(350),
+          image_sha256: await hashFor(350),
+        },
+        {
+          ...trieste.turns[2],
+          turn: 2,
+          action: { action: "look", heading_deg: 3610 },
+          camera_before: cam(350),
+          camera_after: cam(10),
+          image_sha256: await hashFor(10),
+        },
         { ...t9, turn: 3, camera_before: cam(10), camera_after: cam(10) },
       ],
     };
@@ -222,7 +260,13 @@ describe("camera path on a synthetic episode", () => {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
     writeFileSync(file, JSON.stringify(ep) + "\n");
-    const r = await generateFrames({ episodes: [file], episode: "synthetic350", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), out: join(dir, "out") });
+    const r = await generateFrames({
+      episodes: [file],
+      episode: "synthetic350",
+      tasks: join(TRIESTE, "tasks.jsonl"),
+      panos: join(TRIESTE, "panos"),
+      out: join(dir, "out"),
+    });
     expect(r.timeline.episode.verified).toBe(true);
     const seg = r.timeline.segments.find((s) => s.turn === 2)!;
     expect(seg.kind).toBe("camera");
@@ -248,8 +292,15 @@ describe("level-camera index maps (the zoom fast path)", () => {
     const store = new PanoStore(join(TRIESTE, "panos"));
     const pano = await store.get(join(TRIESTE, "panos", "874176541842583.jpg"));
     const views = [
-      [0, 90, 640, 640], [90, 30, 640, 640], [270, 100, 640, 640], [-3590, 45, 640, 640], [3610, 15, 320, 320],
-      [123.456, 77.7, 101, 77], [359.99, 119.5, 64, 65], [180, 10, 33, 48], [37.25, 60.125, 640, 480],
+      [0, 90, 640, 640],
+      [90, 30, 640, 640],
+      [270, 100, 640, 640],
+      [-3590, 45, 640, 640],
+      [3610, 15, 320, 320],
+      [123.456, 77.7, 101, 77],
+      [359.99, 119.5, 64, 65],
+      [180, 10, 33, 48],
+      [37.25, 60.125, 640, 480],
     ];
     for (const [h, fov, w, hgt] of views) {
       const v = { headingDeg: h, pitchDeg: 0, fovDeg: fov, width: w, height: hgt };
@@ -263,11 +314,32 @@ describe("level-camera index maps (the zoom fast path)", () => {
 
 describe("segments of the mixed run (plans only)", () => {
   const mixed = readEpisodes(join(MIXED, "episodes.jsonl"));
-  const kinds = (id: string) => planEpisode(mixed.find((e) => e.episode_id === id)!, { fps: 30 }).segments.map((s) => `${s.turn}:${s.kind}`);
+  const kinds = (id: string) =>
+    planEpisode(
+      mixed.find((e) => e.episode_id === id)!,
+      { fps: 30 },
+    ).segments.map((s) => `${s.turn}:${s.kind}`);
 
   it("unparseable turns hold on the view already shown, without new frame files", () => {
-    expect(kinds("b9b50c59f425")).toEqual(["0:opening", "1:hold", "2:camera", "3:camera", "4:hold", "5:hold", "6:camera", "7:camera", "8:camera", "9:hold", "10:hold", "11:guess", "-1:score"]);
-    const plan = planEpisode(mixed.find((e) => e.episode_id === "b9b50c59f425")!, { fps: 30 });
+    expect(kinds("b9b50c59f425")).toEqual([
+      "0:opening",
+      "1:hold",
+      "2:camera",
+      "3:camera",
+      "4:hold",
+      "5:hold",
+      "6:camera",
+      "7:camera",
+      "8:camera",
+      "9:hold",
+      "10:hold",
+      "11:guess",
+      "-1:score",
+    ]);
+    const plan = planEpisode(
+      mixed.find((e) => e.episode_id === "b9b50c59f425")!,
+      { fps: 30 },
+    );
     const s4 = plan.segments.find((s) => s.turn === 4)!;
     const s3 = plan.segments.find((s) => s.turn === 3)!;
     expect(s4.frames).toEqual([s3.keyframe!.file]);
@@ -275,7 +347,20 @@ describe("segments of the mixed run (plans only)", () => {
   });
 
   it("a dead-end move holds; a real move crossfades; pins are map turns", () => {
-    expect(kinds("0ec192c0f90d")).toEqual(["0:opening", "1:camera", "2:map", "3:camera", "4:camera", "5:camera", "6:map", "7:camera", "8:hold", "9:hold", "10:guess", "-1:score"]);
+    expect(kinds("0ec192c0f90d")).toEqual([
+      "0:opening",
+      "1:camera",
+      "2:map",
+      "3:camera",
+      "4:camera",
+      "5:camera",
+      "6:map",
+      "7:camera",
+      "8:hold",
+      "9:hold",
+      "10:guess",
+      "-1:score",
+    ]);
     expect(kinds("1ae5a0c90017")[2]).toBe("2:move");
     expect(kinds("23b323a8f473")).toContain("3:hold"); // an unparseable turn after a pin
     const names = new Set(planEpisode(mixed[0], { fps: 30 }).jobs.map((j) => j.file));
@@ -303,7 +388,11 @@ describe("refusals", () => {
     expect(t.episode.verified).toBe(false);
     expect(t.segments[0].keyframe!.sha256).toBeNull(); // turn 0 is the corrupted one
     // Every other keyframe is the exact view the model saw: its sha256 is the record's.
-    const record = JSON.parse(readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").find((l) => l.includes('"23b323a8f473"'))!);
+    const record = JSON.parse(
+      readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+        .split("\n")
+        .find((l) => l.includes('"23b323a8f473"'))!,
+    );
     const recorded = new Map<number, string>(record.turns.filter((x: any) => x.image_kind === "view").map((x: any) => [x.turn, x.image_sha256]));
     const claimed = t.segments.filter((s) => s.keyframe?.sha256);
     expect(claimed.length).toBe(t.segments.filter((s) => s.keyframe && s.turn !== 0).length);

@@ -26,8 +26,14 @@ import { summariseTraining } from "../src/page/training.ts";
 import { lineChart } from "../src/page/charts.ts";
 
 const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 
 type RawEpisode = {
@@ -38,7 +44,10 @@ type RawEpisode = {
   turns: { turn: number; status: string; image_kind: string; image_sha256: string | null; model?: { reply?: string | null; reasoning?: string | null } }[];
 };
 const readRaw = (file: string): RawEpisode[] =>
-  readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-"));
 const mixedOut = join(dir, "mixed.html");
@@ -55,7 +64,10 @@ beforeAll(async () => {
   // Both use task index rows: trieste's and mixed's task ids do not collide (40 vs 0..6).
   const tasks = join(dir, "tasks.jsonl");
   // Identical rows once: a task index with duplicate rows is a problem, and a page of an incompletely read run is not written.
-  const rows = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim());
+  const rows = (f: string) =>
+    readFileSync(f, "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
   writeFileSync(tasks, [...new Set([...rows(join(MIXED, "tasks.jsonl")), ...rows(join(TRIESTE, "tasks.jsonl"))])].join("\n") + "\n");
   const panos = join(dir, "panos");
   const { cpSync } = await import("node:fs");
@@ -111,7 +123,7 @@ describe("page data layer", () => {
     expect(revealFrame([10, 10], [50, 60])).toEqual({ center: [50, 60], halfWidthDeg: 12 });
     // Closer: the midpoint and max(0.05, 0.75*sep + 0.4).
     const f = revealFrame([51.8637, 7.1841], [50.833786641671, 4.3278289927624]);
-    const sep = haversineKm([51.8637, 7.1841], [50.833786641671, 4.3278289927624]) / 6371.0088 * (180 / Math.PI);
+    const sep = (haversineKm([51.8637, 7.1841], [50.833786641671, 4.3278289927624]) / 6371.0088) * (180 / Math.PI);
     expect(f.center[0]).toBeCloseTo((51.8637 + 50.833786641671) / 2, 9);
     expect(f.center[1]).toBeCloseTo((7.1841 + 4.3278289927624) / 2, 9);
     expect(f.halfWidthDeg).toBeCloseTo(0.75 * sep + 0.4, 9);
@@ -143,7 +155,22 @@ describe("page data layer", () => {
   });
 
   it("escapes trace strings in the server-rendered summary", () => {
-    const row = summariseRun([{ model: '<img src=x onerror="alert(1)">', reward: 1, distanceKm: 1, turns: 1, tokensIn: 1, tokensOut: 1, latencyS: 1, errors: 0, match: 1, resolved: 0, mismatch: 0, viewErrors: 0 }]);
+    const row = summariseRun([
+      {
+        model: '<img src=x onerror="alert(1)">',
+        reward: 1,
+        distanceKm: 1,
+        turns: 1,
+        tokensIn: 1,
+        tokensOut: 1,
+        latencyS: 1,
+        errors: 0,
+        match: 1,
+        resolved: 0,
+        mismatch: 0,
+        viewErrors: 0,
+      },
+    ]);
     const html = summaryTable(row);
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;img src=x onerror=&quot;alert(1)&quot;&gt;");
@@ -160,7 +187,11 @@ describe("sweep and training maths", () => {
   it("groups a sweep's attempts by model and task: mean-of-k, best-of-k and the spread between attempts", () => {
     const a = (id: string, model: string, index: number, sample: number | null, reward: number | null) => ({ id, model, split: "eval", index, sample, reward });
     const s = summariseSweep([a("x2", "m", 1, 2, 0.2), a("x0", "m", 1, 0, 0.6), a("y0", "m", 2, 0, 0.9), a("x1", "m", 1, 1, 0.4), a("z", "n", 1, 0, null)]);
-    expect(s.tasks.map((t) => [t.model, t.index, t.attempts.map((x) => x.id)])).toEqual([["m", 1, ["x0", "x1", "x2"]], ["m", 2, ["y0"]], ["n", 1, ["z"]]]);
+    expect(s.tasks.map((t) => [t.model, t.index, t.attempts.map((x) => x.id)])).toEqual([
+      ["m", 1, ["x0", "x1", "x2"]],
+      ["m", 2, ["y0"]],
+      ["n", 1, ["z"]],
+    ]);
     const t1 = s.tasks[0];
     expect(t1).toMatchObject({ k: 3, best: 0.6 });
     expect(t1.mean).toBeCloseTo(0.4, 12);
@@ -177,11 +208,31 @@ describe("sweep and training maths", () => {
   });
 
   it("summarises GRPO steps: in-group spread, frac_reward_zero_std, turns, never guessed", () => {
-    const r = (id: string, step: number, index: number, reward: number, guessed: boolean | null, turns = 4) => ({ id, run: "r", step, split: "train", index, reward, turns, guessed });
-    const steps = summariseTraining([r("a", 1, 0, 0.5, true), r("b", 0, 0, 0.5, true), r("c", 0, 0, 0.5, false, 12), r("d", 0, 1, 0.1, true), r("e", 0, 1, 0.3, true), r("f", 0, 2, 0.7, null)]);
+    const r = (id: string, step: number, index: number, reward: number, guessed: boolean | null, turns = 4) => ({
+      id,
+      run: "r",
+      step,
+      split: "train",
+      index,
+      reward,
+      turns,
+      guessed,
+    });
+    const steps = summariseTraining([
+      r("a", 1, 0, 0.5, true),
+      r("b", 0, 0, 0.5, true),
+      r("c", 0, 0, 0.5, false, 12),
+      r("d", 0, 1, 0.1, true),
+      r("e", 0, 1, 0.3, true),
+      r("f", 0, 2, 0.7, null),
+    ]);
     expect(steps.map((s) => s.step)).toEqual([0, 1]);
     const s0 = steps[0];
-    expect(s0.groups.map((g) => [g.index, g.zeroStd])).toEqual([[0, true], [1, false], [2, true]]);
+    expect(s0.groups.map((g) => [g.index, g.zeroStd])).toEqual([
+      [0, true],
+      [1, false],
+      [2, true],
+    ]);
     expect(s0.fracRewardZeroStd).toBeCloseTo(2 / 3, 12);
     expect(s0.meanGroupStd).toBeCloseTo((0 + 0.1 + 0) / 3, 12);
     expect(s0.meanReward).toBeCloseTo((0.5 + 0.5 + 0.1 + 0.3 + 0.7) / 5, 12);
@@ -191,7 +242,18 @@ describe("sweep and training maths", () => {
   });
 
   it("draws charts as plain SVG markup with escaped text and linked points", () => {
-    const svgText = lineChart([{ name: "<r>", points: [{ x: 0, y: 0.5, title: "<b>t</b>", href: "#step-0-0" }, { x: 2, y: 1, title: "u" }] }], { key: "k", title: "a<b", yRange: [0, 1] });
+    const svgText = lineChart(
+      [
+        {
+          name: "<r>",
+          points: [
+            { x: 0, y: 0.5, title: "<b>t</b>", href: "#step-0-0" },
+            { x: 2, y: 1, title: "u" },
+          ],
+        },
+      ],
+      { key: "k", title: "a<b", yRange: [0, 1] },
+    );
     expect(svgText).toMatch(/^<svg class="chart" data-chart="k"/);
     expect(svgText).not.toMatch(/<b>|style=|<script/);
     expect(svgText).toContain("a&lt;b");
@@ -275,7 +337,10 @@ describe("page in Chromium", () => {
       trs.map((tr) => ({
         model: (tr as HTMLElement).dataset.model,
         cells: Object.fromEntries(
-          [...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, { value: (td as HTMLElement).dataset.value, text: td.textContent }]),
+          [...tr.querySelectorAll("td[data-stat]")].map((td) => [
+            (td as HTMLElement).dataset.stat,
+            { value: (td as HTMLElement).dataset.value, text: td.textContent },
+          ]),
         ),
         verified: (tr.querySelector('td[data-stat="verified"]') as HTMLElement).dataset,
       })),
@@ -465,7 +530,18 @@ describe("page in Chromium", () => {
 describe("georeplay page (CLI)", () => {
   it("writes the page, reports it, and exits 1 because two views mismatch", () => {
     const out = join(dir, "cli", "run.html");
-    const r = runCli(["page", join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out, "--image-size", "200"]);
+    const r = runCli([
+      "page",
+      join(MIXED, "episodes.jsonl"),
+      "--tasks",
+      join(MIXED, "tasks.jsonl"),
+      "--panos",
+      join(MIXED, "panos"),
+      "-o",
+      out,
+      "--image-size",
+      "200",
+    ]);
     expect(r.stdout).toMatch(/^wrote .*run\.html · 10 episodes · 76 views \(\d+ distinct images\) · [\d.]+ MB\n$/);
     expect(r.stderr).toContain("2 view(s) do not match their recorded hash");
     expect(r.code).toBe(1);
@@ -475,8 +551,11 @@ describe("georeplay page (CLI)", () => {
   it("also works when built from the TypeScript sources through tsx (esbuild-transformed client)", async () => {
     const out = join(dir, "tsx.html");
     const script = join(dir, "build.mts");
-    writeFileSync(script, `import { buildPage } from ${JSON.stringify(join(ROOT, "src", "page", "build.ts"))};\n` +
-      `await buildPage({ episodes: [${JSON.stringify(join(TRIESTE, "episodes.jsonl"))}], tasks: ${JSON.stringify(join(TRIESTE, "tasks.jsonl"))}, panos: ${JSON.stringify(join(TRIESTE, "panos"))}, out: ${JSON.stringify(out)} });\n`);
+    writeFileSync(
+      script,
+      `import { buildPage } from ${JSON.stringify(join(ROOT, "src", "page", "build.ts"))};\n` +
+        `await buildPage({ episodes: [${JSON.stringify(join(TRIESTE, "episodes.jsonl"))}], tasks: ${JSON.stringify(join(TRIESTE, "tasks.jsonl"))}, panos: ${JSON.stringify(join(TRIESTE, "panos"))}, out: ${JSON.stringify(out)} });\n`,
+    );
     const r = spawnSync(process.execPath, ["--import", "tsx", script], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).toBe("");
     const { page, log, close } = await open(out, { hash: "#90a9d3eba5ce/4" });
@@ -515,14 +594,23 @@ describe("georeplay page (CLI)", () => {
 });
 
 /** Every line of a JSONL file as parsed JSON. */
-const jsonLines = (file: string): any[] => readFileSync(file, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const jsonLines = (file: string): any[] =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const rowCells = (page: Page, selector: string) =>
   page.$$eval(selector, (trs) =>
     trs.map((tr) => ({
       data: { ...(tr as HTMLElement).dataset },
-      cells: Object.fromEntries([...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])) as Record<string, string>,
-      links: [...tr.querySelectorAll("a.ep-link")].map((a) => ({ id: (a as HTMLElement).dataset.id!, sample: (a.parentElement as HTMLElement).dataset.sample ?? null })),
+      cells: Object.fromEntries(
+        [...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value]),
+      ) as Record<string, string>,
+      links: [...tr.querySelectorAll("a.ep-link")].map((a) => ({
+        id: (a as HTMLElement).dataset.id!,
+        sample: (a.parentElement as HTMLElement).dataset.sample ?? null,
+      })),
     })),
   );
 
@@ -539,7 +627,9 @@ describe("page of every recording format", () => {
     await buildPage({ episodes: [sweepDir], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: sweepOut });
     // Two rank files at once; the second repeats some rollouts so that groups with equal rewards exist.
     mkdirSync(trainDir, { recursive: true });
-    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
     writeFileSync(trainFiles[0], lines.join("\n") + "\n");
     const changed = JSON.parse(lines[4]);
     changed.outcome.reward = 0.1;
@@ -599,13 +689,22 @@ describe("page of every recording format", () => {
   });
 
   it("training traces: per-step frac_reward_zero_std, mean reward, turns and never-guessed as computed from the rank files; charts; rollouts one click away", async () => {
-    const rollouts = trainFiles.flatMap((f) => jsonLines(f).map((r, i) => ({ ...r, id: `${f.split("/").pop()!.replace(/\.jsonl$/, "")}-L${i + 1}` })));
+    const rollouts = trainFiles.flatMap((f) =>
+      jsonLines(f).map((r, i) => ({
+        ...r,
+        id: `${f
+          .split("/")
+          .pop()!
+          .replace(/\.jsonl$/, "")}-L${i + 1}`,
+      })),
+    );
     const steps = new Map<string, any[]>();
     for (const r of rollouts) steps.set(`${r.run}\u0000${r.step}`, [...(steps.get(`${r.run}\u0000${r.step}`) ?? []), r]);
     const expected = [...steps.values()]
       .map((rs) => {
         const groups = new Map<string, number[]>();
-        for (const r of rs) groups.set(`${r.task.split}\u0000${r.task.index}`, [...(groups.get(`${r.task.split}\u0000${r.task.index}`) ?? []), r.outcome.reward]);
+        for (const r of rs)
+          groups.set(`${r.task.split}\u0000${r.task.index}`, [...(groups.get(`${r.task.split}\u0000${r.task.index}`) ?? []), r.outcome.reward]);
         const all = [...groups.values()];
         return {
           step: rs[0].step as number,
@@ -635,7 +734,11 @@ describe("page of every recording format", () => {
     });
     // Five small inline-SVG charts over steps; the zero-std chart plots the same numbers.
     expect(await page.$$eval("#gr-training svg.chart", (s) => s.map((x) => (x as HTMLElement).dataset.chart))).toEqual([
-      "mean_reward", "mean_group_std", "frac_reward_zero_std", "mean_turns", "frac_never_guessed",
+      "mean_reward",
+      "mean_group_std",
+      "frac_reward_zero_std",
+      "mean_turns",
+      "frac_never_guessed",
     ]);
     const ys = await page.$$eval('svg[data-chart="frac_reward_zero_std"] circle', (cs) => cs.map((c) => Number(c.getAttribute("data-y"))));
     expect(ys).toEqual(expected.map((e) => e.frac));
@@ -696,7 +799,16 @@ describe("page of every recording format", () => {
 });
 
 describe("georeplay page: --json and incomplete input", () => {
-  const mixedArgs = (out: string, episodes = join(MIXED, "episodes.jsonl"), panos = join(MIXED, "panos")) => ["page", episodes, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", panos, "-o", out];
+  const mixedArgs = (out: string, episodes = join(MIXED, "episodes.jsonl"), panos = join(MIXED, "panos")) => [
+    "page",
+    episodes,
+    "--tasks",
+    join(MIXED, "tasks.jsonl"),
+    "--panos",
+    panos,
+    "-o",
+    out,
+  ];
 
   it("--json prints one stable JSON summary and nothing else on stdout", () => {
     const out = join(dir, "json", "run.html");
@@ -704,8 +816,23 @@ describe("georeplay page: --json and incomplete input", () => {
     expect(r.code).toBe(1);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual([
-      "out", "written", "partial", "bytes", "episodes", "formats", "views", "images", "recorded_images",
-      "checked", "match", "mismatch", "resolved", "problems", "errored_episodes", "warnings", "exit_code",
+      "out",
+      "written",
+      "partial",
+      "bytes",
+      "episodes",
+      "formats",
+      "views",
+      "images",
+      "recorded_images",
+      "checked",
+      "match",
+      "mismatch",
+      "resolved",
+      "problems",
+      "errored_episodes",
+      "warnings",
+      "exit_code",
     ]);
     expect(j).toMatchObject({ out, written: true, partial: false, episodes: 10, views: 76, checked: 76, match: 74, mismatch: 2, problems: [], exit_code: 1 });
     expect(j.formats).toEqual({ eval: 10, train: 0, example: 0 });
@@ -737,7 +864,14 @@ describe("georeplay page: --json and incomplete input", () => {
     const fresh = join(dir, "bad-fresh.html");
     const j = runCli([...mixedArgs(fresh, bad), "--json"]);
     expect(j.code).toBe(2);
-    expect(JSON.parse(j.stdout)).toMatchObject({ written: false, partial: false, bytes: 0, episodes: 10, exit_code: 2, problems: [{ line: 11, episode_id: null }] });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      written: false,
+      partial: false,
+      bytes: 0,
+      episodes: 10,
+      exit_code: 2,
+      problems: [{ line: 11, episode_id: null }],
+    });
     expect(existsSync(fresh)).toBe(false);
     expect(readdirSync(dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
   });
@@ -762,7 +896,12 @@ describe("georeplay page: --json and incomplete input", () => {
     expect(r.stdout).toMatch(/^wrote .*partial\.html · 10 episodes/);
     expect(r.stderr).toContain("partial page: 1 problem(s)");
     const { page, log, close } = await open(out);
-    const box = await page.$eval("#gr-incomplete", (n) => ({ text: n.textContent!, role: n.getAttribute("role"), top: n.getBoundingClientRect().top, before: !!(n.compareDocumentPosition(document.getElementById("gr-summary")!) & Node.DOCUMENT_POSITION_FOLLOWING) }));
+    const box = await page.$eval("#gr-incomplete", (n) => ({
+      text: n.textContent!,
+      role: n.getAttribute("role"),
+      top: n.getBoundingClientRect().top,
+      before: !!(n.compareDocumentPosition(document.getElementById("gr-summary")!) & Node.DOCUMENT_POSITION_FOLLOWING),
+    }));
     expect(box.text).toContain("Partial page: 1 problem(s)");
     expect(box.text).toMatch(/bad-run\.jsonl:11: /);
     expect(box).toMatchObject({ role: "alert", before: true });

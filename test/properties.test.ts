@@ -45,7 +45,10 @@ const episode = fc.record({
   model_name: fc.string({ minLength: 1 }),
   task: fc.record({ split: fc.constantFrom("eval", "train"), index: fc.nat(1000), country: fc.option(fc.string(), { nil: null }) }),
   turns: fc.array(turn, { maxLength: 6 }),
-  outcome: fc.option(fc.record({ reward: fc.double({ min: 0, max: 1, noNaN: true }), distance_km: fc.option(fc.double({ min: 0, max: 20000, noNaN: true }), { nil: null }) }), { nil: null }),
+  outcome: fc.option(
+    fc.record({ reward: fc.double({ min: 0, max: 1, noNaN: true }), distance_km: fc.option(fc.double({ min: 0, max: 20000, noNaN: true }), { nil: null }) }),
+    { nil: null },
+  ),
 });
 
 describe("JSONL reader and record classifier", () => {
@@ -55,7 +58,8 @@ describe("JSONL reader and record classifier", () => {
         const items = await readAll(bytes);
         for (const it of items) {
           expect(it.line).toBeGreaterThanOrEqual(1);
-          if (it.kind === "value") classifyRecord(it.value); // must not throw
+          if (it.kind === "value")
+            classifyRecord(it.value); // must not throw
           else expect(it.message.length).toBeGreaterThan(0);
         }
       }),
@@ -96,13 +100,18 @@ describe("JSONL reader and record classifier", () => {
 
   it("a corrupted field in a valid episode is always reported with its path", () => {
     fc.assert(
-      fc.property(episode.filter((e) => e.turns.length > 0), fc.constantFrom("heading_deg", "pitch_deg", "fov_deg", "frame_index"), fc.oneof(fc.string(), fc.boolean(), fc.constant(null)), (e, field, bad) => {
-        const copy = JSON.parse(JSON.stringify(e));
-        copy.turns[0].camera_after[field] = bad;
-        const r = classifyRecord(copy);
-        expect(r.kind).toBe("invalid");
-        if (r.kind === "invalid") expect(r.problems.join("\n")).toContain(`turns[0].camera_after.${field}`);
-      }),
+      fc.property(
+        episode.filter((e) => e.turns.length > 0),
+        fc.constantFrom("heading_deg", "pitch_deg", "fov_deg", "frame_index"),
+        fc.oneof(fc.string(), fc.boolean(), fc.constant(null)),
+        (e, field, bad) => {
+          const copy = JSON.parse(JSON.stringify(e));
+          copy.turns[0].camera_after[field] = bad;
+          const r = classifyRecord(copy);
+          expect(r.kind).toBe("invalid");
+          if (r.kind === "invalid") expect(r.problems.join("\n")).toContain(`turns[0].camera_after.${field}`);
+        },
+      ),
       { numRuns: 200 },
     );
   });

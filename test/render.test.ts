@@ -96,7 +96,10 @@ describe("composition maths", () => {
   it("frames maps with the same rule as the page (one source: replay/rules/map-frame.ts)", () => {
     expect(revealFrame).toBe(pageGeo.revealFrame);
     expect(separationDeg).toBe(pageGeo.separationDeg);
-    const pins: [number, number][] = [[45.6, 13.7], [46.1, 14.5]];
+    const pins: [number, number][] = [
+      [45.6, 13.7],
+      [46.1, 14.5],
+    ];
     expect(pinsFrame(pins)).toEqual(pageGeo.pinsFrame(pins));
   });
 
@@ -106,10 +109,38 @@ describe("composition maths", () => {
   });
 
   it("shows model replies as text, never as markup, and marks failed turns", () => {
-    const hostile = { turn: 2, status: "ok", failed: false, actionName: "look", toolCall: "look(heading_deg=90)", reply: `<script>alert(1)</script><img src=x onerror=alert(2)> **bold**`, reasoning: null, feedback: "<b>fb</b>", tokensIn: 1, tokensOut: 2, latencyS: 0.5, errors: [] };
-    const failed = { turn: 1, status: "unparseable", failed: true, actionName: null, toolCall: null, reply: "no json here", reasoning: null, feedback: null, tokensIn: null, tokensOut: null, latencyS: null, errors: ["no action found"] };
+    const hostile = {
+      turn: 2,
+      status: "ok",
+      failed: false,
+      actionName: "look",
+      toolCall: "look(heading_deg=90)",
+      reply: `<script>alert(1)</script><img src=x onerror=alert(2)> **bold**`,
+      reasoning: null,
+      feedback: "<b>fb</b>",
+      tokensIn: 1,
+      tokensOut: 2,
+      latencyS: 0.5,
+      errors: [],
+    };
+    const failed = {
+      turn: 1,
+      status: "unparseable",
+      failed: true,
+      actionName: null,
+      toolCall: null,
+      reply: "no json here",
+      reasoning: null,
+      feedback: null,
+      tokensIn: null,
+      tokensOut: null,
+      latencyS: null,
+      errors: ["no action found"],
+    };
     const pane = (activeTurn: number) =>
-      renderToStaticMarkup(React.createElement(TracePane, { trace: [failed, hostile], activeTurn, width: 600, height: 500, progress: 0.5, offset: 10, unit: 1 }));
+      renderToStaticMarkup(
+        React.createElement(TracePane, { trace: [failed, hostile], activeTurn, width: 600, height: 500, progress: 0.5, offset: 10, unit: 1 }),
+      );
     const html = pane(2);
     expect(html).not.toMatch(/<script|<img|<b>/);
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
@@ -120,7 +151,16 @@ describe("composition maths", () => {
     expect(active).toContain("no action parsed: no action found");
   });
   it("shows — for HUD fields the recording does not hold, never a made-up zero", () => {
-    const hud = { heading: 12, pitch: 0, fov: 90, stepsRemaining: 7, cost: 0.05, frameIndex: 0, metres: 0, unknown: ["pitch" as const, "frameIndex" as const, "metres" as const] };
+    const hud = {
+      heading: 12,
+      pitch: 0,
+      fov: 90,
+      stepsRemaining: 7,
+      cost: 0.05,
+      frameIndex: 0,
+      metres: 0,
+      unknown: ["pitch" as const, "frameIndex" as const, "metres" as const],
+    };
     expect(Object.fromEntries(hudValues(hud))).toEqual({ Heading: "012°", FOV: "90°", Pitch: "—", "Actions left": "7", Cost: "0.05", Walked: "—" });
     const known = { ...hud, unknown: undefined };
     expect(Object.fromEntries(hudValues(known))).toMatchObject({ Pitch: "+0°", Walked: "0.0 m" });
@@ -130,16 +170,37 @@ describe("composition maths", () => {
   });
 
   it("says why a training turn has no reply, and still shows its tool call and feedback", () => {
-    const turn = { turn: 2, status: "ok", failed: false, actionName: "look", toolCall: "look(heading_deg=90)", reply: null, reasoning: null, feedback: "Facing 90 deg.", tokensIn: null, tokensOut: null, latencyS: null, errors: [] };
+    const turn = {
+      turn: 2,
+      status: "ok",
+      failed: false,
+      actionName: "look",
+      toolCall: "look(heading_deg=90)",
+      reply: null,
+      reasoning: null,
+      feedback: "Facing 90 deg.",
+      tokensIn: null,
+      tokensOut: null,
+      latencyS: null,
+      errors: [],
+    };
     const html = renderToStaticMarkup(
-      React.createElement(TracePane, { trace: [turn], activeTurn: 2, width: 600, height: 500, progress: 0.9, offset: 20, unit: 1, noReply: "training traces keep no model reply, only the parsed tool call" }),
+      React.createElement(TracePane, {
+        trace: [turn],
+        activeTurn: 2,
+        width: 600,
+        height: 500,
+        progress: 0.9,
+        offset: 20,
+        unit: 1,
+        noReply: "training traces keep no model reply, only the parsed tool call",
+      }),
     );
     expect(html).toContain("(no reply recorded: training traces keep no model reply, only the parsed tool call)");
     expect(html).toContain("▶ look(heading_deg=90)");
     expect(html).toContain("◀ Facing 90 deg.");
   });
 });
-
 
 // ---------- the real generator, Remotion and Chromium ----------
 
@@ -201,7 +262,11 @@ function psnr(a: Buffer, b: Buffer): number {
 
 /** The generator's frame file, scaled to the on-screen viewport size the way a browser would (roughly). */
 async function frameFileAt(file: string, r: Rect): Promise<Buffer> {
-  return sharp(join(publicDir, timeline.framesDir, file)).resize(r.width, r.height, { kernel: "lanczos3" }).removeAlpha().raw().toBuffer();
+  return sharp(join(publicDir, timeline.framesDir, file))
+    .resize(r.width, r.height, { kernel: "lanczos3" })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
 }
 
 /** First frame of the n-th segment of a kind, plus an offset. */
@@ -252,7 +317,7 @@ describe("Rollout stills", () => {
     const move = timeline.segments.find((s) => s.kind === "move" && s.crossfade)!;
     const cf = move.crossfade!;
     const mid = move.startFrame + Math.floor(cf.blendFrames / 2) - 1;
-    const a = (Math.floor(cf.blendFrames / 2)) / cf.blendFrames;
+    const a = Math.floor(cf.blendFrames / 2) / cf.blendFrames;
     const got = await crop(await still(mid), L.viewport);
     const from = await frameFileAt(cf.from, L.viewport);
     const to = await frameFileAt(cf.to, L.viewport);
@@ -354,7 +419,13 @@ describe("slideshow and training-rollout stills", () => {
     // The label sits at the right of the header; on the score card, top right.
     const headerRight: Rect = { x: L.header.x + L.header.width - 420, y: L.header.y, width: 420, height: L.header.height };
     const scoreTopRight: Rect = { x: 880, y: 0, width: 384, height: 28 };
-    for (const f of [frameIn("opening", 5, 0, slideshow), frameIn("camera", 10, 0, slideshow), frameIn("map", 20, 0, slideshow), frameIn("hold", 5, 0, slideshow), frameIn("score", 60, 0, slideshow)]) {
+    for (const f of [
+      frameIn("opening", 5, 0, slideshow),
+      frameIn("camera", 10, 0, slideshow),
+      frameIn("map", 20, 0, slideshow),
+      frameIn("hold", 5, 0, slideshow),
+      frameIn("score", 60, 0, slideshow),
+    ]) {
       const png = await still(f, {}, slideshow);
       expect(share(await crop(png, bannerRect), RED), `no UNVERIFIED banner at frame ${f}`).toBeLessThan(0.01);
       const onScore = segmentAt(slideshow.segments, f).segment.kind === "score";
@@ -404,19 +475,30 @@ describe("georeplay render", () => {
     onTestFinished(() => rmSync(childTmp, { recursive: true, force: true }));
     mkdirSync(outDir, { recursive: true });
     const out = join(outDir, "trieste.mp4");
-    const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1", "--json"], { env: { TMPDIR: childTmp }, timeoutMs: 600_000 });
+    const r = runCli(["render", ...triesteArgs, "-o", out, "--fps", "10", "--size", "640x360", "--jobs", "1", "--json"], {
+      env: { TMPDIR: childTmp },
+      timeoutMs: 600_000,
+    });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     // The same episode at 10 fps, from the generator directly: the video must have exactly its frames.
     const t10 = (
-      await generateFrames({ episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos"), publicDir: join(tmp, "p10"), fps: 10, jobs: 1 })
+      await generateFrames({
+        episodes: [join(TRIESTE, "episodes.jsonl")],
+        episode: "#1",
+        tasks: join(TRIESTE, "tasks.jsonl"),
+        panos: join(TRIESTE, "panos"),
+        publicDir: join(tmp, "p10"),
+        fps: 10,
+        jobs: 1,
+      })
     ).timeline;
     const p = probeVideo(out);
     expect(p.codec).toBe("h264");
     expect(p.pixFmt).toBe("yuv420p");
     expect(p.colorSpace).toBe("bt709");
     expect([p.width, p.height]).toEqual([640, 360]);
-    expect(p.width % 2 + (p.height % 2)).toBe(0);
+    expect((p.width % 2) + (p.height % 2)).toBe(0);
     expect(p.fps).toBe(10);
     expect(p.frames).toBe(t10.totalFrames);
     expect(p.durationS).toBeCloseTo(t10.totalFrames / 10, 1);
@@ -447,7 +529,18 @@ describe("georeplay render", () => {
   it("refuses a drifted episode (exit 1, no file) unless --unverified, which marks every frame UNVERIFIED REPLAY", () => {
     const outDir = mkdtempSync("/tmp/gru-");
     try {
-      const args = ["render", join(MIXED, "episodes.jsonl"), "--episode", "0ec192c0f90d", "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--jobs", "1"];
+      const args = [
+        "render",
+        join(MIXED, "episodes.jsonl"),
+        "--episode",
+        "0ec192c0f90d",
+        "--tasks",
+        join(MIXED, "tasks.jsonl"),
+        "--panos",
+        join(MIXED, "panos"),
+        "--jobs",
+        "1",
+      ];
       const out = join(outDir, "drift.mp4");
       const refused = runCli([...args, "-o", out]);
       expect(refused.code).toBe(1);
@@ -462,7 +555,19 @@ describe("georeplay render", () => {
       // cut-down build has the png encoder and image2 muxer, not rawvideo output).
       const framesDir = join(outDir, "png");
       mkdirSync(framesDir);
-      execFileSync(resolveFfmpeg().path, ["-v", "error", "-i", out, "-vf", "crop=100:10:190:0", "-c:v", "png", "-pix_fmt", "rgb24", join(framesDir, "f%05d.png")]);
+      execFileSync(resolveFfmpeg().path, [
+        "-v",
+        "error",
+        "-i",
+        out,
+        "-vf",
+        "crop=100:10:190:0",
+        "-c:v",
+        "png",
+        "-pix_fmt",
+        "rgb24",
+        join(framesDir, "f%05d.png"),
+      ]);
       const pngs = readdirSync(framesDir).sort();
       expect(pngs.length).toBe(p.frames);
       for (const name of pngs) {
@@ -504,7 +609,18 @@ describe("georeplay render", () => {
     expect(noChrome.code).toBe(2);
     expect(noChrome.stderr).toMatch(/GEOREPLAY_CHROMIUM=.*no such file/);
     expect(noChrome.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    const noEpisode = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "nope", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out]);
+    const noEpisode = runCli([
+      "render",
+      join(TRIESTE, "episodes.jsonl"),
+      "--episode",
+      "nope",
+      "--tasks",
+      join(TRIESTE, "tasks.jsonl"),
+      "--panos",
+      join(TRIESTE, "panos"),
+      "-o",
+      out,
+    ]);
     expect(noEpisode.code).toBe(2);
     expect(noEpisode.stderr).toMatch(/not found/);
     const noTasks = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "-o", out]);

@@ -11,13 +11,24 @@ import { indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "
 import { OFFSETS, perturb } from "../replay/render/boundary.ts";
 import { ulpStep } from "../replay/render/ulp.ts";
 import { FIXTURES } from "./helpers.ts";
+import { indexMap as legacyIndexMap } from "./legacy/geometry-index-map.ts";
 
 interface Case {
-  heading: number; pitch: number; fov: number; width: number; height: number;
-  srcWidth: number; srcHeight: number; sha256: string; indices?: number[];
+  heading: number;
+  pitch: number;
+  fov: number;
+  width: number;
+  height: number;
+  srcWidth: number;
+  srcHeight: number;
+  sha256: string;
+  indices?: number[];
 }
 const cases: Case[] = JSON.parse(readFileSync(join(FIXTURES, "reference", "index-maps.json"), "utf8"));
-const sha = (a: Int32Array) => createHash("sha256").update(Buffer.from(a.buffer, a.byteOffset, a.byteLength)).digest("hex");
+const sha = (a: Int32Array) =>
+  createHash("sha256")
+    .update(Buffer.from(a.buffer, a.byteOffset, a.byteLength))
+    .digest("hex");
 
 /** Ours, plain; or, on a sampling boundary, the ulp candidate that reproduces the reference. */
 function reproduce(c: Case): "plain" | "boundary" | "none" {
@@ -94,6 +105,63 @@ describe("fast index map equals the reference operation order on every pixel", (
       const fast = indexMap(view, sw, sw / 2).map;
       const exact = indexMapExact(view, sw, sw / 2);
       expect(Buffer.compare(Buffer.from(fast.buffer), Buffer.from(exact.buffer))).toBe(0);
+    }
+  });
+});
+
+describe("row-walk index map: fuzz against the exact per-pixel port", () => {
+  // Poles, tiny and huge fovs, headings at multiples of 90 degrees, odd and tiny sizes, three source widths.
+  let seed = 20261201;
+  const rnd = (a: number, b: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return a + (seed / 2147483648) * (b - a);
+  };
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd(0, xs.length))];
+  const views: ViewSpec[] = Array.from({ length: 48 }, (_, i) => ({
+    headingDeg: i % 2 ? Math.round(rnd(-40, 40)) * 90 : rnd(-3600, 3600),
+    pitchDeg: i % 3 === 0 ? pick([90, -90, 89.999, -89.9, 85, -85, 60, -60]) : i % 3 === 1 ? pick([0, 5, -5, 10, 45]) : rnd(-90, 90),
+    fovDeg: i % 4 === 0 ? pick([0.5, 1, 5, 10]) : i % 4 === 1 ? pick([120, 150, 170, 179]) : rnd(5, 120),
+    width: i % 5 === 0 ? pick([1, 2, 3, 17, 97]) : pick([64, 101, 160]),
+    height: i % 7 === 0 ? pick([1, 2, 5, 33]) : pick([48, 77, 120]),
+  }));
+  it.each(views.map((v, i) => [i, JSON.stringify(v), v] as const))("view %i %s", (_i, _s, view) => {
+    for (const sw of [2048, 4096, 1002]) {
+      const fast = indexMap(view, sw, sw / 2).map;
+      const exact = indexMapExact(view, sw, sw / 2);
+      expect(Buffer.compare(Buffer.from(fast.buffer), Buffer.from(exact.buffer))).toBe(0);
+    }
+  });
+
+  it("a 640x640 view at the boundary case (pitch 5, fov 100) and at the pole, pixel for pixel", () => {
+    for (const v of [
+      { headingDeg: 0, pitchDeg: 5, fovDeg: 100, width: 640, height: 640 },
+      { headingDeg: 90, pitchDeg: 90, fovDeg: 90, width: 640, height: 640 },
+      { headingDeg: 180, pitchDeg: -85, fovDeg: 120, width: 640, height: 640 },
+    ]) {
+      expect(Buffer.from(indexMap(v, 4096, 2048).map.buffer).equals(Buffer.from(indexMapExact(v, 4096, 2048).buffer))).toBe(true);
+    }
+  });
+});
+
+describe("boundary-sensitive pixels: a superset of the geometry renderer's", () => {
+  // The boundary search re-evaluates only listed pixels; dropping one the old renderer listed could lose a resolved view.
+  const views: ViewSpec[] = [
+    { headingDeg: 0, pitchDeg: 5, fovDeg: 100, width: 640, height: 640 }, // the mixed run's resolved view
+    { headingDeg: 45, pitchDeg: 0, fovDeg: 90, width: 640, height: 640 },
+    { headingDeg: 90, pitchDeg: 10, fovDeg: 60, width: 320, height: 240 },
+    { headingDeg: -180, pitchDeg: -10, fovDeg: 30, width: 97, height: 55 },
+    { headingDeg: 270, pitchDeg: 20, fovDeg: 120, width: 160, height: 120 },
+    { headingDeg: 12.5, pitchDeg: 89.5, fovDeg: 45, width: 160, height: 120 },
+    { headingDeg: 3600, pitchDeg: -90, fovDeg: 90, width: 64, height: 64 },
+  ];
+  it.each(views.map((v) => [JSON.stringify(v), v] as const))("%s", (_s, view) => {
+    for (const sw of [2048, 4096]) {
+      const k = trigConstants(view);
+      legacyIndexMap(view, sw, sw / 2, k, true); // the legacy renderer's cached geometry (its usual path)
+      const before = legacyIndexMap(view, sw, sw / 2, k, true).sensitive;
+      const now = new Set(indexMap(view, sw, sw / 2, k, true).sensitive);
+      const lost = Array.from(before).filter((p) => !now.has(p));
+      expect(lost).toEqual([]);
     }
   });
 });

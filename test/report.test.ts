@@ -32,7 +32,11 @@ const CASES: { name: string; inputs: string[]; args: string[] }[] = [
   { name: "main board, baseline ckpt-b", inputs: [join(BOARDS, "main")], args: ["--baseline", "ckpt-b"] },
   { name: "main board, default baseline", inputs: [join(BOARDS, "main")], args: [] },
   { name: "no base arm: no paired section", inputs: [join(BOARDS, "nobase")], args: [] },
-  { name: "two roots pooled, one given twice", inputs: [join(BOARDS, "nobase"), join(BOARDS, "main", "base"), join(BOARDS, "main", "base")], args: ["--baseline", "alpha"] },
+  {
+    name: "two roots pooled, one given twice",
+    inputs: [join(BOARDS, "nobase"), join(BOARDS, "main", "base"), join(BOARDS, "main", "base")],
+    args: ["--baseline", "alpha"],
+  },
   { name: "a baseline name repr() quotes", inputs: [join(BOARDS, "main")], args: ["--baseline", "Zürich-模型-🚀"] },
 ];
 
@@ -89,7 +93,10 @@ describe("georeplay report --json", () => {
       expect(j.paired.comparisons).toEqual(ref.paired.comparisons);
       expect(j.paired.skipped).toEqual([{ arm: "lone-arm-with-a-rather-long-name", shared: 1 }]);
       expect(j.dropped_unscored).toBe(ref.dropped_unscored);
-      expect(j.dropped_by_arm).toEqual([{ arm: "?", episodes: 1 }, { arm: "ckpt-a", episodes: 2 }]);
+      expect(j.dropped_by_arm).toEqual([
+        { arm: "?", episodes: 1 },
+        { arm: "ckpt-a", episodes: 2 },
+      ]);
       expect(j.torn_lines).toBe(1);
       expect(j.quarantined_files).toHaveLength(1);
       expect(j.layout).toBe(legacy ? "legacy" : "current");
@@ -136,7 +143,10 @@ describe("georeplay report: where geoeval crashes or finds nothing, a clear mess
     expectInputError([join(BOARDS, "crash-nullmodel")], `${f("crash-nullmodel")}:1: model_name: expected a string (the arm), got null`);
   });
   it("no scored episode", () => {
-    expectInputError([join(BOARDS, "unscored-only")], `no scored episodes under ${join(BOARDS, "unscored-only")} (1 file(s), 1 row(s), none with an outcome.reward)`);
+    expectInputError(
+      [join(BOARDS, "unscored-only")],
+      `no scored episodes under ${join(BOARDS, "unscored-only")} (1 file(s), 1 row(s), none with an outcome.reward)`,
+    );
   });
   it("an input that does not exist", () => {
     expectInputError([join(BOARDS, "nope")], `${join(BOARDS, "nope")}: no such file`);
@@ -152,12 +162,18 @@ describe("georeplay report: where geoeval crashes or finds nothing, a clear mess
         return join(dir, name);
       };
       const nulls = write("nulls", [ok, '{"model_name": null, "outcome": null}', '{"model_name": "b", "outcome": {"reward": null}}'].join("\n") + "\n");
-      expectInputError([nulls], `${join(nulls, "episodes.jsonl")}:2: model_name: expected a string, got null on an unscored row beside named arms (geoeval's dropped note cannot sort null with names)`);
+      expectInputError(
+        [nulls],
+        `${join(nulls, "episodes.jsonl")}:2: model_name: expected a string, got null on an unscored row beside named arms (geoeval's dropped note cannot sort null with names)`,
+      );
       expect(runCli(["report", nulls, "--legacy"]).code).toBe(0);
       const onlyNull = write("only-null", [ok, '{"model_name": null}'].join("\n") + "\n");
       expect(runCli(["report", onlyNull]).stdout.split("\n")[0]).toBe("note: dropped 1 unscored episode(s) with no reward (None 1)");
       const nan = write("nan", ok + '\n{"model_name": "a", "task": {"index": 1}, "outcome": {"reward": 0.5, "distance_km": NaN}}\n');
-      expectInputError([nan], `${join(nan, "episodes.jsonl")}:2: contains NaN or Infinity, which JSON does not allow; georeplay does not score such rows (write them with allow_nan=False, or null)`);
+      expectInputError(
+        [nan],
+        `${join(nan, "episodes.jsonl")}:2: contains NaN or Infinity, which JSON does not allow; georeplay does not score such rows (write them with allow_nan=False, or null)`,
+      );
       const utf8 = write("utf8", Buffer.concat([Buffer.from(ok + "\n"), Buffer.from([0x7b, 0xff, 0x7d, 0x0a])]));
       expectInputError([utf8], `${join(utf8, "episodes.jsonl")}:2: not valid UTF-8 (geoeval stops with UnicodeDecodeError on such a file)`);
     } finally {
@@ -198,7 +214,14 @@ describe("Python numerics (fsum, fmean, median, stdev, pstdev, format) equal /us
     const r = spawnSync(PYTHON, ["-c", code], { input: JSON.stringify(cases), encoding: "utf8", maxBuffer: 64 << 20 });
     const want = JSON.parse(r.stdout) as [number, number, number, number, number, string[]][];
     cases.forEach((a, i) => {
-      const got = [fsum(a), fmean(a), median(a), stdev(a), pstdev(a), a.map((x) => `${pyFixed(x, 4, 0, true)}|${pyFixed(x, 1, 10)}|${pyFixed(x, 0)}|${pyFixed(x, 3, 8)}|${pyFixed(x, 1, 6)}`)];
+      const got = [
+        fsum(a),
+        fmean(a),
+        median(a),
+        stdev(a),
+        pstdev(a),
+        a.map((x) => `${pyFixed(x, 4, 0, true)}|${pyFixed(x, 1, 10)}|${pyFixed(x, 0)}|${pyFixed(x, 3, 8)}|${pyFixed(x, 1, 6)}`),
+      ];
       expect(got).toEqual(want[i]);
     });
   });

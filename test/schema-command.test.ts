@@ -6,7 +6,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { runCli, MIXED, TRIESTE } from "./helpers.ts";
 
 const schemaOf = (which: string) => JSON.parse(runCli(["schema", which]).stdout);
-const jsonl = (f: string) => readFileSync(f, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const jsonl = (f: string) =>
+  readFileSync(f, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 describe("georeplay schema", () => {
   const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -143,7 +143,18 @@ describe("verify on bad input", () => {
   });
 
   it("errored episode rows are reported and skipped, not fatal", () => {
-    write("episodes.jsonl", [ep(), { schema_version: 2, episode_id: "deadbeef0001", model_name: "m", task: { split: "eval", index: 40 }, config: {}, error: "EnvError: reset failed", traceback: "Traceback..." }]);
+    write("episodes.jsonl", [
+      ep(),
+      {
+        schema_version: 2,
+        episode_id: "deadbeef0001",
+        model_name: "m",
+        task: { split: "eval", index: 40 },
+        config: {},
+        error: "EnvError: reset failed",
+        traceback: "Traceback...",
+      },
+    ]);
     const r = verify();
     expect(r.stderr).toContain("episode deadbeef0001 errored in the environment");
     expect(r.stdout).toContain("8 match · 0 mismatch");

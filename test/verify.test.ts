@@ -6,7 +6,13 @@ import { runCli, TRIESTE, MIXED } from "./helpers.ts";
 import { verifyRun } from "../replay/verify/verify.ts";
 
 const args = (dir: string, ...more: string[]) => [
-  "verify", join(dir, "episodes.jsonl"), "--tasks", join(dir, "tasks.jsonl"), "--panos", join(dir, "panos"), ...more,
+  "verify",
+  join(dir, "episodes.jsonl"),
+  "--tasks",
+  join(dir, "tasks.jsonl"),
+  "--panos",
+  join(dir, "panos"),
+  ...more,
 ];
 
 describe("georeplay verify", () => {
@@ -38,9 +44,7 @@ describe("georeplay verify", () => {
       const r = JSON.parse(json.stdout);
       expect(r).toMatchObject({ episodes: 10, checked: 76, match: 74, mismatch: 2, errors: [] });
       expect(r.resolved).toBeGreaterThanOrEqual(1);
-      expect(r.mismatches.map((m: any) => ({ episode_id: m.episode_id, turn: m.turn }))).toEqual(
-        expect.arrayContaining(corrupted),
-      );
+      expect(r.mismatches.map((m: any) => ({ episode_id: m.episode_id, turn: m.turn }))).toEqual(expect.arrayContaining(corrupted));
       expect(r.mismatches).toHaveLength(2);
       for (const m of r.mismatches) {
         expect(m.recorded).toMatch(/^[0-9a-f]{64}$/);
@@ -50,8 +54,11 @@ describe("georeplay verify", () => {
         expect(m.split).toBe("eval");
       }
       // Map turns are counted exactly: every turn of the replayable episodes that returned a map.
-      const maps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").filter((l) => l.trim())
-        .map((l) => JSON.parse(l)).filter((e) => Array.isArray(e.turns))
+      const maps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l))
+        .filter((e) => Array.isArray(e.turns))
         .reduce((n: number, e: any) => n + e.turns.filter((t: any) => t.image_kind === "map").length, 0);
       expect(maps).toBeGreaterThan(0);
       expect(r.skipped.map_turns).toBe(maps);
@@ -61,7 +68,10 @@ describe("georeplay verify", () => {
   it("the exact-boundary view (1ae5a0c90017 turn 6: heading 0, pitch 5, fov 100) is resolved, not a mismatch", async () => {
     const seen: { status: string; turn: number }[] = [];
     const report = await verifyRun({
-      episodes: [join(MIXED, "episodes.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), jobs: 1,
+      episodes: [join(MIXED, "episodes.jsonl")],
+      tasks: join(MIXED, "tasks.jsonl"),
+      panos: join(MIXED, "panos"),
+      jobs: 1,
       episodeFilter: (e) => e.episode_id === "1ae5a0c90017",
       onEpisode: (v) => void seen.push(...v.views.map((x) => ({ status: x.status, turn: x.turn }))),
     });

@@ -1,7 +1,8 @@
 /**
  * Remotion root: `Rollout` (props = the timeline, validated by its zod
- * schema; duration, fps and size computed from it) and `Trivial` (same size
- * and length, the benchmark's baseline).
+ * schema; duration, fps and size computed from it), `Trivial` (same size
+ * and length, the benchmark's baseline) and `Compare` (two timelines side by
+ * side on one turn-aligned clock).
  */
 import React from "react";
 import { Composition, getStaticFiles, type CalculateMetadataFunction } from "remotion";
@@ -10,6 +11,11 @@ import { Rollout } from "./Rollout.tsx";
 import { Trivial } from "./Trivial.tsx";
 import { PLACEHOLDER } from "./placeholder.ts";
 import { loadFonts } from "./fonts.ts";
+import { Compare } from "./Compare.tsx";
+import { ComparePropsSchema, sideLabels, type CompareProps } from "./compare-props.ts";
+import { COMPARE_PLACEHOLDER } from "./compare-placeholder.ts";
+import { alignTimelines } from "../replay/timeline/align.ts";
+import { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
 
 loadFonts();
 
@@ -25,10 +31,14 @@ export const calculateRolloutMetadata: CalculateMetadataFunction<RolloutProps> =
   return { durationInFrames: p.totalFrames, fps: p.fps, width, height, props: { ...p, output: props.output } };
 };
 
-async function publicTimeline(): Promise<RolloutProps | null> {
-  const found = getStaticFiles()
+function publicTimelineFiles() {
+  return getStaticFiles()
     .filter((f) => /^rollouts\/[^/]+\/timeline\.json$/.test(f.name))
-    .sort((a, b) => a.name.localeCompare(b.name))[0];
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function publicTimeline(): Promise<RolloutProps | null> {
+  const found = publicTimelineFiles()[0];
   if (!found) return null;
   try {
     const res = await fetch(found.src);
@@ -36,6 +46,38 @@ async function publicTimeline(): Promise<RolloutProps | null> {
   } catch {
     return null; // an unreadable file: keep the placeholder
   }
+}
+
+/**
+ * Compare: duration from the two timelines' shared clock, fps from them, size
+ * from the optional output prop. Given no props (the Studio), it compares the
+ * first two timelines of one task in `public/rollouts/` (`npm run demo` writes
+ * a pair), else the first timeline with itself.
+ */
+export const calculateCompareMetadata: CalculateMetadataFunction<CompareProps> = async ({ props }) => {
+  let p = props;
+  if (props.a.timeline.episode.episodeId === COMPARE_PLACEHOLDER.a.timeline.episode.episodeId) p = (await publicPair()) ?? props;
+  const clock = alignTimelines(p.a.timeline, p.b.timeline);
+  const { width, height } = outputSize(props);
+  return { durationInFrames: clock.totalFrames, fps: clock.fps, width, height, props: { ...p, output: props.output } };
+};
+
+async function publicPair(): Promise<CompareProps | null> {
+  const timelines: Timeline[] = [];
+  for (const f of publicTimelineFiles()) {
+    try {
+      timelines.push(TimelineSchema.parse(await (await fetch(f.src)).json()));
+    } catch {
+      /* unreadable: skip it */
+    }
+  }
+  if (timelines.length === 0) return null;
+  const key = (t: Timeline) => `${t.episode.split}#${t.episode.index}`;
+  const a = timelines.find((t) => timelines.some((u) => u !== t && key(u) === key(t))) ?? timelines[0];
+  const b = timelines.find((u) => u !== a && key(u) === key(a)) ?? a;
+  const side = (t: Timeline) => ({ arm: t.episode.modelName, pass: null });
+  const [la, lb] = sideLabels(side(a), side(b));
+  return ComparePropsSchema.parse({ version: 1, a: { timeline: a, ...side(a), label: la }, b: { timeline: b, ...side(b), label: lb } });
 }
 
 /** Rollout and its benchmark twin share props, metadata and defaults: only the component differs. */
@@ -53,5 +95,16 @@ export const RemotionRoot: React.FC = () => (
   <>
     <Composition id="Rollout" component={Rollout} {...shared} />
     <Composition id="Trivial" component={Trivial} {...shared} />
+    <Composition
+      id="Compare"
+      component={Compare}
+      schema={ComparePropsSchema}
+      defaultProps={COMPARE_PLACEHOLDER}
+      calculateMetadata={calculateCompareMetadata}
+      durationInFrames={alignTimelines(COMPARE_PLACEHOLDER.a.timeline, COMPARE_PLACEHOLDER.b.timeline).totalFrames}
+      fps={30}
+      width={1280}
+      height={720}
+    />
   </>
 );

@@ -37,9 +37,7 @@ export function loadFonts(): void {
   loaded = true;
   const handle = delayRender("Loading bundled fonts");
   Promise.all(
-    faces.map(([family, url, weight, unicodeRange]) =>
-      new FontFace(family, `url(${url}) format("woff2")`, { weight, style: "normal", unicodeRange }).load(),
-    ),
+    faces.map(([family, url, weight, unicodeRange]) => new FontFace(family, `url(${url}) format("woff2")`, { weight, style: "normal", unicodeRange }).load()),
   )
     .then((loadedFaces) => {
       // FontFaceSet is set-like; lib.dom without DOM.Iterable does not declare add().

@@ -35,9 +35,7 @@ export function rolloutLayout(width: number, height: number, view: { width: numb
   const pad = 16 * u;
   const top = 56 * u;
   const stacked = isStacked(width, height);
-  const box = stacked
-    ? Math.round(Math.min(width - 2 * pad, (height - top) * 0.5))
-    : Math.round(height - top - 36 * u);
+  const box = stacked ? Math.round(Math.min(width - 2 * pad, (height - top) * 0.5)) : Math.round(height - top - 36 * u);
   const aspect = view.width / view.height;
   const vw = aspect >= 1 ? box : Math.round(box * aspect);
   const vh = aspect >= 1 ? Math.round(box / aspect) : box;

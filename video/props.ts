@@ -15,9 +15,12 @@ const EvenSide = z
   .max(7680)
   .refine((n) => n % 2 === 0, { message: "H.264 with yuv420p needs even dimensions" });
 
+/** Output video size; default 1280x720. */
+export const OutputSizeSchema = z.object({ width: EvenSide, height: EvenSide });
+
 export const RolloutPropsSchema = TimelineSchema.extend({
   /** Output video size; default 1280x720. Layout is designed for 16:9. */
-  output: z.object({ width: EvenSide, height: EvenSide }).optional(),
+  output: OutputSizeSchema.optional(),
 });
 export type RolloutProps = z.infer<typeof RolloutPropsSchema>;
 

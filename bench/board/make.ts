@@ -13,6 +13,7 @@
  *   DIR/tasks.jsonl                          task index (200 tasks x 3 frames)
  *   DIR/panos/<image_id>.jpg                 synthetic 2048x1024 panoramas, 1 in 8 also .orig.jpg
  *                                            (4096x2048, sampled at fov <= 45)
+ *   DIR/hashes/<task>.json                   rendered view digests per task (an interrupted build resumes)
  *   DIR/DONE                                 the shape it was built with (JSON)
  * Views: each task's start view repeats across all its attempts; every other view (look, zoom,
  * move) belongs to one episode: ~20,000 distinct views. Their image_sha256 come from georeplay's
@@ -35,7 +36,16 @@ import { parseArgs } from "node:util";
 import { once } from "node:events";
 import { createHash } from "node:crypto";
 import {
-  DEFAULT_SHAPE, FRAMES_PER_TASK, GENERATOR_VERSION, START_CAMERA, armName, compassAngle, episodeViews, imageId, unit, viewKey,
+  DEFAULT_SHAPE,
+  FRAMES_PER_TASK,
+  GENERATOR_VERSION,
+  START_CAMERA,
+  armName,
+  compassAngle,
+  episodeViews,
+  imageId,
+  unit,
+  viewKey,
   type BoardShape,
 } from "./shape.ts";
 
@@ -63,7 +73,9 @@ function placeholderHashes(shape: BoardShape): Record<string, string> {
   const out: Record<string, string> = {};
   for (let t = 0; t < shape.tasks; t++) {
     out[viewKey(t, START_CAMERA)] = createHash("sha256").update(viewKey(t, START_CAMERA)).digest("hex");
-    for (let a = 0; a < shape.arms; a++) for (let p = 0; p < shape.k; p++) for (const v of episodeViews(a, p, t)) out[viewKey(t, v.camera)] = createHash("sha256").update(viewKey(t, v.camera)).digest("hex");
+    for (let a = 0; a < shape.arms; a++)
+      for (let p = 0; p < shape.k; p++)
+        for (const v of episodeViews(a, p, t)) out[viewKey(t, v.camera)] = createHash("sha256").update(viewKey(t, v.camera)).digest("hex");
   }
   return out;
 }
@@ -74,7 +86,14 @@ export async function ensureBoard(
 ): Promise<BuiltBoard> {
   const placeholder = opts.placeholderHashes ?? false;
   const dir = opts.out ?? defaultBoardDir(shape, placeholder);
-  const built: BuiltBoard = { dir, root: join(dir, "board"), tasks: join(dir, "tasks.jsonl"), panos: join(dir, "panos"), episodes: shape.arms * shape.tasks * shape.k, shape };
+  const built: BuiltBoard = {
+    dir,
+    root: join(dir, "board"),
+    tasks: join(dir, "tasks.jsonl"),
+    panos: join(dir, "panos"),
+    episodes: shape.arms * shape.tasks * shape.k,
+    shape,
+  };
   const done = join(dir, "DONE");
   const stamp = JSON.stringify({ version: GENERATOR_VERSION, ...shape, placeholderHashes: placeholder });
   if (existsSync(done) && readFileSync(done, "utf8") === stamp) return built;
@@ -103,13 +122,27 @@ function writeTasks(file: string, shape: BoardShape): void {
     const [lat, lon] = taskLatLon(t);
     const frames = [];
     for (let f = 0; f < FRAMES_PER_TASK; f++) {
-      frames.push({ image_id: imageId(t, f), lat: lat + f * 1e-4, lon: lon + f * 1e-4, compass_angle: compassAngle(t, f), captured_at: "2024-08", is_pano: true });
+      frames.push({
+        image_id: imageId(t, f),
+        lat: lat + f * 1e-4,
+        lon: lon + f * 1e-4,
+        compass_angle: compassAngle(t, f),
+        captured_at: "2024-08",
+        is_pano: true,
+      });
     }
-    lines.push(JSON.stringify({
-      task_index: t, task_id: `board-${String(t).padStart(3, "0")}`, country: COUNTRIES[t % COUNTRIES.length], sequence_id: `seq${t}`,
-      provider: "mapillary", start_frame: 0, frames,
-      attribution: { creator_username: "synthetic", creator_id: "0", licence: "CC-BY-SA-4.0", source: "Mapillary" },
-    }));
+    lines.push(
+      JSON.stringify({
+        task_index: t,
+        task_id: `board-${String(t).padStart(3, "0")}`,
+        country: COUNTRIES[t % COUNTRIES.length],
+        sequence_id: `seq${t}`,
+        provider: "mapillary",
+        start_frame: 0,
+        frames,
+        attribution: { creator_username: "synthetic", creator_id: "0", licence: "CC-BY-SA-4.0", source: "Mapillary" },
+      }),
+    );
   }
   writeFileSync(file, lines.join("\n") + "\n");
 }
@@ -145,7 +178,7 @@ const WORDS = (
   "bollards signage script vegetation utility poles concrete kerbs architecture roofs terracotta " +
   "licence plates appear long and white so Europe is plausible although the sun angle hints south " +
   "I will look north to read the shop sign before committing to a guess near the coast " +
-  "hemisphere latitude eucalyptus palm birch snow chevrons guardrail café straße ñandú 東京 «quoted» \"double\" tab\tnewline\n"
+  'hemisphere latitude eucalyptus palm birch snow chevrons guardrail café straße ñandú 東京 «quoted» "double" tab\tnewline\n'
 ).split(" ");
 
 function prose(label: string, bytes: number): string {
@@ -153,7 +186,9 @@ function prose(label: string, bytes: number): string {
   const out: string[] = [];
   let len = 0;
   while (len < bytes) {
-    s ^= s << 13; s ^= s >>> 17; s ^= s << 5;
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
     const w = WORDS[(s >>> 0) % WORDS.length];
     out.push(w);
     len += w.length + 1;
@@ -165,7 +200,10 @@ const TOOLS = ["look", "pan", "zoom", "move", "place_pin", "view_map", "list_pin
 
 function hex(label: string): string {
   let h = "";
-  for (let i = 0; h.length < 64; i++) h += Math.floor(unit(`${label}:${i}`) * 2 ** 32).toString(16).padStart(8, "0");
+  for (let i = 0; h.length < 64; i++)
+    h += Math.floor(unit(`${label}:${i}`) * 2 ** 32)
+      .toString(16)
+      .padStart(8, "0");
   return h.slice(0, 64);
 }
 
@@ -173,7 +211,15 @@ function episode(shape: BoardShape, a: number, p: number, t: number, hashes: Rec
   const key = `${a}:${p}:${t}`;
   const arm = armName(a);
   const [lat, lon] = taskLatLon(t);
-  const taskField = { split: "eval", index: t, sample: p, task_id: `board-${String(t).padStart(3, "0")}`, sequence_id: `seq${t}`, captured_at: "2024-08", country: COUNTRIES[t % COUNTRIES.length] };
+  const taskField = {
+    split: "eval",
+    index: t,
+    sample: p,
+    task_id: `board-${String(t).padStart(3, "0")}`,
+    sequence_id: `seq${t}`,
+    captured_at: "2024-08",
+    country: COUNTRIES[t % COUNTRIES.length],
+  };
   const base = {
     schema_version: 2,
     episode_id: hex(`ep:${key}`).slice(0, 12),
@@ -184,7 +230,11 @@ function episode(shape: BoardShape, a: number, p: number, t: number, hashes: Rec
     config: { mode: "agentic", prompt_version: "v2", max_turns: 12, retries: 3, base_url: "http://127.0.0.1:8000", street_detail: "off" },
   };
   if (unit(`err:${key}`) < 1 / 700) {
-    return { ...base, error: "RuntimeError: session capacity exceeded", traceback: "Traceback (most recent call last):\n  File \"geoeval.py\", line 1\nRuntimeError: session capacity exceeded" };
+    return {
+      ...base,
+      error: "RuntimeError: session capacity exceeded",
+      traceback: 'Traceback (most recent call last):\n  File "geoeval.py", line 1\nRuntimeError: session capacity exceeded',
+    };
   }
   const views = episodeViews(a, p, t);
   const planned: Planned[] = [{ action: { action: "reset" }, camera: START_CAMERA, kind: "view" }];
@@ -207,7 +257,19 @@ function episode(shape: BoardShape, a: number, p: number, t: number, hashes: Rec
   perTurn = Math.max(50, Math.floor((shape.lineBytes - bare) / ((planned.length - 1) * 2.1 * 1.02)));
   const turns = build();
   const cost = turns[turns.length - 1].cost;
-  return finish(base, turns.map((x) => x.turn), views, planned, cost, key, lat, lon, noGuess, forced, distance);
+  return finish(
+    base,
+    turns.map((x) => x.turn),
+    views,
+    planned,
+    cost,
+    key,
+    lat,
+    lon,
+    noGuess,
+    forced,
+    distance,
+  );
 }
 
 type Planned = { action: Record<string, unknown>; camera: typeof START_CAMERA; kind: "view" | "map" };
@@ -257,8 +319,17 @@ function buildTurns(planned: Planned[], key: string, arm: string, t: number, per
 }
 
 function finish(
-  base: Record<string, unknown>, turns: unknown[], views: ReturnType<typeof episodeViews>, planned: Planned[], cost: number,
-  key: string, lat: number, lon: number, noGuess: boolean, forced: boolean, distance: number | null,
+  base: Record<string, unknown>,
+  turns: unknown[],
+  views: ReturnType<typeof episodeViews>,
+  planned: Planned[],
+  cost: number,
+  key: string,
+  lat: number,
+  lon: number,
+  noGuess: boolean,
+  forced: boolean,
+  distance: number | null,
 ): Record<string, unknown> {
   const envReward = distance === null || distance > 3300 ? 0.0 : Math.round(Math.exp(-distance / 1000) * 1e6) / 1e6;
   const nLooks = views.filter((v) => v.action.action === "look").length;
@@ -325,7 +396,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       "placeholder-hashes": { type: "boolean", default: false },
     },
   });
-  const shape: BoardShape = { ...DEFAULT_SHAPE, arms: Number(values.arms), tasks: Number(values.tasks), k: Number(values.k), lineBytes: Number(values["line-kb"]) * 1000 };
+  const shape: BoardShape = {
+    ...DEFAULT_SHAPE,
+    arms: Number(values.arms),
+    tasks: Number(values.tasks),
+    k: Number(values.k),
+    lineBytes: Number(values["line-kb"]) * 1000,
+  };
   const b = await ensureBoard(shape, { out: values.out, jobs: Number(values.jobs), placeholderHashes: values["placeholder-hashes"] });
   process.stdout.write(JSON.stringify(b, null, 2) + "\n");
 }

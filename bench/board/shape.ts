@@ -41,8 +41,22 @@ export const hasOrig = (task: number, frame: number): boolean => unit(`orig:${ta
 export const compassAngle = (task: number, frame: number): number => unit(`compass:${task}:${frame}`) * 360;
 
 export const ARM_NAMES = [
-  "base", "sonnet-5", "ckpt50", "ckpt100", "ckpt150", "ckpt200", "ckpt250", "ckpt300",
-  "gpt-5-mini", "gemini-3-flash", "qwen3-vl-8b", "qwen3-vl-32b", "llama-4-scout", "pixtral-12b", "glm-4.6v", "internvl-3.5",
+  "base",
+  "sonnet-5",
+  "ckpt50",
+  "ckpt100",
+  "ckpt150",
+  "ckpt200",
+  "ckpt250",
+  "ckpt300",
+  "gpt-5-mini",
+  "gemini-3-flash",
+  "qwen3-vl-8b",
+  "qwen3-vl-32b",
+  "llama-4-scout",
+  "pixtral-12b",
+  "glm-4.6v",
+  "internvl-3.5",
 ];
 export const armName = (a: number): string => ARM_NAMES[a] ?? `arm-${a}`;
 
@@ -72,16 +86,22 @@ export function episodeViews(arm: number, pass: number, task: number): PlannedVi
   for (let j = 0; j < n; j++) {
     const r = unit(`view:${key}:${j}`);
     // Headings distinct per episode: a fine-grained offset no two (arm, pass, task, j) share.
-    const heading = Math.round(((arm * 4 + pass) * 2 + j) * 1.37 * 1000 + unit(`h:${key}:${j}`) * 997) / 1000 % 360;
+    const heading = (Math.round(((arm * 4 + pass) * 2 + j) * 1.37 * 1000 + unit(`h:${key}:${j}`) * 997) / 1000) % 360;
     if (r < 0.45) {
       const pitch = Math.round((unit(`p:${key}:${j}`) * 40 - 20) * 100) / 100;
-      out.push({ action: { action: "look", heading_deg: heading, pitch_deg: pitch, fov_deg: 90 }, camera: { heading_deg: heading, pitch_deg: pitch, fov_deg: 90, frame_index: 0 } });
+      out.push({
+        action: { action: "look", heading_deg: heading, pitch_deg: pitch, fov_deg: 90 },
+        camera: { heading_deg: heading, pitch_deg: pitch, fov_deg: 90, frame_index: 0 },
+      });
     } else if (r < 0.75) {
       const fov = 20 + Math.round(unit(`f:${key}:${j}`) * 40 * 100) / 100;
       out.push({ action: { action: "zoom", fov_deg: fov }, camera: { heading_deg: heading, pitch_deg: 0, fov_deg: fov, frame_index: 0 } });
     } else {
       const frame = 1 + Math.floor(unit(`m:${key}:${j}`) * (FRAMES_PER_TASK - 1));
-      out.push({ action: { action: "move", direction: "forward", meters: 10 * frame }, camera: { heading_deg: heading, pitch_deg: 0, fov_deg: 90, frame_index: frame } });
+      out.push({
+        action: { action: "move", direction: "forward", meters: 10 * frame },
+        camera: { heading_deg: heading, pitch_deg: 0, fov_deg: 90, frame_index: frame },
+      });
     }
   }
   return out;

@@ -129,7 +129,10 @@ export async function readBoard(inputs: readonly string[], opts: ReadBoardOption
   if (found.quarantined.length > 0) board.notes.push(`note: left out ${found.quarantined.length} file(s) under ${"_quarantined"}/ (geoeval would pool them)`);
   for (const p of found.empty) board.notes.push(`note: ${p}: no episodes.jsonl found (outside hidden and _quarantined/ folders)`);
   if (board.tornLines > 0) {
-    const where = board.files.filter((f) => f.torn_lines > 0).map((f) => `${f.file} ${f.torn_lines}`).join(", ");
+    const where = board.files
+      .filter((f) => f.torn_lines > 0)
+      .map((f) => `${f.file} ${f.torn_lines}`)
+      .join(", ");
     board.notes.push(`note: skipped ${board.tornLines} line(s) that are not JSON, as geoeval does (torn writes: ${where})`);
   }
   return board;

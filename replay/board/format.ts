@@ -20,7 +20,9 @@ export function formatReport(report: Report): string {
   const header = `${pyLeft("arm", 22)} ${pyRight("tasks", 6)} ${pyRight("k", 4)} ${pyRight("mean-of-k", 10)} ${pyRight("best-of-k", 10)} ${pyRight("median km", 10)}`;
   out.push(header, "-".repeat(pyLen(header)));
   for (const a of report.arms) {
-    out.push(`${pyLeft(a.arm, 22)} ${pyInt(a.tasks, 6)} ${pyFixed(a.k, 1, 4)} ${pyFixed(a.mean_of_k, 4, 10)} ${pyFixed(a.best_of_k, 4, 10)} ${pyFixed(n(a.median_km), 0, 10)}`);
+    out.push(
+      `${pyLeft(a.arm, 22)} ${pyInt(a.tasks, 6)} ${pyFixed(a.k, 1, 4)} ${pyFixed(a.mean_of_k, 4, 10)} ${pyFixed(a.best_of_k, 4, 10)} ${pyFixed(n(a.median_km), 0, 10)}`,
+    );
   }
   const floorHead = legacy ? pyRight("zero%", 6) : `${pyRight("env_floor%", 11)} ${pyRight("no_guess%", 10)}`;
   // geoeval's f-string starts with "\n", which print shows as a blank line and len() counts as a dash.

@@ -7,13 +7,13 @@
  * only one line is held at a time.
  */
 import { createReadStream } from "node:fs";
+import { isUtf8 } from "node:buffer";
 import { GeoreplayError } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
 export type LineItem = { kind: "value"; line: number; value: unknown } | { kind: "torn"; line: number };
 
-// Python's utf-8 codec keeps a BOM as U+FEFF (json.loads then rejects the line); so must we.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+// Python's utf-8 codec keeps a BOM as U+FEFF (json.loads then rejects the line); Buffer#toString does too.
 
 export async function* readEpisodeLines(file: string, signal?: AbortSignal): AsyncGenerator<LineItem> {
   let pending: Buffer[] = [];
@@ -54,12 +54,9 @@ export async function* readEpisodeLines(file: string, signal?: AbortSignal): Asy
 }
 
 function* parseLine(buf: Buffer, file: string, line: number): Generator<LineItem> {
-  let text: string;
-  try {
-    text = decoder.decode(buf);
-  } catch {
-    throw new GeoreplayError(`${file}:${line}: not valid UTF-8 (geoeval stops with UnicodeDecodeError on such a file)`);
-  }
+  // isUtf8 + toString (both simdutf) is about a third faster than a fatal TextDecoder; neither strips a BOM.
+  if (!isUtf8(buf)) throw new GeoreplayError(`${file}:${line}: not valid UTF-8 (geoeval stops with UnicodeDecodeError on such a file)`);
+  const text = buf.toString("utf8");
   // A lone \r also ends a line in Python's text mode (JSON strings cannot hold a raw \r, so this is rare).
   const pieces = text.includes("\r") ? text.replace(/\r$/, "").split("\r") : [text];
   for (const piece of pieces) {

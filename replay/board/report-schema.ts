@@ -49,7 +49,10 @@ export const ReportTaskArm = z.object({
   attempts: count,
   mean: z.number(),
   best: z.number(),
-  delta: z.number().nullable().describe("mean − the baseline's mean on this task; null for the baseline itself, without a baseline, or if the baseline did not attempt it"),
+  delta: z
+    .number()
+    .nullable()
+    .describe("mean − the baseline's mean on this task; null for the baseline itself, without a baseline, or if the baseline did not attempt it"),
 });
 
 export const ReportTask = z.object({
@@ -73,15 +76,17 @@ export const ReportSchema = z.object({
   tasks: z.array(ReportTask).describe("every task index any arm attempted, ascending"),
   dropped_unscored: count.describe("rows read whose outcome.reward is null or missing (errored rows included)"),
   dropped_by_arm: z.array(z.object({ arm: z.string().nullable().describe('model_name; "?" when missing, null when null'), episodes: count })),
-  files: z.array(
-    z.object({
-      file: z.string(),
-      rows: count,
-      scored: count,
-      unscored: count,
-      torn_lines: count.describe("lines that are not JSON, skipped"),
-    }),
-  ).describe("in read order (geoeval's glob order)"),
+  files: z
+    .array(
+      z.object({
+        file: z.string(),
+        rows: count,
+        scored: count,
+        unscored: count,
+        torn_lines: count.describe("lines that are not JSON, skipped"),
+      }),
+    )
+    .describe("in read order (geoeval's glob order)"),
   torn_lines: count,
   quarantined_files: z.array(z.string()).describe("episodes.jsonl files under _quarantined/, left out (geoeval would read them)"),
 });

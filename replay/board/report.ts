@@ -60,10 +60,14 @@ export function boardReport(board: Board, opts: BoardReportOptions = {}): Report
   if (!legacy && dropped.length > 1) {
     // geoeval sorts the note's arm keys: a null or non-string key beside others is a TypeError there.
     if (board.unsortableUnscored) {
-      throw new GeoreplayError(`${board.unsortableUnscored.at}: model_name: expected a string or null on an unscored row, got ${board.unsortableUnscored.got} (geoeval's dropped note cannot sort it)`);
+      throw new GeoreplayError(
+        `${board.unsortableUnscored.at}: model_name: expected a string or null on an unscored row, got ${board.unsortableUnscored.got} (geoeval's dropped note cannot sort it)`,
+      );
     }
     if (board.firstNullUnscored && dropped.some(([k]) => k !== null)) {
-      throw new GeoreplayError(`${board.firstNullUnscored}: model_name: expected a string, got null on an unscored row beside named arms (geoeval's dropped note cannot sort null with names)`);
+      throw new GeoreplayError(
+        `${board.firstNullUnscored}: model_name: expected a string, got null on an unscored row beside named arms (geoeval's dropped note cannot sort null with names)`,
+      );
     }
   }
   dropped.sort(([a], [b]) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : pyStrCompare(a, b)));

@@ -51,7 +51,11 @@ export const ExampleSummarySchema = z.looseObject({
 export type ExampleSummary = z.infer<typeof ExampleSummarySchema>;
 
 /** The image file a row refers to, by the naming rule, and whether the trace's `image` field agrees. */
-export function exampleImageFile(dir: string, task: number, row: { turn: number; image_kind?: string | null; image?: string | null }): { path: string; name: string; agrees: boolean } | null {
+export function exampleImageFile(
+  dir: string,
+  task: number,
+  row: { turn: number; image_kind?: string | null; image?: string | null },
+): { path: string; name: string; agrees: boolean } | null {
   if (row.image_kind !== "view" && row.image_kind !== "map") return null;
   const name = `t${String(task).padStart(3, "0")}_turn${String(row.turn).padStart(2, "0")}.${row.image_kind === "view" ? "jpg" : "png"}`;
   return { path: join(dir, "images", name), name, agrees: row.image == null || row.image === `images/${name}` };
@@ -68,7 +72,13 @@ export interface RecordedImage {
   nameMismatch: boolean;
 }
 
-export function exampleToEpisode(ex: ExampleEpisode, dir: string, summary: ExampleSummary | null, line: number, overwritten: boolean): { episode: Episode; images: RecordedImage[] } {
+export function exampleToEpisode(
+  ex: ExampleEpisode,
+  dir: string,
+  summary: ExampleSummary | null,
+  line: number,
+  overwritten: boolean,
+): { episode: Episode; images: RecordedImage[] } {
   const images: RecordedImage[] = [];
   const turns: Turn[] = ex.trace.map((row) => {
     const file = exampleImageFile(dir, ex.task_index, row);

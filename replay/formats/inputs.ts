@@ -13,8 +13,7 @@ export const FORMATS = ["eval", "train", "example", "sweep"] as const;
 export type InputFormat = (typeof FORMATS)[number];
 
 export type Source =
-  | { format: "eval" | "train"; file: string; size: number; sweep: string | null }
-  | { format: "example"; dir: string; file: string; size: number; sweep: null };
+  { format: "eval" | "train"; file: string; size: number; sweep: string | null } | { format: "example"; dir: string; file: string; size: number; sweep: null };
 
 export async function resolveInputs(paths: string[], override?: InputFormat): Promise<Source[]> {
   if (paths.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl, rollouts*.jsonl, example-rollout folder or sweep folder)");
@@ -42,7 +41,9 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
     if (override && override !== "sweep") throw new GeoreplayError(`${p}: is a directory; --format ${override} expects a file`);
     const files = findEpisodeFiles(p);
     if (files.length === 0) {
-      throw new GeoreplayError(`${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`);
+      throw new GeoreplayError(
+        `${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`,
+      );
     }
     return files.map((file) => ({ format: "eval" as const, file, size: statSync(file).size, sweep: p }));
   }

@@ -29,7 +29,11 @@ export const TrainTurnSchema = z
     if (t.image_kind === "view" && t.image_sha256 != null) {
       if (!t.camera_after) ctx.addIssue({ code: "custom", path: ["camera_after"], message: "a view turn with a hash needs camera_after" });
       if (!/^[0-9a-fA-F]{16}$/.test(t.image_sha256)) {
-        ctx.addIssue({ code: "custom", path: ["image_sha256"], message: `expected 16 hex digits (training traces hash the base64 text), got ${JSON.stringify(t.image_sha256.slice(0, 70))}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["image_sha256"],
+          message: `expected 16 hex digits (training traces hash the base64 text), got ${JSON.stringify(t.image_sha256.slice(0, 70))}`,
+        });
       }
     }
   });

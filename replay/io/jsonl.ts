@@ -7,8 +7,7 @@ import { createReadStream } from "node:fs";
 import { GeoreplayError, errorMessage } from "./errors.ts";
 
 export type JsonlItem =
-  | { kind: "value"; line: number; value: unknown; bytes: number }
-  | { kind: "error"; line: number; message: string; bytes: number; endedEarly?: boolean };
+  { kind: "value"; line: number; value: unknown; bytes: number } | { kind: "error"; line: number; message: string; bytes: number; endedEarly?: boolean };
 
 export interface JsonlOptions {
   /** Longest line accepted, in bytes; longer lines are reported and skipped. */
@@ -106,9 +105,7 @@ function parseLine(buf: Buffer, line: number): JsonlItem | null {
   } catch (e) {
     const raw = errorMessage(e).replace(/^JSON\.parse: /, "");
     const nonJsonNumber = /(^|[^"\w])(NaN|-?Infinity)([^"\w]|$)/.test(text);
-    const why = nonJsonNumber
-      ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)"
-      : raw;
+    const why = nonJsonNumber ? "it contains NaN or Infinity, which JSON does not allow (Python writes them unless allow_nan=False)" : raw;
     // The parser ran out of text: on the file's last line that means a writer was cut off.
     const pos = /at position (\d+)/.exec(raw);
     const endedEarly = !nonJsonNumber && (/end of JSON input|Unterminated/.test(raw) || (pos !== null && Number(pos[1]) >= text.trimEnd().length - 1));
@@ -120,11 +117,18 @@ function parseLine(buf: Buffer, line: number): JsonlItem | null {
 export function ioReason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   switch (err?.code) {
-    case "ENOENT": return "no such file";
-    case "EACCES": case "EPERM": return "permission denied";
-    case "EISDIR": return "is a directory, expected a file";
-    case "ENOTDIR": return "a parent path is not a directory";
-    case "ELOOP": return "too many levels of symbolic links (a symlink loop)";
-    default: return err?.code ? `${err.code}: ${errorMessage(e)}` : errorMessage(e);
+    case "ENOENT":
+      return "no such file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "is a directory, expected a file";
+    case "ENOTDIR":
+      return "a parent path is not a directory";
+    case "ELOOP":
+      return "too many levels of symbolic links (a symlink loop)";
+    default:
+      return err?.code ? `${err.code}: ${errorMessage(e)}` : errorMessage(e);
   }
 }

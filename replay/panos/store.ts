@@ -12,11 +12,45 @@ import { ioReason } from "../io/jsonl.ts";
 
 export interface Pano {
   path: string;
+  /** The whole panorama's size (what the index map is computed against). */
   width: number;
   height: number;
-  /** Packed RGB, row-major. */
+  /** First panorama row held in `data` (0 unless only a band of rows was decoded). */
+  top: number;
+  /** Rows held in `data`. */
+  rows: number;
+  /** Packed RGB, row-major, rows top .. top + rows - 1. */
   data: Uint8Array;
 }
+
+/** Panorama rows [top, bottom) a set of views samples. */
+export interface RowBand {
+  top: number;
+  bottom: number;
+}
+
+/**
+ * JPEG rows are coded in blocks of 8 (16 with vertical chroma subsampling);
+ * a band that starts and ends on a 16-row boundary decodes to exactly the
+ * rows a full decode gives (libvips decodes whole scanlines in order and
+ * stops after the last one asked for).
+ */
+export const BAND_ALIGN = 16;
+
+export function alignBand(b: RowBand, height: number): RowBand {
+  const top = Math.max(0, Math.floor(b.top / BAND_ALIGN) * BAND_ALIGN);
+  const bottom = Math.min(height, Math.ceil(b.bottom / BAND_ALIGN) * BAND_ALIGN);
+  return { top, bottom: Math.max(bottom, Math.min(height, top + BAND_ALIGN)) };
+}
+
+/** The rows a task needs, as a function of the panorama's size (known only once its header is read). */
+export type RowsFor = (width: number, height: number) => RowBand;
+
+const covers = (p: Pano, rowsFor: RowsFor | undefined) => {
+  if (!rowsFor || (p.top === 0 && p.rows === p.height)) return true;
+  const b = rowsFor(p.width, p.height);
+  return p.top <= b.top && p.top + p.rows >= b.bottom;
+};
 
 /** fov at or below which the environment samples the full-resolution original. */
 export const HIRES_FOV_DEG = 45;
@@ -26,7 +60,9 @@ const PLAIN_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 
 export function checkImageId(id: string): void {
   if (!PLAIN_ID.test(id) || id.includes("..")) {
-    throw new PanoError(`image id ${JSON.stringify(id)} is not a plain id (it contains a path separator, "..", NUL or other characters); refusing to use it as a file name`);
+    throw new PanoError(
+      `image id ${JSON.stringify(id)} is not a plain id (it contains a path separator, "..", NUL or other characters); refusing to use it as a file name`,
+    );
   }
 }
 
@@ -53,9 +89,15 @@ export class PanoStore {
   constructor(
     readonly dir: string,
     readonly maxBytes = 256 * 1024 * 1024,
-    /** Decode into SharedArrayBuffers, so worker threads can read the pixels without a copy. */
-    readonly shared = false,
+    /** At most this many decoded panoramas (a pool worker keeps one). */
+    readonly maxEntries = Infinity,
   ) {}
+
+  /** True when the panorama is decoded and cached here (at least the rows `band` asks for). */
+  has(path: string, band?: RowsFor): boolean {
+    const p = this.cache.get(path);
+    return !!p && covers(p, band);
+  }
 
   /** The file the environment would sample for this image at this fov (the hires rule). */
   resolve(imageId: string, fovDeg: number): string {
@@ -67,30 +109,59 @@ export class PanoStore {
     return join(this.dir, `${imageId}.jpg`);
   }
 
-  async get(path: string): Promise<Pano> {
+  /**
+   * The decoded panorama, or at least its rows `band` (given in panorama rows;
+   * widened to BAND_ALIGN). A cached decode that covers the band is reused; one
+   * that does not is replaced by a decode of the union.
+   */
+  async get(path: string, band?: RowsFor): Promise<Pano> {
     const hit = this.cache.get(path);
-    if (hit) {
+    if (hit && covers(hit, band)) {
       // Refresh recency: Map iteration order is insertion order.
       this.cache.delete(path);
       this.cache.set(path, hit);
       return hit;
     }
-    let p = this.inflight.get(path);
-    if (!p) {
-      p = decodePano(path, this.shared).finally(() => this.inflight.delete(path));
-      this.inflight.set(path, p);
-      const pano = await p;
-      this.insert(pano);
-      return pano;
+    const running = this.inflight.get(path);
+    if (running) {
+      const p = await running;
+      if (covers(p, band)) return p;
     }
-    return p;
+    // A cached band that falls short: decode the union, so alternating tasks do not thrash.
+    const want: RowsFor | undefined =
+      hit && band
+        ? (w, h) => {
+            const b = band(w, h);
+            return { top: Math.min(hit.top, b.top), bottom: Math.max(hit.top + hit.rows, b.bottom) };
+          }
+        : band;
+    // Make room first: a decode's buffer and the ones it replaces are never all held at once.
+    if (hit) {
+      this.cache.delete(path);
+      this.bytes -= hit.data.byteLength;
+    }
+    while (this.cache.size >= this.maxEntries) {
+      const [k, v] = this.cache.entries().next().value!;
+      this.cache.delete(k);
+      this.bytes -= v.data.byteLength;
+    }
+    const p = decodePano(path, want).finally(() => this.inflight.delete(path));
+    this.inflight.set(path, p);
+    const pano = await p;
+    this.insert(pano);
+    return pano;
   }
 
   private insert(pano: Pano): void {
+    const old = this.cache.get(pano.path);
+    if (old) {
+      this.cache.delete(pano.path);
+      this.bytes -= old.data.byteLength;
+    }
     this.cache.set(pano.path, pano);
     this.bytes += pano.data.byteLength;
     for (const [k, v] of this.cache) {
-      if (this.bytes <= this.maxBytes || this.cache.size <= 1) break;
+      if ((this.bytes <= this.maxBytes && this.cache.size <= this.maxEntries) || this.cache.size <= 1) break;
       this.cache.delete(k);
       this.bytes -= v.data.byteLength;
     }
@@ -98,7 +169,7 @@ export class PanoStore {
 }
 
 /** Decodes one panorama to RGB, with a specific error for every way a file can be wrong. */
-export async function decodePano(path: string, shared = false): Promise<Pano> {
+export async function decodePano(path: string, band?: RowsFor): Promise<Pano> {
   let size: number;
   try {
     size = statSync(path).size;
@@ -112,22 +183,25 @@ export async function decodePano(path: string, shared = false): Promise<Pano> {
     if (meta.format !== "jpeg") {
       throw new PanoError(`panorama ${path}: is ${meta.format ?? "an unknown format"}, expected a JPEG`);
     }
-    const { data, info } = await img.removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    if (info.width !== 2 * info.height) {
-      throw new PanoError(`panorama ${path}: is ${info.width}x${info.height}, expected an equirectangular panorama twice as wide as high`);
+    const width = meta.width ?? 0;
+    const height = meta.height ?? 0;
+    if (width !== 2 * height) {
+      throw new PanoError(`panorama ${path}: is ${width}x${height}, expected an equirectangular panorama twice as wide as high`);
     }
+    const rows = band ? alignBand(band(width, height), height) : { top: 0, bottom: height };
+    const whole = rows.top === 0 && rows.bottom === height;
+    const pipeline = whole ? img : img.extract({ left: 0, top: rows.top, width, height: rows.bottom - rows.top });
+    const { data, info } = await pipeline.removeAlpha().raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 1 && info.channels !== 3) {
       throw new PanoError(`panorama ${path}: has ${info.channels} channels, expected RGB`);
     }
-    const bytes = info.width * info.height * 3;
-    const rgb: Uint8Array = shared ? new Uint8Array(new SharedArrayBuffer(bytes)) : info.channels === 3 ? data : new Uint8Array(bytes);
+    const bytes = info.width * info.height * 3; // info.height: the rows decoded
+    const rgb: Uint8Array = info.channels === 3 ? data : new Uint8Array(bytes);
     if (info.channels === 1) {
       // Greyscale JPEG: the environment's convert("RGB") repeats the channel.
       for (let i = 0; i < data.length; i++) rgb[3 * i] = rgb[3 * i + 1] = rgb[3 * i + 2] = data[i];
-    } else if (rgb !== data) {
-      rgb.set(data);
     }
-    return { path, width: info.width, height: info.height, data: rgb };
+    return { path, width, height, top: rows.top, rows: info.height, data: rgb };
   } catch (e) {
     if (e instanceof PanoError) throw e;
     const msg = errorMessage(e).split("\n")[0];

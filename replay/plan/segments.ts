@@ -61,7 +61,6 @@ export class PlanError extends Error {}
 
 export const frameFileName = (i: number): string => `${String(i).padStart(6, "0")}.jpg`;
 
-
 const poseOf = (c: Camera): Pose => ({ heading: c.heading_deg, pitch: c.pitch_deg, fov: c.fov_deg });
 const replyChars = (t: Turn): number => (t.model?.reply ?? "").length;
 
@@ -185,16 +184,43 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
         show(file);
         keyframe = { offset: 0, file, turn: t.turn };
       }
-      push({ turn: t.turn, kind: "hold", durationFrames: hold(t), motionFrames: 0, frames: [shown], hud: [hud(poseOf(cam), after)], crossfade: null, keyframe });
+      push({
+        turn: t.turn,
+        kind: "hold",
+        durationFrames: hold(t),
+        motionFrames: 0,
+        frames: [shown],
+        hud: [hud(poseOf(cam), after)],
+        crossfade: null,
+        keyframe,
+      });
     } else if (t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name))) {
       guessed = true;
       const d = Math.max(toFrames(GUESS_HOLD_S, fps), hold(t));
-      push({ turn: t.turn, kind: "guess", durationFrames: d, motionFrames: 0, frames: [shown], hud: [hud(poseOf(cam), after)], crossfade: null, keyframe: null });
+      push({
+        turn: t.turn,
+        kind: "guess",
+        durationFrames: d,
+        motionFrames: 0,
+        frames: [shown],
+        hud: [hud(poseOf(cam), after)],
+        crossfade: null,
+        keyframe: null,
+      });
     } else if (t.image_kind === "map" || (name !== null && MAP_ACTIONS.has(name))) {
       const d = Math.max(toFrames(MAP_HOLD_S, fps), hold(t));
       push({ turn: t.turn, kind: "map", durationFrames: d, motionFrames: 0, frames: [shown], hud: [hud(poseOf(cam), after)], crossfade: null, keyframe: null });
     } else if (!hasView) {
-      push({ turn: t.turn, kind: "hold", durationFrames: hold(t), motionFrames: 0, frames: [shown], hud: [hud(poseOf(cam), after)], crossfade: null, keyframe: null });
+      push({
+        turn: t.turn,
+        kind: "hold",
+        durationFrames: hold(t),
+        motionFrames: 0,
+        frames: [shown],
+        hud: [hud(poseOf(cam), after)],
+        crossfade: null,
+        keyframe: null,
+      });
     } else {
       const target = t.camera_after as Camera;
       const move = cameraMove(poseOf(cam), poseOf(target));
@@ -211,11 +237,13 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
         const huds: HudState[] = [];
         for (let i = 1; i <= blend; i++) {
           const a = i / blend;
-          huds.push(hud(poseOf(target), {
-            ...after,
-            metres: before.metres + (after.metres - before.metres) * a,
-            frameIndex: a < 0.5 ? cam.frame_index : target.frame_index,
-          }));
+          huds.push(
+            hud(poseOf(target), {
+              ...after,
+              metres: before.metres + (after.metres - before.metres) * a,
+              frameIndex: a < 0.5 ? cam.frame_index : target.frame_index,
+            }),
+          );
         }
         show(to);
         push({
@@ -232,7 +260,16 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
         // Dead-end move, or a look at the pose already shown: nothing moves.
         const file = viewFile();
         show(file);
-        push({ turn: t.turn, kind: "hold", durationFrames: hold(t), motionFrames: 0, frames: [file], hud: [hud(poseOf(target), after)], crossfade: null, keyframe: { offset: 0, file, turn: t.turn } });
+        push({
+          turn: t.turn,
+          kind: "hold",
+          durationFrames: hold(t),
+          motionFrames: 0,
+          frames: [file],
+          hud: [hud(poseOf(target), after)],
+          crossfade: null,
+          keyframe: { offset: 0, file, turn: t.turn },
+        });
       } else {
         const n = toFrames(motionSeconds(move), fps);
         const poses = motionPoses(move, n);
@@ -261,7 +298,16 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
   }
 
   if (episode.outcome || guessed) {
-    push({ turn: -1, kind: "score", durationFrames: toFrames(SCORE_S, fps), motionFrames: 0, frames: [shown], hud: [hud(poseOf(cam), base)], crossfade: null, keyframe: null });
+    push({
+      turn: -1,
+      kind: "score",
+      durationFrames: toFrames(SCORE_S, fps),
+      motionFrames: 0,
+      frames: [shown],
+      hud: [hud(poseOf(cam), base)],
+      crossfade: null,
+      keyframe: null,
+    });
   }
   return { segments, jobs, guessed };
 }

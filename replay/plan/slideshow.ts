@@ -176,7 +176,17 @@ export function planSlideshow(episode: Episode, images: RecordedImage[], shaOf: 
   }
 
   if (episode.outcome || guessed) {
-    segments.push({ turn: -1, kind: "score", durationFrames: toFrames(SCORE_S, fps), motionFrames: 0, frames: [shown], hud: [hudOf(hudBase)], crossfade: null, pins: [], keyframe: null });
+    segments.push({
+      turn: -1,
+      kind: "score",
+      durationFrames: toFrames(SCORE_S, fps),
+      motionFrames: 0,
+      frames: [shown],
+      hud: [hudOf(hudBase)],
+      crossfade: null,
+      pins: [],
+      keyframe: null,
+    });
   }
   return { segments, jobs, guessed };
 }

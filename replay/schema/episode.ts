@@ -73,7 +73,11 @@ export const TurnSchema = z
         ctx.addIssue({ code: "custom", path: ["camera_after"], message: "a view turn with a hash needs camera_after" });
       }
       if (!/^[0-9a-fA-F]{64}$/.test(t.image_sha256)) {
-        ctx.addIssue({ code: "custom", path: ["image_sha256"], message: `expected 64 hex digits (sha256), got ${JSON.stringify(t.image_sha256.slice(0, 70))}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["image_sha256"],
+          message: `expected 64 hex digits (sha256), got ${JSON.stringify(t.image_sha256.slice(0, 70))}`,
+        });
       }
     }
   });

@@ -4,9 +4,7 @@ import { formatIssues } from "./issues.ts";
 import { describeValue } from "../io/errors.ts";
 
 export type RecordResult =
-  | { kind: "episode"; episode: Episode }
-  | { kind: "errored"; episodeId: string; error: string }
-  | { kind: "invalid"; problems: string[] };
+  { kind: "episode"; episode: Episode } | { kind: "errored"; episodeId: string; error: string } | { kind: "invalid"; problems: string[] };
 
 export function classifyRecord(value: unknown): RecordResult {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -41,7 +41,7 @@ export function traceEntry(t: Turn): TraceEntry {
     tokensIn: numOrNull(m?.tokens?.input),
     tokensOut: numOrNull(m?.tokens?.output),
     latencyS: numOrNull(m?.latency_s),
-    errors: (m?.errors ?? []).map((e) => (typeof e === "string" ? e : JSON.stringify(e) ?? String(e))),
+    errors: (m?.errors ?? []).map((e) => (typeof e === "string" ? e : (JSON.stringify(e) ?? String(e)))),
   };
 }
 

@@ -1,86 +1,102 @@
 /**
- * A small worker pool for render jobs. The main thread owns one panorama
- * cache (decoded into SharedArrayBuffers by sharp on libuv's threads, so
- * decoding overlaps rendering) and workers only render, encode and hash.
- * Falls back to the calling thread when there is one job slot or when running
- * from TypeScript sources (tests), where no compiled worker exists.
+ * The engine's one worker pool. It runs two kinds of task: "check these
+ * views of one panorama" (verify, page, frames' verification) and "render
+ * this frame file" (frames). Each worker decodes the panoramas it uses and
+ * keeps one; tasks carry their panorama path, and a path sticks to the
+ * worker that last took it (unless that worker is far busier than the
+ * least-loaded one), so a panorama is decoded once per streak of work on it.
+ * No pixels cross threads. Runs in the calling thread when there is one job
+ * slot or when running from TypeScript sources (tests), where no compiled
+ * worker exists.
  */
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { PanoStore, PanoError } from "../panos/store.ts";
-import type { SharedPano } from "./verify-worker.ts";
-import { runJobs, type ViewOutcome } from "./check-jobs.ts";
-import type { ViewJob } from "./view-jobs.ts";
+import { JobRunner, type PoolTask, type PoolResult } from "./job-runner.ts";
 
 export interface JobPool {
-  run(jobs: ViewJob[]): Promise<ViewOutcome[]>;
+  run(task: PoolTask): Promise<PoolResult>;
+  /** Stops the workers; anything still waiting rejects. */
   close(): Promise<void>;
 }
 
-export function createPool(opts: { jobs: number; panos: string; keepImages: boolean; cacheBytes?: number }): JobPool {
-  const cacheBytes = opts.cacheBytes ?? 256 * 1024 * 1024;
-  const workerFile = fileURLToPath(new URL("./verify-worker.js", import.meta.url));
+/** Views of imbalance a path's worker may carry before the path moves to the least-loaded worker. */
+const AFFINITY_SLACK = 24;
+
+const taskPath = (t: PoolTask) => (t.kind === "check" ? t.path : t.task.pano);
+const taskWeight = (t: PoolTask) => (t.kind === "check" ? t.jobs.length : 1);
+
+export function createPool(opts: { jobs: number; panos: string }): JobPool {
+  const workerFile = fileURLToPath(new URL("./pool-worker.js", import.meta.url));
   const compiled = import.meta.url.endsWith(".js") && existsSync(workerFile);
   if (opts.jobs <= 1 || !compiled) {
-    const store = new PanoStore(opts.panos, cacheBytes);
-    return { run: (jobs) => runJobs((p) => store.get(p), jobs, opts.keepImages), close: async () => {} };
+    const runner = new JobRunner(opts.panos);
+    let closed: Error | null = null;
+    return {
+      run: (task) => (closed ? Promise.reject(closed) : runner.run(task)),
+      close: async () => {
+        closed ??= new Error("the worker pool was closed");
+        runner.cancel(closed);
+      },
+    };
   }
-  const store = new PanoStore(opts.panos, cacheBytes, true);
-  const sharedPanos = (jobs: ViewJob[]): Promise<SharedPano[]> =>
-    Promise.all(
-      [...new Set(jobs.map((j) => j.path))].map(async (path): Promise<SharedPano> => {
-        try {
-          const p = await store.get(path);
-          return { path, width: p.width, height: p.height, data: p.data.buffer as SharedArrayBuffer };
-        } catch (e) {
-          if (e instanceof PanoError) return { path, error: e.message };
-          throw e;
-        }
-      }),
-    );
-  type Waiter = { resolve: (r: ViewOutcome[]) => void; reject: (e: Error) => void };
-  type Slot = { worker: Worker; busy: number; pending: Map<number, Waiter> };
+  type Waiter = { resolve: (r: PoolResult) => void; reject: (e: Error) => void; weight: number };
+  type Slot = { worker: Worker; load: number; pending: Map<number, Waiter> };
   const slots: Slot[] = [];
+  const affinity = new Map<string, Slot>();
   let nextId = 0;
   let failure: Error | null = null;
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const s of slots) {
+      for (const w of s.pending.values()) w.reject(failure);
+      s.pending.clear();
+    }
+  };
   for (let i = 0; i < opts.jobs; i++) {
-    const worker = new Worker(workerFile);
-    const slot: Slot = { worker, busy: 0, pending: new Map() };
-    worker.on("message", (m: { id: number; results: ViewOutcome[] }) => {
-      const done = slot.pending.get(m.id);
+    // Small young generation: workers allocate little on the JS heap (buffers are reused), and a
+    // tight heap lets V8 collect dropped panorama buffers (external memory) sooner.
+    const worker = new Worker(workerFile, { workerData: { panos: opts.panos }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+    const slot: Slot = { worker, load: 0, pending: new Map() };
+    worker.on("message", (m: { id: number; result?: PoolResult; error?: string }) => {
+      const w = slot.pending.get(m.id);
+      if (!w) return;
       slot.pending.delete(m.id);
-      slot.busy--;
-      for (const r of m.results) if (r.jpeg) r.jpeg = Buffer.from(r.jpeg.buffer, r.jpeg.byteOffset, r.jpeg.byteLength);
-      done?.resolve(m.results);
+      slot.load -= w.weight;
+      if (m.error !== undefined || !m.result) return w.reject(new Error(m.error ?? "no result"));
+      if (m.result.kind === "check") {
+        for (const r of m.result.outcomes) if (r.jpeg) r.jpeg = Buffer.from(r.jpeg.buffer, r.jpeg.byteOffset, r.jpeg.byteLength);
+      }
+      w.resolve(m.result);
     });
-    worker.on("error", (e) => {
-      failure = e;
-      for (const w of slot.pending.values()) w.reject(e);
-      slot.pending.clear();
-    });
+    worker.on("error", (e) => fail(e));
     slots.push(slot);
   }
+  const pick = (path: string): Slot => {
+    // Least-loaded worker; ties go to the lowest index (deterministic).
+    const least = slots.reduce((a, b) => (b.load < a.load ? b : a));
+    const stuck = affinity.get(path);
+    const slot = stuck && stuck.load <= least.load + AFFINITY_SLACK ? stuck : least;
+    affinity.delete(path); // re-insert: the map keeps recent paths last, and stays bounded below
+    affinity.set(path, slot);
+    if (affinity.size > 4096) affinity.delete(affinity.keys().next().value!);
+    return slot;
+  };
   return {
-    async run(jobs) {
-      if (failure) throw failure;
-      const panos = await sharedPanos(jobs);
-      // Least-loaded worker; ties go to the lowest index (deterministic, and keeps caches warm).
-      const slot = slots.reduce((a, b) => (b.busy < a.busy ? b : a));
+    run(task) {
+      if (failure) return Promise.reject(failure);
+      const slot = pick(taskPath(task));
       const id = nextId++;
-      slot.busy++;
+      const weight = taskWeight(task);
+      slot.load += weight;
       return new Promise((resolve, reject) => {
-        slot.pending.set(id, { resolve, reject });
-        slot.worker.postMessage({ id, jobs, keepImages: opts.keepImages, panos });
+        slot.pending.set(id, { resolve, reject, weight });
+        slot.worker.postMessage({ id, task });
       });
     },
     async close() {
       // Anything still waiting fails rather than hanging (close during a run = cancel).
-      failure ??= new Error("the worker pool was closed");
-      for (const s of slots) {
-        for (const w of s.pending.values()) w.reject(failure);
-        s.pending.clear();
-      }
+      fail(new Error("the worker pool was closed"));
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
   };

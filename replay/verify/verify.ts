@@ -18,11 +18,12 @@ import { openPanoDir } from "../panos/store.ts";
 import { TaskIndex } from "../tasks/task-index.ts";
 import type { Episode, Camera } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
-import { createPool } from "./pool.ts";
+import { createPool, type JobPool } from "./pool.ts";
+import { createViewChecker } from "./view-checker.ts";
 import { viewJobs } from "./view-jobs.ts";
-import type { ViewOutcome } from "./check-jobs.ts";
+import type { ViewOutcome } from "./job-runner.ts";
 
-export type { ViewOutcome } from "./check-jobs.ts";
+export type { ViewOutcome } from "./job-runner.ts";
 
 export interface Shard {
   index: number; // 1-based
@@ -55,6 +56,10 @@ export interface VerifyOptions {
   onProgress?: (p: VerifyProgress) => void;
   /** Cancels the run: reading stops, workers are stopped, the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Runs on this pool (frames shares its pool this way) instead of one of its own; the caller closes it. */
+  pool?: JobPool;
+  /** Called once with the number of distinct views rendered (repeats are rendered once per run). */
+  onStats?: (s: { rendered: number }) => void;
 }
 
 export interface VerifiedEpisode {
@@ -136,7 +141,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const panos = needsReplay ? openPanoDir(opts.panos!) : "";
   const size = opts.viewSize ?? 640;
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
-  const pool = needsReplay ? createPool({ jobs, panos, keepImages: opts.keepImages ?? false }) : null;
+  const ownPool = needsReplay && !opts.pool;
+  const pool = needsReplay ? (opts.pool ?? createPool({ jobs, panos })) : null;
+  const checker = pool ? createViewChecker(pool, opts.keepImages ?? false) : null;
 
   const report: VerifyReport = {
     episodes: 0,
@@ -195,6 +202,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
   const offAbort = onAbort(opts.signal, () => pool?.close());
+  const closePool = async () => {
+    if (ownPool) await pool?.close();
+  };
   try {
     for await (const rec of readEpisodeRecords(sources)) {
       throwIfAborted(opts.signal);
@@ -208,7 +218,12 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       }
       if (rec.kind === "errored") {
         report.skipped.errored_episodes++;
-        report.errored_episodes.push({ file: rec.file, line: rec.line, episode_id: rec.episodeId, message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}` });
+        report.errored_episodes.push({
+          file: rec.file,
+          line: rec.line,
+          episode_id: rec.episodeId,
+          message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`,
+        });
         continue;
       }
       if (rec.kind !== "episode") continue;
@@ -221,32 +236,51 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       if (opts.episodeFilter && !opts.episodeFilter(ep, ordinal)) continue;
       const where = `${rec.file}:${rec.line}`;
       const prev = seenIds.get(ep.episode_id);
-      if (prev) report.warnings.push({ file: rec.file, line: rec.line, episode_id: ep.episode_id, message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked` });
+      if (prev)
+        report.warnings.push({
+          file: rec.file,
+          line: rec.line,
+          episode_id: ep.episode_id,
+          message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked`,
+        });
       else seenIds.set(ep.episode_id, where);
       report.episodes++;
       report.formats[rec.format]++;
 
-      inflight.push(rec.images ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal) : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal));
+      inflight.push(
+        rec.images
+          ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal)
+          : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
+      );
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
     while (inflight.length) await settle(await inflight.shift()!);
     const limited = opts.limit !== undefined && report.episodes >= opts.limit;
     for (const [file, n] of recordsPerFile) {
-      if (n === 0 && !limited) report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
+      if (n === 0 && !limited)
+        report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
     }
     for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
     throwIfAborted(opts.signal);
   } finally {
     offAbort();
-    await pool?.close();
+    await closePool();
   }
+  opts.onStats?.({ rendered: checker?.rendered ?? 0 });
   bytesRead = totalBytes;
   progress();
   report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
   return report;
 
   /** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
-  async function checkRecordedImages(ep: Episode, format: RecordFormat, images: RecordedImage[], file: string, line: number, ord: number): Promise<VerifiedEpisode> {
+  async function checkRecordedImages(
+    ep: Episode,
+    format: RecordFormat,
+    images: RecordedImage[],
+    file: string,
+    line: number,
+    ord: number,
+  ): Promise<VerifiedEpisode> {
     const where = `${file}:${line}: episode ${ep.episode_id}`;
     const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
     for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
@@ -259,10 +293,14 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
         await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
         report.recorded_images.ok++;
       } catch (e) {
-        const msg = (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message) ? "missing" : (e as Error).message.split("\n")[0];
+        const msg =
+          (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message)
+            ? "missing"
+            : (e as Error).message.split("\n")[0];
         base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
       }
-      if (img.nameMismatch) base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
+      if (img.nameMismatch)
+        base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
     }
     if (images.length && !images[0].trustworthy) {
       base.warnings.push(`${where}: a later episode of task ${ep.task.index} overwrote this episode's image files; the images shown belong to that episode`);
@@ -286,7 +324,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     report.skipped.no_image_turns += built.counts.none;
     report.skipped.views_without_hash += built.counts.viewWithoutHash;
     for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-    base.views = built.jobs.length ? await pool!.run(built.jobs) : [];
+    base.views = built.jobs.length ? await checker!.check(built.jobs) : [];
     for (const v of base.views) if (v.status === "error") base.errors.push(`${where}: ${v.error}`);
     return base;
   }

@@ -36,7 +36,9 @@ export function isCheckedView(t: Turn): boolean {
 export function frameOf(task: TaskRow, camera: Camera, where: string): Frame {
   const frame = task.frames[camera.frame_index];
   if (!frame) {
-    throw new Error(`${where}: camera_after.frame_index ${camera.frame_index} is out of range (task ${task.task_index} has ${task.frames.length} frames, 0..${task.frames.length - 1})`);
+    throw new Error(
+      `${where}: camera_after.frame_index ${camera.frame_index} is out of range (task ${task.task_index} has ${task.frames.length} frames, 0..${task.frames.length - 1})`,
+    );
   }
   return frame;
 }

@@ -18,7 +18,7 @@ export function registerFrames(program: Command): void {
         "(16 hex digits of sha256 over the base64 text) and replayed the same way. Example-rollout\n" +
         "folders record images but no camera trajectory or hashes: their episodes become a slideshow of\n" +
         "the recorded images with crossfades, marked in the timeline as recorded images (source\n" +
-        "\"slideshow\", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n" +
+        '"slideshow", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n' +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
     .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder")

@@ -11,7 +11,8 @@ import { FORMATS } from "../../replay/formats/inputs.ts";
 
 export function positiveInt(text: string): number {
   const n = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number >= 1, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`expected a whole number >= 1, got ${JSON.stringify(text)}`);
   return n;
 }
 
@@ -59,10 +60,12 @@ export function optionParser<T>(parse: (text: string) => T): (text: string) => T
 
 /**
  * Process-wide settings the CLI chooses for its own process (a library host keeps its own):
- * libvips' operation cache would keep a second copy of every decoded panorama, and the
- * panorama store is already a cache bounded by bytes.
+ * libvips' operation cache would keep a second copy of every decoded panorama (the panorama
+ * store is already a cache bounded by bytes), and one libvips thread per decode, since the
+ * worker pool provides the parallelism.
  */
 export async function configureImageLibrary(): Promise<void> {
   const sharp = (await import("sharp")).default;
   sharp.cache(false);
+  sharp.concurrency(1);
 }

@@ -50,7 +50,7 @@ export function registerPage(program: Command): void {
         "Sweep folders add mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
-        "(badged \"recorded image\"; no --tasks/--panos needed).\n\n" +
+        '(badged "recorded image"; no --tasks/--panos needed).\n\n' +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
@@ -61,6 +61,10 @@ export function registerPage(program: Command): void {
     .requiredOption("-o, --out <file.html>", "the HTML file to write (atomically)")
     .option("--image-size <px>", "longest side of the embedded views (32..640)", positiveInt, DEFAULT_IMAGE_SIZE)
     .option("--title <text>", "page title")
+    .option(
+      "--baseline <arm>",
+      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+    )
     .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
   addRunOptions(cmd)
     .addHelpText(
@@ -69,6 +73,7 @@ export function registerPage(program: Command): void {
         "  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html\n" +
         "  georeplay page traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ -o training.html\n" +
         "  georeplay page sweep/ --tasks tasks/ --panos panos/ -o sweep.html --json\n" +
+        "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )
     .action(async (episodes: string[], o) => {
@@ -85,6 +90,7 @@ export function registerPage(program: Command): void {
           imageSize: o.imageSize,
           jobs: o.jobs,
           title: o.title,
+          baseline: o.baseline,
           onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
         }),
       );
@@ -93,7 +99,9 @@ export function registerPage(program: Command): void {
       for (const p of r.warnings) err.push(`warning: ${p.message}`);
       for (const p of r.errors) err.push(`error: ${p.message}`);
       if (!r.written) {
-        err.push(`${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`);
+        err.push(
+          `${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`,
+        );
       } else if (r.partial) {
         err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
       }
@@ -107,7 +115,8 @@ export function registerPage(program: Command): void {
           r.views || !r.recordedImages.checked ? `${r.views} views` : "",
           r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
         ].filter(Boolean);
-        process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${r.images} distinct images) · ${mb} MB\n`);
+        const images = o.baseline !== undefined ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
+        process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
       }
       process.exitCode = pageExitCode(r);
     });

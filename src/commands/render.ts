@@ -1,11 +1,12 @@
 /** `georeplay render`: one recorded episode to an MP4 (frame generator + Remotion). */
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { relative } from "node:path";
 import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { parseSize } from "../mp4/size.ts";
 // Remotion, webpack and the renderer load only when a render runs.
 import type { RenderStage } from "../mp4/render-episode.ts";
+import type { Progress } from "./progress.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
@@ -24,7 +25,11 @@ export function registerRender(program: Command): void {
         "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
         "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.\n\n" +
-        "--json prints one object on stdout once the MP4 is written (docs/json-reports.md).",
+        "--json prints one object on stdout once the MP4 is written (docs/json-reports.md).\n\n" +
+        "Two-up (before and after): --versus <id|#n> puts a second episode, from any of the inputs,\n" +
+        "beside --episode on one turn-aligned clock (the Compare composition); --versus-arm <arm>\n" +
+        "[--pass n] picks that arm's (model_name's) attempt at the same task instead. Both sides are\n" +
+        "verified; --unverified stamps the side that drifted. Different tasks are allowed and said on screen.",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder")
     .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input");
@@ -37,16 +42,21 @@ export function registerRender(program: Command): void {
     )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
-    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1);
+    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
+    .option("--versus <id|#n>", "two-up video: this episode (from any input) beside --episode")
+    .option("--versus-arm <arm>", "two-up video: this arm's (model_name's) attempt at --episode's task (same split and task.index)")
+    .option("--pass <n>", "with --versus-arm: that arm's pass (task.sample); default --episode's pass, else the lowest", nonNegativeInt);
   addRunOptions(cmd, "worker threads for the frame files")
     .addHelpText(
       "after",
       "\nExamples:\n" +
         "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o rollout.mp4\n" +
-        "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24",
+        "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24\n" +
+        "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4",
     )
     .action(async (episodes: string[], o) => {
       await configureImageLibrary();
+      if (o.versus !== undefined || o.versusArm !== undefined || o.pass !== undefined) return renderVersus(episodes, o);
       const r = await withProgress("render", o, async (bar) =>
         (await import("../mp4/render-episode.ts")).renderEpisodeMp4({
           signal: interruptSignal(),
@@ -81,7 +91,65 @@ export function registerRender(program: Command): void {
       process.stdout.write(
         `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
           `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
-          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.screenshots} distinct frames drawn, held frames repeated)\n`,
       );
     });
+}
+
+function nonNegativeInt(text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a whole number >= 0, got ${JSON.stringify(text)}`);
+  return n;
+}
+
+function onStage(bar: Progress) {
+  return (stage: RenderStage, done: number, total: number) => {
+    const [a, b] = STAGE_SPAN[stage];
+    const f = total > 0 ? Math.min(1, done / total) : 1;
+    const detail = stage === "frames" ? `frame files ${done}/${total}` : stage === "bundle" ? "bundling" : `video frames ${done}/${total}`;
+    bar.update(Math.round(a + (b - a) * f), detail);
+  };
+}
+
+/** `render --versus` / `--versus-arm`: the two-up video. */
+// Commander's parsed options (typed by the option definitions above).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function renderVersus(episodes: string[], o: Record<string, any>): Promise<void> {
+  const r = await withProgress("render", o, async (bar) =>
+    (await import("../mp4/render-compare.ts")).renderCompareMp4({
+      signal: interruptSignal(),
+      episodes,
+      episode: o.episode,
+      versus: o.versus,
+      versusArm: o.versusArm,
+      pass: o.pass,
+      tasks: o.tasks,
+      panos: o.panos,
+      format: o.format,
+      out: o.out,
+      size: o.size,
+      fps: o.fps,
+      unverified: Boolean(o.unverified),
+      concurrency: o.concurrency,
+      jobs: o.jobs,
+      onProgress: onStage(bar),
+    }),
+  );
+  if (o.json) {
+    const { compareReport } = await import("../mp4/compare-report.ts");
+    const report = compareReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const state = (s: (typeof r.sides)[number]) => {
+    const e = s.gen.timeline.episode;
+    return `${s.arm} pass ${s.pass ?? "—"} ${e.episodeId} (${e.source === "slideshow" ? "slideshow of recorded images" : e.verified ? "verified replay" : "UNVERIFIED REPLAY"})`;
+  };
+  const secs = r.frames / r.fps;
+  process.stdout.write(
+    `wrote ${relative(process.cwd(), r.out) || r.out} · ${r.frames} frames · ${secs.toFixed(2)} s at ${r.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p · two-up` +
+      `\nA: ${state(r.sides[0])}\nB: ${state(r.sides[1])}` +
+      `${r.props.a.timeline.episode.index !== r.props.b.timeline.episode.index || r.props.a.timeline.episode.split !== r.props.b.timeline.episode.split ? "\nnote: the two episodes are of different tasks (said on screen)" : ""}` +
+      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+  );
 }

@@ -18,7 +18,9 @@ export function registerReport(program: Command): void {
         "One deliberate difference: georeplay leaves out _quarantined/ folders (geoeval reads them);\n" +
         "it says so in a note. Notes (left-out files, skipped torn lines) go to stderr, so stdout stays\n" +
         "geoeval's. Where geoeval would crash (a row that is not an object, a scored row without\n" +
-        "task.index or model_name, bad UTF-8) georeplay names the file, line and field instead.\n\n" +
+        "task.index or model_name, bad UTF-8) georeplay names the file, line and field instead; so it\n" +
+        "does for NaN/Infinity in a row (Python reads them, JSON does not). A file given directly is\n" +
+        "read (geoeval reads only folders).\n\n" +
         "Columns:\n" +
         "  tasks       distinct task indexes with a scored attempt\n" +
         "  k           mean scored attempts per task\n" +

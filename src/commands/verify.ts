@@ -10,7 +10,7 @@ export function registerVerify(program: Command): void {
     .command("verify")
     .summary("re-render every recorded view and check it against its sha256 (for CI)")
     .description(
-      "Re-renders every view turn (image_kind \"view\" with a hash) from camera_after exactly as the\n" +
+      'Re-renders every view turn (image_kind "view" with a hash) from camera_after exactly as the\n' +
         "environment did, and compares the JPEG's sha256 with the recorded one. Map turns are not\n" +
         "reproducible (live street data) and are counted as skipped.\n\n" +
         "Reads every recording the environment writes: eval episodes.jsonl (sha256 of the JPEG bytes),\n" +
@@ -69,7 +69,8 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   out.push(`${r.episodes} episodes · ${r.checked} view turns checked · ${r.match} match · ${r.mismatch} mismatch`);
   const notes: string[] = [];
   const kinds = Object.entries(r.formats).filter(([, n]) => n > 0);
-  if (kinds.length > 1 || r.formats.train || r.formats.example) notes.push(kinds.map(([k, n]) => `${n} ${k === "eval" ? "eval episodes" : k === "train" ? "training rollouts" : "example-rollout episodes"}`).join(", "));
+  if (kinds.length > 1 || r.formats.train || r.formats.example)
+    notes.push(kinds.map(([k, n]) => `${n} ${k === "eval" ? "eval episodes" : k === "train" ? "training rollouts" : "example-rollout episodes"}`).join(", "));
   if (r.resolved) notes.push(`${r.resolved} matched on an exact sampling boundary (resolved)`);
   if (r.skipped.map_turns) notes.push(`${r.skipped.map_turns} map turns skipped (not reproducible)`);
   if (r.skipped.errored_episodes) notes.push(`${r.skipped.errored_episodes} errored episodes skipped`);
@@ -87,11 +88,14 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   for (const w of r.warnings) err.push(`warning: ${w.message}`);
   for (const e of r.errors) err.push(`error: ${e.message}`);
   if (r.recorded_images.checked > 0) {
-    out.push(`example-rollout folders carry no hashes (their images are the record): ${r.recorded_images.ok} of ${r.recorded_images.checked} referenced images exist and decode`);
+    out.push(
+      `example-rollout folders carry no hashes (their images are the record): ${r.recorded_images.ok} of ${r.recorded_images.checked} referenced images exist and decode`,
+    );
   }
   if (r.mismatch === 0 && r.errors.length === 0 && r.checked > 0) out.push("every view turn reproduces byte-for-byte");
   else if (r.checked + r.recorded_images.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
-  else if (r.mismatch > 0) out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
+  else if (r.mismatch > 0)
+    out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
   if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2 unless a view drifted)`);
   const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
   return { out: join(out), err: join(err) };

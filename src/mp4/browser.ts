@@ -22,7 +22,8 @@ function isFile(path: string): boolean {
 export function resolveBrowser(env: NodeJS.ProcessEnv = process.env, systemPaths: string[] = [SYSTEM_CHROMIUM]): string {
   const fromEnv = env[BROWSER_ENV];
   if (fromEnv !== undefined && fromEnv !== "") {
-    if (!isFile(fromEnv)) throw new GeoreplayError(`${BROWSER_ENV}=${fromEnv}: no such file; point it at a Chromium or Chrome binary, or unset it to use ${SYSTEM_CHROMIUM}`);
+    if (!isFile(fromEnv))
+      throw new GeoreplayError(`${BROWSER_ENV}=${fromEnv}: no such file; point it at a Chromium or Chrome binary, or unset it to use ${SYSTEM_CHROMIUM}`);
     return fromEnv;
   }
   for (const p of systemPaths) if (isFile(p)) return p;

@@ -81,7 +81,18 @@ export interface VideoProbe {
 export function probeVideo(file: string): VideoProbe {
   const out = execFileSync(
     resolveFfprobe().path,
-    ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt,width,height,nb_read_frames,r_frame_rate,color_space:format=duration", "-of", "json", file],
+    [
+      "-v",
+      "error",
+      "-count_frames",
+      "-select_streams",
+      "v:0",
+      "-show_entries",
+      "stream=codec_name,pix_fmt,width,height,nb_read_frames,r_frame_rate,color_space:format=duration",
+      "-of",
+      "json",
+      file,
+    ],
     { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
   );
   const j = JSON.parse(out) as { streams: Record<string, string | number>[]; format: { duration: string } };
@@ -130,10 +141,14 @@ export interface StreamInfo {
 
 /** Codec and pixel format of the first video stream from the container header (no decoding: cheap). */
 export function probeStream(file: string): StreamInfo {
-  const out = execFileSync(resolveFfprobe().path, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt", "-of", "json", file], {
-    encoding: "utf8",
-    maxBuffer: 1024 * 1024,
-  });
+  const out = execFileSync(
+    resolveFfprobe().path,
+    ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt", "-of", "json", file],
+    {
+      encoding: "utf8",
+      maxBuffer: 1024 * 1024,
+    },
+  );
   const s = (JSON.parse(out) as { streams: Record<string, string>[] }).streams[0] ?? {};
   return { codec: String(s.codec_name), pixFmt: String(s.pix_fmt) };
 }

@@ -29,7 +29,12 @@ export interface RenderReport {
  * the file with ffprobe (header only); null, with `onProbeError` told why, if
  * that fails: the video is written either way.
  */
-export function renderReport(out: string, r: RenderEpisodeResult, probe: (file: string) => StreamInfo = probeStream, onProbeError?: (message: string) => void): RenderReport {
+export function renderReport(
+  out: string,
+  r: RenderEpisodeResult,
+  probe: (file: string) => StreamInfo = probeStream,
+  onProbeError?: (message: string) => void,
+): RenderReport {
   const t = r.timeline;
   let stream: StreamInfo | null = null;
   try {

@@ -12,22 +12,20 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, read
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bundle } from "@remotion/bundler";
-import {
-  openBrowser,
-  selectComposition,
-  renderMedia,
-  renderStill,
-  makeCancelSignal,
-  type HeadlessBrowser,
-} from "@remotion/renderer";
+import { openBrowser, selectComposition, renderMedia, renderStill, makeCancelSignal, type HeadlessBrowser } from "@remotion/renderer";
 import { CHROME_MODE } from "./browser.ts";
 import { videoEntryPoint } from "./package-root.ts";
 import { freePort } from "./free-port.ts";
+import { removeDeadChromiumSingletons } from "./chromium-leftovers.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import type { VideoConfig } from "remotion";
 import type { RolloutProps } from "../../video/props.ts";
+import { renderHoldAware, type HoldRenderOptions, type HoldRenderResult } from "./hold-render.ts";
+import type { CompareProps } from "../../video/compare-props.ts";
 
-export type CompositionId = "Rollout" | "Trivial";
+export type CompositionId = "Rollout" | "Trivial" | "Compare";
+/** Rollout and Trivial take a timeline; Compare takes two (video/compare-props.ts). */
+export type CompositionProps = RolloutProps | CompareProps;
 export type X264Preset = "ultrafast" | "superfast" | "veryfast" | "faster" | "fast" | "medium" | "slow";
 
 export interface SessionOptions {
@@ -37,11 +35,17 @@ export interface SessionOptions {
   onBundleProgress?: (percent: number) => void;
   /** Closes the session (cancelling a render in flight) and removes its folders. */
   signal?: AbortSignal;
+  /**
+   * Link the public dir into the bundle instead of copying it: files written
+   * there later (frame files generated while bundling, further episodes) are
+   * served too.
+   */
+  linkPublicDir?: boolean;
 }
 
 export interface MediaOptions {
   composition: CompositionId;
-  props: RolloutProps;
+  props: CompositionProps;
   /** Where Remotion writes; the caller makes it atomic. */
   outputLocation: string;
   concurrency?: number;
@@ -58,9 +62,11 @@ export interface MediaOptions {
 export interface RenderSession {
   readonly serveUrl: string;
   readonly port: number;
-  select(id: CompositionId, props: RolloutProps): Promise<VideoConfig>;
+  select(id: CompositionId, props: CompositionProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
-  renderStillPng(id: CompositionId, props: RolloutProps, frame: number, output: string): Promise<void>;
+  renderStillPng(id: CompositionId, props: CompositionProps, frame: number, output: string): Promise<void>;
+  /** Hold-aware render (hold-render.ts): each run of equal frames screenshotted once. */
+  renderHoldAware(opts: HoldRenderOptions): Promise<HoldRenderResult>;
   close(): Promise<void>;
 }
 
@@ -78,11 +84,13 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   let chromiumTmp: string | null = null;
   let closed = false;
   let rendering = 0; // renders in flight: only those are cancelled on close
+  const renderCancels = new Set<() => void>();
   const close = async () => {
     if (closed) return;
     closed = true;
     offAbort();
     if (rendering > 0) cancel.cancel();
+    for (const c of renderCancels) c();
     try {
       await browser?.close({ silent: true });
     } catch {
@@ -91,6 +99,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     rmSync(work, { recursive: true, force: true });
     if (chromiumTmp) rmSync(chromiumTmp, { recursive: true, force: true });
     removeEmptyProfiles(startedMs);
+    await removeDeadChromiumSingletons(startedMs);
   };
   // Abort: remove the folders first (synchronously), then stop Chromium.
   const offAbort = onAbort(opts.signal, async () => {
@@ -103,13 +112,22 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       publicDir: opts.publicDir,
       outDir: join(work, "b"),
       onProgress: opts.onBundleProgress,
+      symlinkPublicDir: opts.linkPublicDir ?? false,
     });
     quietFavicon(join(work, "b", "index.html"));
     const port = await freePort();
+    if (closed) throw new Error("the render session was closed while bundling");
     const chromium = chromiumInFolder(opts.browserExecutable, work);
     chromiumTmp = chromium.outsideTmp;
     const browserExecutable = chromium.launcher;
-    browser = await openBrowser("chrome", { browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    const launched = await openBrowser("chrome", { browserExecutable, chromeMode: CHROME_MODE, logLevel: LOG_LEVEL });
+    if (closed) {
+      // Closed (aborted) while Chromium started: it must not outlive the session.
+      await launched.close({ silent: true }).catch(() => undefined);
+      removeEmptyProfiles(startedMs);
+      throw new Error("the render session was closed while Chromium started");
+    }
+    browser = launched;
     const common = {
       serveUrl,
       browserExecutable,
@@ -118,7 +136,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
       port,
       logLevel: LOG_LEVEL,
     };
-    const select = (id: CompositionId, props: RolloutProps) => selectComposition({ ...common, id, inputProps: props });
+    const select = (id: CompositionId, props: CompositionProps) => selectComposition({ ...common, id, inputProps: props });
     return {
       serveUrl,
       port,
@@ -151,6 +169,18 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
         }
         return { frames, ms: performance.now() - t0 };
       },
+      async renderHoldAware(m) {
+        const own = makeCancelSignal();
+        const stop = () => own.cancel();
+        renderCancels.add(stop);
+        rendering++;
+        try {
+          return await renderHoldAware({ ...common, puppeteerInstance: browser! }, { ...m, cancelSignal: m.cancelSignal ?? own.cancelSignal });
+        } finally {
+          rendering--;
+          renderCancels.delete(stop);
+        }
+      },
       async renderStillPng(id, props, frame, output) {
         const composition = await select(id, props);
         await renderStill({ ...common, composition, inputProps: props, frame, output, imageFormat: "png", overwrite: true });
@@ -159,6 +189,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
     };
   } catch (e) {
     await close();
+    rmSync(work, { recursive: true, force: true }); // again: a bundle finishing after an abort wrote into it
     throw e;
   }
 }

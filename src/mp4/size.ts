@@ -11,7 +11,10 @@ export function parseSize(text: string): Size {
   if (!m) throw new GeoreplayError(`expected WIDTHxHEIGHT such as 1280x720, got ${JSON.stringify(text)}`);
   const width = Number(m[1]);
   const height = Number(m[2]);
-  for (const [name, v] of [["width", width], ["height", height]] as const) {
+  for (const [name, v] of [
+    ["width", width],
+    ["height", height],
+  ] as const) {
     if (v < 16 || v > 7680) throw new GeoreplayError(`${name} must be between 16 and 7680 pixels, got ${v}`);
     if (v % 2 !== 0) throw new GeoreplayError(`${name} must be even for H.264 (yuv420p), got ${v}; try ${v + 1}`);
   }

@@ -24,6 +24,7 @@ import { pageParts } from "./view/template.ts";
 import { sweepSection, trainingSection } from "./view/sections.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
 import { summariseTraining, type Rollout } from "./training.ts";
+import { buildBoardPage } from "./board/build.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -44,6 +45,8 @@ export interface BuildPageOptions {
   imageSize?: number;
   jobs?: number;
   title?: string;
+  /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
+  baseline?: string;
   onProgress?: (p: VerifyProgress) => void;
   /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
   signal?: AbortSignal;
@@ -76,7 +79,7 @@ export interface BuildPageResult {
   warnings: ProblemEntry[];
 }
 
-class PartFile {
+export class PartFile {
   readonly path: string;
   private stream: WriteStream;
   private failed: Error | null = null;
@@ -113,6 +116,7 @@ export function checkImageSize(size: number): number {
 
 export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
   const size = checkImageSize(opts.imageSize ?? DEFAULT_IMAGE_SIZE);
+  if (opts.baseline !== undefined) return buildBoardPage({ ...opts, baseline: opts.baseline });
   const sources = await resolveInputs(opts.episodes, opts.format);
   const sweepFiles = new Set(sources.filter((s) => s.sweep !== null).map((s) => s.file));
   try {
@@ -146,10 +150,20 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg));
         views += v.views.length;
         stats.push(s);
-        if (sweepFiles.has(v.file)) attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
+        if (sweepFiles.has(v.file))
+          attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
         const train = (v.episode as { train?: TrainInfo }).train;
         if (v.format === "train" && train) {
-          rollouts.push({ id: page.id, run: train.run, step: train.step, split: page.split, index: page.index, reward: page.reward, turns: page.turnsUsed, guessed: train.guessed });
+          rollouts.push({
+            id: page.id,
+            run: train.run,
+            step: train.step,
+            split: page.split,
+            index: page.index,
+            reward: page.reward,
+            turns: page.turnsUsed,
+            guessed: train.guessed,
+          });
         }
         await epPart.write((stats.length > 1 ? "," : "[") + scriptJson(page));
       },
@@ -157,7 +171,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     await epPart.write(stats.length ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close()]);
     if (stats.length === 0) {
-      const why = report.errors.map((e) => e.message).slice(0, 5).join("\n  ");
+      const why = report.errors
+        .map((e) => e.message)
+        .slice(0, 5)
+        .join("\n  ");
       throw new GeoreplayError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
@@ -182,7 +199,9 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     // A page of part of a run looks like a page of the whole run: only on request.
     if (report.errors.length && !opts.partial) return result;
 
-    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join("\n");
+    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join(
+      "\n",
+    );
     const parts = pageParts(
       {
         title: opts.title ?? `georeplay · ${opts.episodes.map((f) => basename(f)).join(", ")}`,

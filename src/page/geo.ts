@@ -59,7 +59,9 @@ export function worldPaths(): { land: string; borders: string } {
   if (worldCache) return worldCache;
   const require = createRequire(import.meta.url);
   const read = (name: string) => JSON.parse(readFileSync(require.resolve(`world-atlas/${name}`), "utf8")) as Topology;
-  const projection = geoEquirectangular().scale(180 / Math.PI).translate([0, 0]);
+  const projection = geoEquirectangular()
+    .scale(180 / Math.PI)
+    .translate([0, 0]);
   const path = geoPath(projection).digits(2);
   const landTopo = read("land-110m.json");
   const countries = read("countries-110m.json");

@@ -23,7 +23,10 @@ export class ImageTable {
   private index = new Map<string, number>();
   bytes = 0;
 
-  constructor(private readonly sink: ImageSink, private readonly size: number) {}
+  constructor(
+    private readonly sink: ImageSink,
+    private readonly size: number,
+  ) {}
 
   get count(): number {
     return this.index.size;

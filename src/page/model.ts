@@ -18,6 +18,7 @@ import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
+import type { PanoRef } from "./board/data.ts";
 
 /** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
 export type CheckStatus = ViewOutcome["status"] | "recorded";
@@ -51,6 +52,11 @@ export interface PageTurn {
   finish: string | null;
   map: MapSpec | null;
   reward: number | null;
+  /** Board pages: the view's camera on an embedded panorama (the browser reprojects it). */
+  pano?: PanoRef | null;
+  /** Board pages cut replies and reasoning: their full lengths. */
+  replyChars?: number;
+  reasoningChars?: number;
 }
 
 export interface PageEpisode {
@@ -85,7 +91,6 @@ export interface PageEpisode {
 
 /** Resolves a rendered view to its image-table index (stored once per distinct digest). */
 export type ImageIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
-
 
 function errorText(e: unknown): string {
   if (typeof e === "string") return e;
@@ -153,7 +158,8 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
       else if (o.status === "mismatch") views.mismatch++;
       else views.error++;
       if (o.jpeg && o.rendered) image = await imageFor(o.rendered, o.jpeg);
-      if (o.status === "mismatch") checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
+      if (o.status === "mismatch")
+        checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
       if (o.status === "error") checkNote = o.error ?? "the view could not be rendered";
     } else if (t.image_kind === "view") {
       checkNote = t.image_sha256 ? "not checked (see the episode's errors)" : "no recorded hash: the view cannot be verified";
@@ -236,7 +242,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     views,
     credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
     errors: v.errors,
-    outcomeMap: outcomeMap(ep, ((ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[])),
+    outcomeMap: outcomeMap(ep, (ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[]),
     turns,
   };
   const stats: EpisodeStats = {

@@ -63,7 +63,10 @@ const scored = (a: Attempt[]): number[] => a.map((x) => x.reward).filter((r): r 
 
 export function taskAttempts(model: string, split: string, index: number, attempts: Attempt[]): TaskAttempts {
   // Stable sort: equal samples keep input order.
-  const ordered = attempts.map((a, i) => ({ a, i })).sort((x, y) => (x.a.sample ?? Infinity) - (y.a.sample ?? Infinity) || x.i - y.i).map((x) => x.a);
+  const ordered = attempts
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => (x.a.sample ?? Infinity) - (y.a.sample ?? Infinity) || x.i - y.i)
+    .map((x) => x.a);
   const r = scored(ordered);
   return {
     model,

@@ -16,13 +16,16 @@ let bigRun: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "georeplay-int-"));
   // A run long enough to interrupt: the mixed episodes 30 times over, with distinct ids.
-  const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8").split("\n").filter((l) => l.trim());
+  const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
   const out: string[] = [];
-  for (let k = 0; k < 30; k++) for (const l of eps) {
-    const e = JSON.parse(l);
-    e.episode_id = `${e.episode_id.slice(0, 8)}${k.toString(16).padStart(4, "0")}`;
-    out.push(JSON.stringify(e));
-  }
+  for (let k = 0; k < 30; k++)
+    for (const l of eps) {
+      const e = JSON.parse(l);
+      e.episode_id = `${e.episode_id.slice(0, 8)}${k.toString(16).padStart(4, "0")}`;
+      out.push(JSON.stringify(e));
+    }
   bigRun = join(dir, "big.jsonl");
   writeFileSync(bigRun, out.join("\n") + "\n");
 });
@@ -101,7 +104,22 @@ describe("interrupting real processes", () => {
   it("frames: SIGTERM leaves no timeline.json and no temp files; a rerun reuses frames and completes", async () => {
     const out = join(dir, "frames-out");
     // 60 fps on one thread: long enough that the signal lands mid-run, once some frames exist.
-    const args = ["frames", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "--out", out, "--fps", "60", "--jobs", "1"];
+    const args = [
+      "frames",
+      join(TRIESTE, "episodes.jsonl"),
+      "--episode",
+      "#1",
+      "--tasks",
+      join(TRIESTE, "tasks.jsonl"),
+      "--panos",
+      join(TRIESTE, "panos"),
+      "--out",
+      out,
+      "--fps",
+      "60",
+      "--jobs",
+      "1",
+    ];
     // Past 100 frame files the manifest (saved every 48 renders) already lists some of them.
     const r = await interrupt(args, "SIGTERM", 60_000, () => countJpegs(join(out, "frames")) >= 100);
     expect(r.exitMs).toBeGreaterThan(0);
@@ -125,7 +143,22 @@ describe("interrupting real processes", () => {
     // Its own temp dir, so everything it leaves there is seen (the render session's grr-* folder,
     // Remotion's react-motion-render* folders, Chromium's profile, georeplay's frames).
     const childTmp = mkdtempSync("/tmp/gri-");
-    const args = ["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out, "--fps", "10", "--size", "640x360"];
+    const args = [
+      "render",
+      join(TRIESTE, "episodes.jsonl"),
+      "--episode",
+      "#1",
+      "--tasks",
+      join(TRIESTE, "tasks.jsonl"),
+      "--panos",
+      join(TRIESTE, "panos"),
+      "-o",
+      out,
+      "--fps",
+      "10",
+      "--size",
+      "640x360",
+    ];
     const r = await interrupt(args, "SIGINT", 12000, () => false, { ...process.env, TMPDIR: childTmp });
     expect(r.exitMs).toBeGreaterThan(0);
     expect(r.code).toBe(130);

@@ -19,7 +19,13 @@ let tarball: string;
 
 /** Runs a command in the consumer project; returns its result without throwing. */
 function inApp(cmd: string, args: string[], timeoutMs = 600_000) {
-  const r = spawnSync(cmd, args, { cwd: app, encoding: "utf8", timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, npm_config_loglevel: "error" } });
+  const r = spawnSync(cmd, args, {
+    cwd: app,
+    encoding: "utf8",
+    timeout: timeoutMs,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const georeplay = (...args: string[]) => inApp(join(app, "node_modules", ".bin", "georeplay"), args);
@@ -38,7 +44,9 @@ beforeAll(() => {
   // Short paths: Chromium's socket path under TMPDIR is limited to 107 bytes.
   work = mkdtempSync("/tmp/grpkg-");
   app = join(work, "app");
-  const packed = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+  const packed = JSON.parse(
+    execFileSync("npm", ["pack", "--json", "--pack-destination", work], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }),
+  );
   tarball = join(work, packed[0].filename);
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
@@ -50,7 +58,14 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe("the installed package", () => {
   it("ships the compiled engine, composition and declarations, and no benchmarks or sources", () => {
     const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" }).split("\n");
-    for (const f of ["package/dist/src/cli.js", "package/dist/src/index.d.ts", "package/dist/video/index.js", "package/dist/replay/timeline/timeline-schema.d.ts", "package/dist/replay/verify/verify-worker.js", "package/LICENSE"]) {
+    for (const f of [
+      "package/dist/src/cli.js",
+      "package/dist/src/index.d.ts",
+      "package/dist/video/index.js",
+      "package/dist/replay/timeline/timeline-schema.d.ts",
+      "package/dist/replay/verify/verify-worker.js",
+      "package/LICENSE",
+    ]) {
       expect(listing).toContain(f);
     }
     expect(listing.filter((f) => f.startsWith("package/dist/bench"))).toEqual([]);
@@ -129,7 +144,10 @@ describe("the installed package", () => {
   it("a TypeScript consumer type-checks against the shipped .d.ts, and a wrong call does not", () => {
     writeFileSync(
       join(app, "tsconfig.json"),
-      JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["consumer.ts"] }),
+      JSON.stringify({
+        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [] },
+        files: ["consumer.ts"],
+      }),
     );
     const good = [
       `import { verify, GeoreplayError, EpisodeSchema, type VerifyReport, type Episode } from "georeplay";`,

@@ -19,8 +19,24 @@ function ensureRun(): string {
   const episodes = join(RUN, "episodes.jsonl");
   if (existsSync(episodes)) return episodes;
   mkdirSync(RUN, { recursive: true });
-  const r = spawnSync("/usr/bin/python3", [join(REFERENCE, "make_traces.py"), "--look", join(REFERENCE, "look_reference.py"),
-    "--tasks", join(FIXTURES, "mixed", "tasks.jsonl"), "--out", RUN, "--random", "200", "--seed", "1", "--variety"], { cwd: REFERENCE, encoding: "utf8" });
+  const r = spawnSync(
+    "/usr/bin/python3",
+    [
+      join(REFERENCE, "make_traces.py"),
+      "--look",
+      join(REFERENCE, "look_reference.py"),
+      "--tasks",
+      join(FIXTURES, "mixed", "tasks.jsonl"),
+      "--out",
+      RUN,
+      "--random",
+      "200",
+      "--seed",
+      "1",
+      "--variety",
+    ],
+    { cwd: REFERENCE, encoding: "utf8" },
+  );
   if (r.status !== 0) throw new Error(`make_traces.py failed: ${r.stderr}`);
   return episodes;
 }
@@ -36,7 +52,11 @@ describe("page of a 200-episode run", () => {
     let views = 0;
     for (const line of readFileSync(episodes, "utf8").split("\n")) {
       if (!line.trim()) continue;
-      for (const t of JSON.parse(line).turns) if (t.image_kind === "view" && t.image_sha256) { views++; distinct.add(t.image_sha256); }
+      for (const t of JSON.parse(line).turns)
+        if (t.image_kind === "view" && t.image_sha256) {
+          views++;
+          distinct.add(t.image_sha256);
+        }
     }
     expect(r.views).toBe(views);
     expect(r.images).toBe(distinct.size);

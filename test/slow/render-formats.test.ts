@@ -31,12 +31,21 @@ describe("render for every recording that has images", () => {
     const want = expectedFrames(input, "train-rollouts-L1", replayArgs);
     expect(want.source).toBe("replay");
     const out = join(tmp, "train.mp4");
-    const r = runCli(["render", input, "--episode", "train-rollouts-L1", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15", "--json"], { timeoutMs: 600_000 });
+    const r = runCli(["render", input, "--episode", "train-rollouts-L1", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15", "--json"], {
+      timeoutMs: 600_000,
+    });
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
     expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
     // Verified with the training digest: every view of this rollout matched.
-    expect(JSON.parse(r.stdout)).toMatchObject({ episode_id: "train-rollouts-L1", format: "train", source: "replay", verified: true, frames: want.frames, views: { checked: 5, match: 5, mismatch: 0 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      episode_id: "train-rollouts-L1",
+      format: "train",
+      source: "replay",
+      verified: true,
+      frames: want.frames,
+      views: { checked: 5, match: 5, mismatch: 0 },
+    });
   });
 
   it("an example-rollout episode renders its slideshow to an H.264 MP4 with every timeline frame", () => {
@@ -49,6 +58,12 @@ describe("render for every recording that has images", () => {
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
     expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
-    expect(JSON.parse(r.stdout)).toMatchObject({ format: "example", source: "slideshow", verified: false, frames: want.frames, views: { checked: 0, match: 0, resolved: 0, mismatch: 0 } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      format: "example",
+      source: "slideshow",
+      verified: false,
+      frames: want.frames,
+      views: { checked: 0, match: 0, resolved: 0, mismatch: 0 },
+    });
   });
 });

@@ -12,8 +12,12 @@ import { CLI, TRIESTE } from "../helpers.ts";
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** Remotion's working folder for a video (it moves the MP4 to the output path only at the end). */
-function renderingStarted(childTmp: string): boolean {
+/**
+ * The video render has started: the encoder's temp MP4 beside the output (the hold-aware
+ * renderer), or Remotion's working folder for a video (renderMedia).
+ */
+function renderingStarted(childTmp: string, outDir: string): boolean {
+  if (readdirSync(outDir).some((n) => n.includes(".tmp-") && n.endsWith(".mp4"))) return true;
   return readdirSync(childTmp).some((n) => n.startsWith("react-motion-render"));
 }
 
@@ -23,11 +27,27 @@ function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | nul
   const outDir = mkdtempSync("/tmp/gro-");
   const childTmp = mkdtempSync("/tmp/grt-");
   dirs.push(outDir, childTmp);
-  const args = [CLI, "render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", join(outDir, "x.mp4"), "--size", "640x360", "--jobs", "1"];
+  const args = [
+    CLI,
+    "render",
+    join(TRIESTE, "episodes.jsonl"),
+    "--episode",
+    "#1",
+    "--tasks",
+    join(TRIESTE, "tasks.jsonl"),
+    "--panos",
+    join(TRIESTE, "panos"),
+    "-o",
+    join(outDir, "x.mp4"),
+    "--size",
+    "640x360",
+    "--jobs",
+    "1",
+  ];
   const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: childTmp }, stdio: ["ignore", "ignore", "pipe"] });
   let sawTemp = false; // the video render had started
   const poll = setInterval(() => {
-    if (renderingStarted(childTmp)) {
+    if (renderingStarted(childTmp, outDir)) {
       sawTemp = true;
       clearInterval(poll);
       // Let Remotion get some frames into its file first.
@@ -43,7 +63,10 @@ function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | nul
 }
 
 describe("georeplay render, interrupted", () => {
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     it(`${signal} mid-render leaves no partial MP4 and no temp folders`, async () => {
       const r = await interrupted(signal);
       expect(r.sawTemp, "the video render had started").toBe(true);

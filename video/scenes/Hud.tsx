@@ -30,7 +30,16 @@ export const CompassTape: React.FC<{ heading: number; fov: number; width: number
     ticks.push(<line key={`t${d}`} x1={x} x2={x} y1={h - len * unit} y2={h} stroke={major ? C.text : C.dim} strokeWidth={(major ? 2 : 1) * unit} />);
     if (major || mid) {
       ticks.push(
-        <text key={`l${d}`} x={x} y={h - 18 * unit} textAnchor="middle" fontSize={(major ? 15 : 11) * unit} fontWeight={major ? 700 : 400} fill={major ? C.text : C.dim} fontFamily={major ? SANS : MONO}>
+        <text
+          key={`l${d}`}
+          x={x}
+          y={h - 18 * unit}
+          textAnchor="middle"
+          fontSize={(major ? 15 : 11) * unit}
+          fontWeight={major ? 700 : 400}
+          fill={major ? C.text : C.dim}
+          fontFamily={major ? SANS : MONO}
+        >
           {CARDINALS[n] ?? String(n)}
         </text>,
       );
@@ -50,7 +59,19 @@ export const CompassTape: React.FC<{ heading: number; fov: number; width: number
 
 const Stat: React.FC<{ label: string; value: string; unit: number }> = ({ label, value, unit }) => (
   <div style={{ flex: 1, padding: `${6 * unit}px ${10 * unit}px`, background: C.panel, borderRadius: 6 * unit, minWidth: 0 }}>
-    <div style={{ fontFamily: SANS, fontSize: 10.5 * unit, letterSpacing: 0.1 * unit, textTransform: "uppercase", color: C.dim, whiteSpace: "nowrap", overflow: "hidden" }}>{label}</div>
+    <div
+      style={{
+        fontFamily: SANS,
+        fontSize: 10.5 * unit,
+        letterSpacing: 0.1 * unit,
+        textTransform: "uppercase",
+        color: C.dim,
+        whiteSpace: "nowrap",
+        overflow: "hidden",
+      }}
+    >
+      {label}
+    </div>
     <div style={{ fontFamily: MONO, fontSize: 19 * unit, color: C.text, whiteSpace: "nowrap" }}>{value}</div>
   </div>
 );

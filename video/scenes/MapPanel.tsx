@@ -1,18 +1,18 @@
 /** The pins map for place_pin / view_map turns, framed at the pins' span. */
 import React from "react";
-import { interpolate } from "remotion";
+import { mapMotion } from "../motion.ts";
 import { pinsFrame } from "../geo-frame.ts";
 import { C, SANS } from "../theme.ts";
 import { WorldMap } from "./WorldMap.tsx";
 
 export const MapPanel: React.FC<{ pins: [number, number][]; size: number; offset: number; unit: number }> = ({ pins, size, offset, unit }) => {
-  const appear = interpolate(offset, [0, 8], [0, 1], { extrapolateRight: "clamp" });
+  const { appear, newestPin } = mapMotion(offset);
   const markers = pins.map((p, i) => ({
     at: p,
     color: C.accent,
     label: `Pin ${i + 1}`,
     // The newest pin drops in after the map appears.
-    scale: i === pins.length - 1 ? interpolate(offset, [6, 14], [0, 1], { extrapolateLeft: "clamp", extrapolateRight: "clamp" }) : 1,
+    scale: i === pins.length - 1 ? newestPin : 1,
   }));
   return (
     <div data-scene="map" style={{ position: "absolute", inset: 0, opacity: appear }}>

@@ -35,7 +35,9 @@ const Banner: React.FC<{ scene: string; text: string; background: string; unit: 
   </div>
 );
 
-export const UnverifiedBanner: React.FC<{ unit: number }> = ({ unit }) => <Banner scene="unverified" text="UNVERIFIED REPLAY" background={C.unverified} unit={unit} />;
+export const UnverifiedBanner: React.FC<{ unit: number }> = ({ unit }) => (
+  <Banner scene="unverified" text="UNVERIFIED REPLAY" background={C.unverified} unit={unit} />
+);
 
 /** A slideshow is not a replay at all, so it never says "replay", verified or not. */
 export const SLIDESHOW_LABEL = "RECORDED IMAGES · NOT A REPLAY";
@@ -44,7 +46,18 @@ export const SLIDESHOW_LABEL = "RECORDED IMAGES · NOT A REPLAY";
 export const SlideshowLabel: React.FC<{ unit: number }> = ({ unit }) => (
   <span
     data-scene="slideshow"
-    style={{ background: C.slideshow, color: "#fff", fontFamily: SANS, fontWeight: 800, fontSize: 13 * unit, letterSpacing: 1.5 * unit, padding: `${4 * unit}px ${12 * unit}px`, borderRadius: 5 * unit, whiteSpace: "nowrap", flexShrink: 0 }}
+    style={{
+      background: C.slideshow,
+      color: "#fff",
+      fontFamily: SANS,
+      fontWeight: 800,
+      fontSize: 13 * unit,
+      letterSpacing: 1.5 * unit,
+      padding: `${4 * unit}px ${12 * unit}px`,
+      borderRadius: 5 * unit,
+      whiteSpace: "nowrap",
+      flexShrink: 0,
+    }}
   >
     {SLIDESHOW_LABEL}
   </span>

@@ -4,14 +4,12 @@
  * and the numbers a researcher quotes.
  */
 import React from "react";
-import { interpolate } from "remotion";
+import { scoreMotion } from "../motion.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { revealFrame, pinsFrame } from "../geo-frame.ts";
 import { C, MONO, SANS } from "../theme.ts";
 import { isStacked } from "../layout.ts";
 import { WorldMap, type Marker } from "./WorldMap.tsx";
-
-const clamp = { extrapolateLeft: "clamp", extrapolateRight: "clamp" } as const;
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;
@@ -21,13 +19,32 @@ export function formatKm(km: number): string {
 }
 
 const Row: React.FC<{ label: string; value: string; big?: boolean; color?: string; unit: number }> = ({ label, value, big, color, unit }) => (
-  <div style={{ display: "flex", alignItems: "baseline", justifyContent: "space-between", gap: 12 * unit, padding: `${big ? 6 : 4}px 0`, borderBottom: `${1 * unit}px solid ${C.panelEdge}` }}>
+  <div
+    style={{
+      display: "flex",
+      alignItems: "baseline",
+      justifyContent: "space-between",
+      gap: 12 * unit,
+      padding: `${big ? 6 : 4}px 0`,
+      borderBottom: `${1 * unit}px solid ${C.panelEdge}`,
+    }}
+  >
     <span style={{ fontFamily: SANS, fontSize: 13 * unit, textTransform: "uppercase", letterSpacing: 0.8 * unit, color: C.dim }}>{label}</span>
-    <span style={{ fontFamily: big ? SANS : MONO, fontWeight: big ? 800 : 400, fontSize: (big ? 30 : 18) * unit, color: color ?? C.text, whiteSpace: "nowrap" }}>{value}</span>
+    <span
+      style={{ fontFamily: big ? SANS : MONO, fontWeight: big ? 800 : 400, fontSize: (big ? 30 : 18) * unit, color: color ?? C.text, whiteSpace: "nowrap" }}
+    >
+      {value}
+    </span>
   </div>
 );
 
-export const ScoreCard: React.FC<{ timeline: Timeline; offset: number; width: number; height: number; unit: number }> = ({ timeline, offset, width, height, unit }) => {
+export const ScoreCard: React.FC<{ timeline: Timeline; offset: number; width: number; height: number; unit: number }> = ({
+  timeline,
+  offset,
+  width,
+  height,
+  unit,
+}) => {
   const o = timeline.outcome;
   const ep = timeline.episode;
   const pad = 24 * unit;
@@ -39,17 +56,38 @@ export const ScoreCard: React.FC<{ timeline: Timeline; offset: number; width: nu
   const guess = o?.guess ?? null;
   const truth = o?.truth ?? null;
   const frame = guess && truth ? revealFrame(guess, truth) : pinsFrame([guess, truth].filter((p): p is [number, number] => p !== null));
+  const m = scoreMotion(offset);
   const markers: Marker[] = [];
-  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: interpolate(offset, [6, 14], [0, 1], clamp) });
-  if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: interpolate(offset, [34, 42], [0, 1], clamp) });
-  const lineProgress = interpolate(offset, [12, 38], [0, 1], clamp);
-  const count = interpolate(offset, [16, 44], [0, 1], clamp);
-  const fade = interpolate(offset, [0, 8], [0, 1], clamp);
+  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: m.guessPin });
+  if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: m.truthPin });
+  const lineProgress = m.line;
+  const count = m.count;
+  const fade = m.fade;
   const points = o?.points ?? null;
   return (
-    <div data-scene="score" style={{ position: "absolute", inset: 0, background: C.bg, display: "flex", flexDirection: stacked ? "column" : "row", alignItems: stacked ? "center" : "stretch", gap: pad, padding: pad, opacity: fade }}>
+    <div
+      data-scene="score"
+      style={{
+        position: "absolute",
+        inset: 0,
+        background: C.bg,
+        display: "flex",
+        flexDirection: stacked ? "column" : "row",
+        alignItems: stacked ? "center" : "stretch",
+        gap: pad,
+        padding: pad,
+        opacity: fade,
+      }}
+    >
       <div style={{ width: mapW, height: mapH, borderRadius: 8 * unit, overflow: "hidden", flexShrink: 0 }}>
-        <WorldMap frame={frame} width={mapW} height={mapH} markers={markers} line={guess && truth ? { from: guess, to: truth, progress: lineProgress } : null} unit={unit} />
+        <WorldMap
+          frame={frame}
+          width={mapW}
+          height={mapH}
+          markers={markers}
+          line={guess && truth ? { from: guess, to: truth, progress: lineProgress } : null}
+          unit={unit}
+        />
       </div>
       <div style={{ width: sideW, flex: stacked ? 1 : undefined, minHeight: 0, overflow: "hidden", display: "flex", flexDirection: "column", gap: 6 * unit }}>
         <div style={{ fontFamily: SANS, fontSize: 14 * unit, textTransform: "uppercase", letterSpacing: 1.2 * unit, color: C.dim }}>Result</div>
@@ -66,8 +104,16 @@ export const ScoreCard: React.FC<{ timeline: Timeline; offset: number; width: nu
         </div>
         <div style={{ flex: 1 }} />
         <div style={{ fontFamily: MONO, fontSize: 12 * unit, color: C.faint, lineHeight: 1.5 }}>
-          {guess ? <div><span style={{ color: C.guess, filter: "brightness(1.6)" }}>●</span> guess {guess[0].toFixed(4)}, {guess[1].toFixed(4)}</div> : null}
-          {truth ? <div><span style={{ color: C.truth, filter: "brightness(1.6)" }}>●</span> truth {truth[0].toFixed(4)}, {truth[1].toFixed(4)}</div> : null}
+          {guess ? (
+            <div>
+              <span style={{ color: C.guess, filter: "brightness(1.6)" }}>●</span> guess {guess[0].toFixed(4)}, {guess[1].toFixed(4)}
+            </div>
+          ) : null}
+          {truth ? (
+            <div>
+              <span style={{ color: C.truth, filter: "brightness(1.6)" }}>●</span> truth {truth[0].toFixed(4)}, {truth[1].toFixed(4)}
+            </div>
+          ) : null}
           <div>
             episode {ep.episodeId} · {ep.split} #{ep.index}
           </div>

@@ -5,15 +5,11 @@
  * environment's feedback. Past turns recede, newest first; failed turns are marked.
  */
 import React from "react";
-import { interpolate } from "remotion";
 import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
 import { C, MONO, SANS } from "../theme.ts";
+import { printable, replyBox, traceMotion, type ReplyBox, type TraceMotion } from "../motion.ts";
 
-/** Control characters (other than newline and tab) would render as boxes; model text is shown, never run. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\uFFFD");
-}
+export { printable, estimateLines } from "../motion.ts";
 
 function statusLabel(e: TraceEntry): string {
   if (!e.failed) return e.status === "forced_guess" ? "forced guess" : "ok";
@@ -39,34 +35,18 @@ const Badge: React.FC<{ entry: TraceEntry; unit: number }> = ({ entry, unit }) =
   </span>
 );
 
-/** Rough line count of wrapped text at a given width; good enough to scroll a reply deterministically. */
-export function estimateLines(text: string, charsPerLine: number): number {
-  let n = 0;
-  for (const line of text.split("\n")) n += Math.max(1, Math.ceil(line.length / charsPerLine));
-  return n;
-}
-
 /** Said in place of an absent reply: a fact about the recording, not an empty box. */
 export const NO_REPLY = "no reply recorded";
 
-const ActiveTurn: React.FC<{ entry: TraceEntry; width: number; replyHeight: number; progress: number; appear: number; unit: number; noReply?: string }> = ({
+const ActiveTurn: React.FC<{ entry: TraceEntry; box: ReplyBox; motion: TraceMotion; unit: number; noReply?: string }> = ({
   entry,
-  noReply,
-  width,
-  replyHeight,
-  progress,
-  appear,
+  box,
+  motion,
   unit,
+  noReply,
 }) => {
-  const reply = printable(entry.reply ?? "");
-  const fontSize = 13.5 * unit;
-  const lineHeight = fontSize * 1.42;
-  const innerW = width - 24 * unit;
-  const lines = estimateLines(reply, Math.max(10, Math.floor(innerW / (fontSize * 0.52))));
-  const overflow = Math.max(0, lines * lineHeight - replyHeight + lineHeight);
-  // Scroll the whole reply past during the middle of the segment, so its end (usually the action) is read last.
-  const scroll = overflow * interpolate(progress, [0.12, 0.8], [0, 1], { extrapolateLeft: "clamp", extrapolateRight: "clamp" });
-  const feedbackOpacity = interpolate(progress, [0.25, 0.35], [0, 1], { extrapolateLeft: "clamp", extrapolateRight: "clamp" });
+  const { reply, fontSize, lineHeight, lines, overflow, replyHeight } = box;
+  const { scroll, feedbackOpacity, appear } = motion;
   return (
     <div
       data-scene="active-turn"
@@ -126,7 +106,17 @@ const ActiveTurn: React.FC<{ entry: TraceEntry; width: number; replyHeight: numb
       >
         {entry.toolCall ? `▶ ${printable(entry.toolCall)}` : `▶ no action parsed${entry.errors.length ? `: ${printable(entry.errors[0])}` : ""}`}
       </div>
-      <div style={{ fontFamily: SANS, fontSize: 13 * unit, color: C.dim, opacity: feedbackOpacity, whiteSpace: "nowrap", overflow: "hidden", textOverflow: "ellipsis" }}>
+      <div
+        style={{
+          fontFamily: SANS,
+          fontSize: 13 * unit,
+          color: C.dim,
+          opacity: feedbackOpacity,
+          whiteSpace: "nowrap",
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+        }}
+      >
         {entry.feedback ? `◀ ${printable(entry.feedback)}` : entry.failed ? `◀ ${printable(entry.status)}` : ""}
       </div>
     </div>
@@ -165,11 +155,10 @@ export const TracePane: React.FC<{
 }> = ({ trace, activeTurn, width, height, progress, offset, unit, noReply }) => {
   const active = trace.find((e) => e.turn === activeTurn) ?? null;
   const past = trace.filter((e) => e.turn < activeTurn && (!active || e !== active)).reverse();
-  const appear = interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
-  const replyHeight = Math.round(height * 0.42);
+  const motion = traceMotion(active, width, height, unit, progress, offset);
   return (
     <div data-scene="trace" style={{ width, height, overflow: "hidden", display: "flex", flexDirection: "column", gap: 8 * unit }}>
-      {active ? <ActiveTurn entry={active} width={width} replyHeight={replyHeight} progress={progress} appear={appear} unit={unit} noReply={noReply} /> : null}
+      {active ? <ActiveTurn entry={active} box={replyBox(active, width, height, unit)} motion={motion} unit={unit} noReply={noReply} /> : null}
       {past.length > 0 ? (
         <div style={{ fontFamily: SANS, fontSize: 11 * unit, textTransform: "uppercase", letterSpacing: 0.8 * unit, color: C.faint, marginTop: 4 * unit }}>
           Earlier turns

@@ -8,7 +8,13 @@ export function frameUrl(framesDir: string, file: string): string {
   return staticFile(framesDir ? `${framesDir}/${file}` : file);
 }
 
-export const Viewport: React.FC<{ framesDir: string; view: ViewportFrame; next: string | null; width: number; height: number }> = ({ framesDir, view, next, width, height }) => {
+export const Viewport: React.FC<{ framesDir: string; view: ViewportFrame; next: string | null; width: number; height: number }> = ({
+  framesDir,
+  view,
+  next,
+  width,
+  height,
+}) => {
   const img: React.CSSProperties = { position: "absolute", left: 0, top: 0, width, height, display: "block" };
   return (
     <div data-scene="viewport" style={{ position: "relative", width, height, background: C.panel, overflow: "hidden" }}>
@@ -16,8 +22,10 @@ export const Viewport: React.FC<{ framesDir: string; view: ViewportFrame; next: 
       {view.blend ? <Img src={frameUrl(framesDir, view.blend.file)} style={{ ...img, opacity: view.blend.opacity }} /> : null}
       {/* The next video frame's file, fetched now (invisible, never waited for) so its <Img> loads from cache.
           A plain <img> on purpose: Remotion's <Img> would hold the frame until it loads. */}
-      {/* eslint-disable-next-line @remotion/warn-native-media-tag */}
-      {next && next !== view.file && next !== view.blend?.file ? <img src={frameUrl(framesDir, next)} alt="" style={{ position: "absolute", width: 1, height: 1, opacity: 0 }} /> : null}
+      {next && next !== view.file && next !== view.blend?.file ? (
+        // eslint-disable-next-line @remotion/warn-native-media-tag
+        <img src={frameUrl(framesDir, next)} alt="" style={{ position: "absolute", width: 1, height: 1, opacity: 0 }} />
+      ) : null}
     </div>
   );
 };

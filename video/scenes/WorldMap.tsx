@@ -128,7 +128,17 @@ export const WorldMap: React.FC<{
           <g key={i} transform={`translate(${x} ${y}) scale(${s})`}>
             <circle r={11 * unit} fill={m.color} stroke="#fff" strokeWidth={3 * unit} />
             {m.label ? (
-              <text y={(m.labelBelow ? 30 : -18) * unit} textAnchor="middle" fill="#fff" fontSize={15 * unit} fontWeight={600} fontFamily="Inter, sans-serif" style={{ paintOrder: "stroke" }} stroke="rgba(0,0,0,0.7)" strokeWidth={4 * unit}>
+              <text
+                y={(m.labelBelow ? 30 : -18) * unit}
+                textAnchor="middle"
+                fill="#fff"
+                fontSize={15 * unit}
+                fontWeight={600}
+                fontFamily="Inter, sans-serif"
+                style={{ paintOrder: "stroke" }}
+                stroke="rgba(0,0,0,0.7)"
+                strokeWidth={4 * unit}
+              >
                 {m.label}
               </text>
             ) : null}

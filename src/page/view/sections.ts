@@ -79,14 +79,43 @@ export function trainingSection(steps: TrainStep[]): string {
         .map((s) => ({ x: s.step, y: f(s)!, title: `${run} · step ${s.step}: ${what(s, f(s)!)}`, href: `#${stepAnchor(run, s.step, runs)}` })),
     }));
   const charts = [
-    lineChart(series((s) => s.meanReward, (_, y) => `mean reward ${y.toFixed(3)}`), { key: "mean_reward", title: "mean reward", yRange: [0, 1] }),
-    lineChart(series((s) => s.meanGroupStd, (_, y) => `mean in-group std ${y.toFixed(3)}`), { key: "mean_group_std", title: "reward std inside groups", yDecimals: 3 }),
-    lineChart(series((s) => s.fracRewardZeroStd, (s, y) => `${pct(y)} of ${s.groups.length} groups all equal`), { key: "frac_reward_zero_std", title: "frac_reward_zero_std", yRange: [0, 1] }),
-    lineChart(series((s) => s.meanTurns, (_, y) => `${y.toFixed(1)} turns per rollout`), { key: "mean_turns", title: "turns per rollout", yDecimals: 0 }),
-    lineChart(series((s) => s.fracNeverGuessed, (s, y) => `${pct(y)} of ${s.rollouts} never guessed`), { key: "frac_never_guessed", title: "share that never guessed", yRange: [0, 1] }),
+    lineChart(
+      series(
+        (s) => s.meanReward,
+        (_, y) => `mean reward ${y.toFixed(3)}`,
+      ),
+      { key: "mean_reward", title: "mean reward", yRange: [0, 1] },
+    ),
+    lineChart(
+      series(
+        (s) => s.meanGroupStd,
+        (_, y) => `mean in-group std ${y.toFixed(3)}`,
+      ),
+      { key: "mean_group_std", title: "reward std inside groups", yDecimals: 3 },
+    ),
+    lineChart(
+      series(
+        (s) => s.fracRewardZeroStd,
+        (s, y) => `${pct(y)} of ${s.groups.length} groups all equal`,
+      ),
+      { key: "frac_reward_zero_std", title: "frac_reward_zero_std", yRange: [0, 1] },
+    ),
+    lineChart(
+      series(
+        (s) => s.meanTurns,
+        (_, y) => `${y.toFixed(1)} turns per rollout`,
+      ),
+      { key: "mean_turns", title: "turns per rollout", yDecimals: 0 },
+    ),
+    lineChart(
+      series(
+        (s) => s.fracNeverGuessed,
+        (s, y) => `${pct(y)} of ${s.rollouts} never guessed`,
+      ),
+      { key: "frac_never_guessed", title: "share that never guessed", yRange: [0, 1] },
+    ),
   ].join("");
-  const legend =
-    runs.length > 1 ? `<p class="legend runs">${runs.map((r, i) => `<span class="run s${i % 6}">${escapeHtml(r)}</span>`).join(" ")}</p>` : "";
+  const legend = runs.length > 1 ? `<p class="legend runs">${runs.map((r, i) => `<span class="run s${i % 6}">${escapeHtml(r)}</span>`).join(" ")}</p>` : "";
   const rows = steps
     .map((s) => {
       const groups = s.groups

@@ -128,13 +128,47 @@ section.incomplete{margin:10px 20px;padding:10px 14px;border:2px solid var(--bad
 section.incomplete h2{color:var(--bad)}
 section.incomplete li{font-size:.85rem;overflow-wrap:anywhere}
 tr:target td{background:var(--sel)}
+section.board,section.board-tasks{padding:6px 20px 10px}
+section.board h2,section.board-tasks h2,.cmp-head h2{font-size:1rem;margin:6px 0 4px;font-weight:600}
+section.board h3,section.summary h3{font-size:.9rem;margin:10px 0 4px;font-weight:600}
+td.sig{font-weight:600}
+.paired{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
+.forest-box{margin:0}
+.forest-box figcaption{font-size:.78rem;color:var(--muted);max-width:540px}
+svg.forest{width:560px;max-width:100%;height:auto;background:var(--panel);border:1px solid var(--line);border-radius:6px}
+svg.forest .zero{stroke:var(--muted);stroke-dasharray:3 3}
+svg.forest .tick{font-size:9px;fill:var(--muted)}
+svg.forest .arm{font-size:10px;fill:var(--ink)}
+svg.forest .ci{stroke:var(--accent);stroke-width:2px}
+svg.forest .delta{fill:var(--panel);stroke:var(--accent);stroke-width:2px}
+svg.forest .up .delta,svg.forest .down .delta{fill:var(--accent)}
+svg.forest .down .ci,svg.forest .down .delta{stroke:var(--bad)}
+svg.forest .down .delta{fill:var(--bad)}
+section.board-tasks .filters{position:static;padding:6px 0;border:0;background:none}
+.scroll.tall{max-height:60vh;overflow:auto}
+#gr-task-table td.up{color:var(--ok)}
+#gr-task-table td.down{color:var(--bad)}
+#gr-task-table td.attempts{text-align:left}
+table.episodes tr.more td{color:var(--accent);text-align:center}
+.media canvas.view{display:block;width:100%;height:100%}
+.media .reproj{position:absolute;right:6px;bottom:6px;font-size:.7rem;background:var(--panel);color:var(--warn);padding:0 5px;border-radius:8px}
+section.compare{padding:10px 20px;border-top:2px solid var(--accent);border-bottom:1px solid var(--line)}
+.cmp-head{position:relative}
+.cmp-head .close{position:absolute;right:0;top:4px}
+.cmp-attempt{margin:10px 0 18px}
+.cmp-grid{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.cmp-col{min-width:0}
+.cmp-col h3{font-size:.95rem;margin:4px 0;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
+.cmp-col .turn{grid-template-columns:minmax(0,200px) 1fr}
+.cmp-col .outcome .media{width:200px}
 @media (max-width:820px){
  .layout{grid-template-columns:1fr}
  aside.list{position:static;max-height:45vh;border-right:0;border-bottom:1px solid var(--line)}
  main.detail{padding:12px}
  .turn{grid-template-columns:1fr}
  .outcome .media{width:100%}
- header.top,section.summary,section.sweep,section.training{padding-left:12px;padding-right:12px}
+ header.top,section.summary,section.sweep,section.training,section.board,section.board-tasks{padding-left:12px;padding-right:12px}
+ .cmp-grid{grid-template-columns:1fr}
  table.episodes td.opt,table.episodes th.opt{display:none}
  .charts{gap:6px}
  svg.chart{width:calc(50% - 3px)}

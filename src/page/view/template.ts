@@ -33,6 +33,8 @@ export interface RunInfo {
    * these problems (a subset of `problems`) are shown open at the top.
    */
   incomplete: string[];
+  /** Board pages (--baseline): the board sections, placed first; the list shows recomputed and env rewards. */
+  board?: string;
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -42,8 +44,20 @@ function cell(stat: string, value: number | null, text: string): string {
   return `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
 }
 
-export function summaryTable(rows: ModelSummary[]): string {
-  const head = ["model", "episodes", "mean reward", "median distance", ...WITHIN_KM.map((k) => `≤ ${k} km`), "mean turns", "tokens in / ep", "tokens out / ep", "latency / ep", "errors", "views verified"];
+export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"): string {
+  const head = [
+    "model",
+    "episodes",
+    rewardLabel,
+    "median distance",
+    ...WITHIN_KM.map((k) => `≤ ${k} km`),
+    "mean turns",
+    "tokens in / ep",
+    "tokens out / ep",
+    "latency / ep",
+    "errors",
+    "views verified",
+  ];
   const body = rows
     .map((r) => {
       const verified =
@@ -70,11 +84,16 @@ export function summaryTable(rows: ModelSummary[]): string {
   return `<table class="stats" id="gr-summary"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
+const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="model" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th>`;
+const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th>views</th>`;
+
 export interface PageParts {
   /** Everything up to and including the opening tag of the episode JSON. */
   head: string;
-  /** Closes the episode JSON, carries the script, opens the image table. */
+  /** Closes the episode JSON, carries the script, opens the image table (board pages: the episode chunks). */
   middle: string;
+  /** Board pages: closes the chunks, opens the panorama table. */
+  between?: string;
   tail: string;
 }
 
@@ -120,7 +139,8 @@ export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
 <p>${kinds.join(" + ") || "0 episodes"}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
-<section class="summary">${summaryTable(summary)}</section>
+${info.board ?? ""}
+<section class="summary">${info.board ? `<h3>Per model, over every episode (the environment's stored reward)</h3>${summaryTable(summary, "mean env reward")}` : summaryTable(summary)}</section>
 ${info.sections}
 ${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
 <div class="layout">
@@ -134,18 +154,27 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward">
 <span class="count" id="gr-count"></span>
 </div>
-<table class="episodes"><thead><tr><th data-sort="id">episode</th><th data-sort="model" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th></tr></thead>
+<table class="episodes"><thead><tr>${info.board ? BOARD_LIST_HEAD : RUN_LIST_HEAD}</tr></thead>
 <tbody id="gr-rows"></tbody></table>
 </aside>
 <main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>
 </div>
 <footer>${info.formats.eval + info.formats.train ? "Views are re-rendered by georeplay from the recorded cameras and checked against the recorded hash before they are shown; map turns are redrawn offline (the original map images are not reproducible). " : ""}${info.formats.example ? "Example-rollout images are the recorded files, shown as they are (downscaled), badged “recorded image”: they carry no hash to check them against. " : ""} Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>/</kbd> search.</footer>
-<script type="application/json" id="gr-episodes">`;
-  const middle = `</script>
-<script>${script}</script>
-<script type="application/json" id="gr-images">[`;
+<script type="application/json" id="${info.board ? "gr-board-data" : "gr-episodes"}">`;
   const tail = `]</script>
 </body></html>
 `;
+  if (info.board) {
+    // The script runs right after the small board data, before the parser reaches the large chunk and panorama tables.
+    const middle = `</script>
+<script>${script}</script>
+<script type="application/json" id="gr-chunks">[`;
+    const between = `]</script>
+<script type="application/json" id="gr-panos">[`;
+    return { head, middle, between, tail };
+  }
+  const middle = `</script>
+<script>${script}</script>
+<script type="application/json" id="gr-images">[`;
   return { head, middle, tail };
 }

@@ -1,0 +1,175 @@
+/**
+ * Board page benchmark (issue 11): `georeplay page --baseline base` on the
+ * generated board (bench/board/make.ts: 16 arms x 200 tasks x k=4 = 12,800
+ * episodes, ~20,000 distinct views, ~95 KB lines), measured as a whole
+ * process with /usr/bin/time -v, side by side in the same run with
+ * `georeplay report` on the same board (the floor: reading the board) and,
+ * with --verify, `georeplay verify` (the floor: re-rendering every view).
+ * Then the file: size, time to the first usable screen (the arm tables) in
+ * headless Chromium, no request, and reachability: every episode has a row
+ * and its detail in a chunk, every verified view a panorama to draw from.
+ *
+ *   node dist/bench/board-page.js [--arms 16] [--tasks 200] [--k 4] [--opens 3] [--verify] [--board DIR]
+ *
+ * Goals: build < 10 min, peak RSS < 1 GB, file < 60 MB, first screen < 2 s.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { gunzipSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+import { CACHE, ROOT, fmt, run } from "./common.ts";
+import { CHROMIUM_ARGS } from "./page.ts";
+import { ensureBoard } from "./board/make.ts";
+import { DEFAULT_SHAPE } from "./board/shape.ts";
+
+const CLI = join(ROOT, "dist", "src", "cli.js");
+
+export interface TimedProcess {
+  code: number | null;
+  seconds: number;
+  maxRssMb: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs node CLI args under /usr/bin/time -v: wall time and peak RSS of the whole process. */
+export function timed(args: string[]): TimedProcess {
+  const r = run("/usr/bin/time", ["-v", process.execPath, CLI, ...args]);
+  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : r.ms / 1000;
+  return { code: r.code, seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Cold opens of a board page: wall time until the arm tables are rendered and the client is ready. */
+export async function timeBoardFirstScreen(file: string, opens: number): Promise<{ readyMs: number; requests: number; armRows: number }[]> {
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const out = [];
+  try {
+    for (let i = 0; i < opens; i++) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      const page = await context.newPage();
+      let requests = 0;
+      page.on("request", () => requests++);
+      const t0 = performance.now();
+      await page.goto(`file://${file}`, { waitUntil: "commit" });
+      await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { polling: 10, timeout: 120_000 });
+      const readyMs = performance.now() - t0;
+      const armRows = await page.$$eval("#gr-board-arms tbody tr", (t) => t.length);
+      await page.waitForLoadState("load", { timeout: 300_000 });
+      out.push({ readyMs, requests: requests - 1, armRows });
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  return out;
+}
+
+/** Reads the page's own tables back: episodes with a row and a detail, view turns with a panorama. */
+export function reachability(file: string): {
+  rows: number;
+  details: number;
+  viewTurns: number;
+  withPano: number;
+  chunks: number;
+  panos: number;
+  bytes: Record<string, number>;
+} {
+  const html = readFileSync(file, "utf8");
+  const grab = (id: string) => {
+    const start = html.indexOf(`<script type="application/json" id="${id}">`);
+    const from = html.indexOf(">", start) + 1;
+    return html.slice(from, html.indexOf("</script>", from));
+  };
+  const data = JSON.parse(grab("gr-board-data")) as { episodes: { id: string; chunk: number; at: number }[] };
+  const chunksText = grab("gr-chunks");
+  const chunks = (JSON.parse(chunksText) as string[]).map(
+    (b) =>
+      JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as { id: string; turns: { kind: string; check: string | null; pano?: unknown }[] }[],
+  );
+  const panosText = grab("gr-panos");
+  let details = 0;
+  for (const r of data.episodes) if (chunks[r.chunk]?.[r.at]?.id === r.id) details++;
+  let viewTurns = 0;
+  let withPano = 0;
+  for (const c of chunks)
+    for (const e of c)
+      for (const t of e.turns)
+        if (t.kind === "view" && t.check !== null) {
+          viewTurns++;
+          if (t.pano) withPano++;
+        }
+  return {
+    rows: data.episodes.length,
+    details,
+    viewTurns,
+    withPano,
+    chunks: chunks.length,
+    panos: (JSON.parse(panosText) as string[]).length,
+    bytes: { data: grab("gr-board-data").length, chunks: chunksText.length, panos: panosText.length, total: html.length },
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      arms: { type: "string", default: String(DEFAULT_SHAPE.arms) },
+      tasks: { type: "string", default: String(DEFAULT_SHAPE.tasks) },
+      k: { type: "string", default: String(DEFAULT_SHAPE.k) },
+      opens: { type: "string", default: "3" },
+      verify: { type: "boolean", default: false },
+      board: { type: "string" },
+    },
+  });
+  const shape = { ...DEFAULT_SHAPE, arms: Number(values.arms), tasks: Number(values.tasks), k: Number(values.k) };
+  const b = await ensureBoard(shape, values.board ? { out: values.board } : {});
+  const out = join(CACHE, `board-page-${shape.arms}x${shape.tasks}x${shape.k}.html`);
+  const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(`board page: ${b.episodes} episodes (${shape.arms} arms x ${shape.tasks} tasks x k=${shape.k}) · load ${load()}`);
+
+  const report = timed(["report", b.root, "--baseline", "base", "--json"]);
+  const page = timed(["page", b.root, "--tasks", b.tasks, "--panos", b.panos, "--baseline", "base", "-o", out, "--json"]);
+  if (page.code !== 0 && page.code !== 1) throw new Error(`page failed (${page.code}): ${page.stderr.slice(-2000)}`);
+  const j = JSON.parse(page.stdout) as { episodes: number; views: number; images: number; checked: number; match: number; mismatch: number };
+  const verify = values.verify ? timed(["verify", b.root, "--tasks", b.tasks, "--panos", b.panos, "--json"]) : null;
+  const bytes = statSync(out).size;
+  const reach = reachability(out);
+  const opens = await timeBoardFirstScreen(out, Number(values.opens));
+  const ready = [...opens.map((o) => o.readyMs)].sort((x, y) => x - y)[Math.floor(opens.length / 2)];
+  const requests = Math.max(...opens.map((o) => o.requests));
+
+  console.log(
+    `  page --baseline  ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB (whole process) · ${j.views} view turns, ${j.checked} checked, ${j.mismatch} mismatch · goal < 600 s, < 1024 MB`,
+  );
+  console.log(
+    `  report (same board)  ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB · page/report ${fmt(page.seconds / report.seconds, 1)}x time`,
+  );
+  if (verify)
+    console.log(
+      `  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`,
+    );
+  console.log(
+    `  file size        ${fmt(bytes / 1e6, 1)} MB: board data ${fmt(reach.bytes.data / 1e6, 1)} MB, ${reach.chunks} task chunks ${fmt(reach.bytes.chunks / 1e6, 1)} MB, ${reach.panos} panoramas ${fmt(reach.bytes.panos / 1e6, 1)} MB · goal < 60 MB`,
+  );
+  console.log(`  first screen     ${fmt(ready, 0)} ms to the arm tables (median of ${opens.length} cold opens) · requests ${requests} · goal < 2000 ms`);
+  console.log(
+    `  reachable        ${reach.details}/${reach.rows} episodes with their detail, ${reach.withPano}/${reach.viewTurns} checked views drawable from an embedded panorama`,
+  );
+  const ok =
+    page.seconds < 600 &&
+    page.maxRssMb < 1024 &&
+    bytes < 60e6 &&
+    ready < 2000 &&
+    requests === 0 &&
+    reach.details === reach.rows &&
+    reach.withPano === reach.viewTurns;
+  console.log(`  ${ok ? "goals met" : "GOALS NOT MET"} · load ${load()}`);
+  if (!ok) process.exitCode = 1;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await main();
+}

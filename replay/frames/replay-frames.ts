@@ -1,0 +1,195 @@
+/**
+ * Eval episodes and training rollouts: plan the camera path, verify every
+ * view, write the keyframes from the verified bytes, render the in-between
+ * frames on the pool, then the timeline.
+ */
+import { join } from "node:path";
+import { GeoreplayError, errorMessage } from "../io/errors.ts";
+import { throwIfAborted } from "../io/abort.ts";
+import { writeAtomic } from "../io/atomic.ts";
+import { openPanoDir } from "../panos/store.ts";
+import { TaskIndex } from "../tasks/task-index.ts";
+import type { HashScheme } from "../render/hash.ts";
+import type { ViewSpec } from "../render/reproject.ts";
+import type { TaskRow } from "../schema/task.ts";
+import { frameOf, panoPath } from "../verify/view-jobs.ts";
+import { createPool } from "../verify/pool.ts";
+import { planEpisode, PlanError, type FrameJob } from "../plan/segments.ts";
+import { buildTimeline } from "../timeline/timeline.ts";
+import { sha256, type RenderTask } from "./frame-render.ts";
+import type { FoundEpisode } from "./find-episode.ts";
+import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
+import { verifyEpisodeViews } from "./verify-episode.ts";
+import { renderInBetween, type PendingRender } from "./render-frames.ts";
+import type { FramesOptions, FramesResult } from "./frames.ts";
+
+/** Bump when the frame renderer changes so old manifests stop matching. */
+const RENDERER_TAG = "r1";
+
+export async function generateReplay(
+  found: FoundEpisode,
+  opts: FramesOptions & { tasks: string; panos: string },
+  cfg: { fps: number; size: number; viewSize: number; jobs: number },
+): Promise<FramesResult> {
+  const { fps, size, viewSize, jobs } = cfg;
+  const { episode, file, line } = found;
+  // Eval traces record sha256 of the JPEG bytes; training traces 16 hex digits of sha256 over their base64 text.
+  const scheme: HashScheme = found.scheme ?? "sha256";
+
+  // 1. Inputs and plan.
+  const tasks = TaskIndex.open(opts.tasks);
+  const panos = openPanoDir(opts.panos);
+  const where = `${file}:${line}: episode ${episode.episode_id}`;
+  let row: TaskRow;
+  try {
+    row = (await tasks.lookup(episode.task.split, episode.task.index)).row;
+  } catch (e) {
+    throw new GeoreplayError(`${where}: ${errorMessage(e)}`);
+  }
+  let plan;
+  try {
+    plan = planEpisode(episode, { fps });
+  } catch (e) {
+    if (e instanceof PlanError) throw new GeoreplayError(`${file}:${line}: ${e.message}`);
+    throw e;
+  }
+
+  const pool = createPool({ jobs, panos });
+  try {
+    // 2. Verify first: a drifted view stops here, before any file is written.
+    const { outcomes, drifted } = await verifyEpisodeViews(episode, row, { pool, panos, viewSize, scheme, unverified: opts.unverified ?? false, where });
+    const verified = drifted.length === 0;
+
+    // 3. Frame files, manifest and timeline.
+    const done = await withFrameOutput(opts, episode.episode_id, async (files) => {
+      const { framesPath } = files.out;
+      const panoSha = new Map<string, string>();
+      const panoKey = (p: string): string => {
+        let s = panoSha.get(p);
+        if (!s) {
+          const bytes = fileSha(p);
+          if (!bytes) throw new GeoreplayError(`${where}: panorama ${p} is missing or unreadable`);
+          panoSha.set(p, (s = bytes));
+        }
+        return s;
+      };
+      const taskFor = (job: FrameJob): RenderTask => {
+        const frame = frameOf(
+          row,
+          { frame_index: job.frameIndex, heading_deg: job.pose.heading, pitch_deg: job.pose.pitch, fov_deg: job.pose.fov },
+          `${where}`,
+        );
+        const view: ViewSpec = {
+          headingDeg: job.pose.heading + (frame.compass_angle ?? 0),
+          pitchDeg: job.pose.pitch,
+          fovDeg: job.pose.fov,
+          width: size,
+          height: size,
+        };
+        let pano: string;
+        try {
+          pano = panoPath(panos, frame.image_id, job.pose.fov);
+        } catch (e) {
+          throw new GeoreplayError(`${where}: ${errorMessage(e)}`);
+        }
+        return { path: join(framesPath, job.file), pano, view };
+      };
+
+      const total = plan.jobs.length;
+      let done = 0;
+      let reused = 0;
+      const progress = () => opts.onProgress?.(done, total);
+      const keyframeSha = new Map<string, string | null>();
+      const pending: PendingRender[] = [];
+      let keyframes = 0;
+      // 3a. Keyframes: the verified bytes themselves; everything else is queued for rendering.
+      for (const job of plan.jobs) {
+        if (job.kind === "keyframe") {
+          keyframes++;
+          const outcome = outcomes.get(job.turn);
+          if (size === viewSize && outcome?.jpeg) {
+            // The exact bytes the model saw (or, when unverified, our render of that view). The timeline
+            // gets their sha256, whatever digest the trace recorded.
+            const bytes = outcome.jpeg;
+            const sha = sha256(bytes);
+            keyframeSha.set(job.file, outcome.status === "mismatch" ? null : sha);
+            if (files.unchanged(job.file, sha)) reused++;
+            else await writeAtomic(join(framesPath, job.file), bytes);
+            files.manifest.set(job.file, { sha256: sha, key: `keyframe:${sha}` });
+            done++;
+            progress();
+            continue;
+          }
+          keyframeSha.set(job.file, null); // another size than the model saw: a faithful render, not its bytes
+        }
+        const task = taskFor(job);
+        const v = task.view;
+        const key = `${RENDERER_TAG}:${panoKey(task.pano)}:${JSON.stringify([v.headingDeg, v.pitchDeg, v.fovDeg, v.width, v.height])}`;
+        const prev = files.reusable(job.file, key);
+        if (prev) {
+          files.manifest.set(job.file, prev);
+          reused++;
+          done++;
+          progress();
+          continue;
+        }
+        pending.push({ file: job.file, task, key });
+      }
+
+      // 3b. In-between frames; the manifest stays current, so an interrupted run's frames are reused next time.
+      let sinceSave = 0;
+      throwIfAborted(opts.signal);
+      await renderInBetween(pool, pending, {
+        framesPath,
+        signal: opts.signal,
+        onDone: (item, sha) => {
+          files.manifest.set(item.file, { sha256: sha, key: item.key });
+          done++;
+          progress();
+          if (++sinceSave >= 48) {
+            sinceSave = 0;
+            files.saveSoon();
+          }
+        },
+      });
+      throwIfAborted(opts.signal);
+
+      // 3c. The timeline (written last by the skeleton).
+      const timeline = buildTimeline(plan, episode, row, {
+        fps,
+        width: size,
+        height: size,
+        framesDir: framesDirFor(files.out.outDir, files.out.publicDir),
+        verified,
+        keyframeSha,
+        recordFormat: found.format,
+        source: "replay",
+      });
+      return { timeline, total, rendered: pending.length, reused, keyframes };
+    });
+
+    const all = [...outcomes.values()];
+    return {
+      timelinePath: done.out.timelinePath,
+      timeline: done.timeline,
+      slug: done.out.slug,
+      outDir: done.out.outDir,
+      stats: {
+        files: done.total,
+        rendered: done.rendered,
+        reused: done.reused,
+        keyframes: done.keyframes,
+        views: {
+          checked: all.length,
+          match: all.filter((o) => o.status === "match" || o.status === "resolved").length,
+          resolved: all.filter((o) => o.status === "resolved").length,
+          mismatch: drifted.length,
+        },
+        recordedImages: 0,
+      },
+      warnings: [],
+    };
+  } finally {
+    await pool.close();
+  }
+}

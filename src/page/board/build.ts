@@ -1,0 +1,226 @@
+/**
+ * `buildPage` with a baseline: a board page. The report's numbers come from
+ * the report engine (replay/board: readBoard -> boardReport), never
+ * recomputed here. Episodes stream from verifyRun as for every page, but at
+ * board scale nothing per view is embedded: each episode's detail (text cut
+ * at TEXT_CAP characters) goes to its task's gzip chunk, each panorama once
+ * into the panorama table, and only a small row per episode stays in memory.
+ */
+import { mkdirSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { createReadStream } from "node:fs";
+import { readBoard, boardReport } from "../../../replay/board/index.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
+import { geoevalReward } from "../../../replay/rules/reward.ts";
+import { verifyRun } from "../../../replay/verify/verify.ts";
+import { panoPath } from "../../../replay/verify/view-jobs.ts";
+import type { Episode } from "../../../replay/schema/episode.ts";
+import { openAtomicStream, tempPathFor } from "../../../replay/io/atomic.ts";
+import { onAbort } from "../../../replay/io/abort.ts";
+import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { ioReason } from "../../../replay/io/jsonl.ts";
+import { PartFile, type BuildPageOptions, type BuildPageResult } from "../build.ts";
+import { pageEpisode, type PageEpisode } from "../model.ts";
+import { summariseRun, type EpisodeStats } from "../stats.ts";
+import { scriptJson } from "../escape.ts";
+import { pageParts } from "../view/template.ts";
+import { boardSections } from "./sections.ts";
+import { PanoTable } from "./panos.ts";
+import { TaskChunks } from "./chunks.ts";
+import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
+
+/** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
+export const TEXT_CAP = 240;
+
+/** The board's own report, or why there is none for this baseline. */
+async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise<{ report: Report; notes: string[] }> {
+  const board = await readBoard(opts.episodes, { signal: opts.signal });
+  const report = boardReport(board, { baseline: opts.baseline });
+  if (!report.paired) {
+    throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
+  }
+  return { report, notes: board.notes };
+}
+
+const cut = (s: string | null) => (s !== null && s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) : s);
+
+/** The episode as its chunk stores it: text cut (with the full lengths), views pointing at panoramas. */
+async function compactEpisode(
+  page: PageEpisode,
+  ep: Episode,
+  task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
+  panosDir: string | undefined,
+  panos: PanoTable,
+): Promise<PageEpisode> {
+  const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
+  const turns = [];
+  for (const t of page.turns) {
+    let pano: PanoRef | null = null;
+    const cam = byTurn.get(t.turn)?.camera_after;
+    const frame = cam && task ? task.frames[cam.frame_index] : undefined;
+    if (t.kind === "view" && t.check !== null && cam && frame && panosDir) {
+      pano = {
+        pano: await panos.add(panoPath(panosDir, frame.image_id, 90)),
+        heading: cam.heading_deg + (frame.compass_angle ?? 0),
+        pitch: cam.pitch_deg,
+        fov: cam.fov_deg,
+      };
+    }
+    turns.push({
+      ...t,
+      reply: cut(t.reply),
+      reasoning: cut(t.reasoning),
+      replyChars: t.reply?.length ?? 0,
+      reasoningChars: t.reasoning?.length ?? 0,
+      pano,
+    });
+  }
+  return { ...page, turns };
+}
+
+export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
+  try {
+    mkdirSync(dirname(opts.out), { recursive: true });
+  } catch (e) {
+    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
+  }
+  const { report, notes } = await reportFor(opts);
+  const chunkPart = new PartFile(opts.out);
+  const panoPart = new PartFile(opts.out);
+  const chunks = new TaskChunks(tempPathFor(opts.out));
+  const cleanup = () => {
+    chunkPart.remove();
+    panoPart.remove();
+    chunks.remove();
+  };
+  const off = onAbort(opts.signal, cleanup);
+  try {
+    const panos = new PanoTable(panoPart);
+    const stats: EpisodeStats[] = [];
+    const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
+    let views = 0;
+    const verified = await verifyRun({
+      episodes: opts.episodes,
+      tasks: opts.tasks,
+      panos: opts.panos,
+      format: opts.format,
+      jobs: opts.jobs,
+      keepImages: false,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+      onEpisode: async (v) => {
+        const { page, stats: s } = await pageEpisode(v, async () => -1);
+        views += v.views.length;
+        stats.push(s);
+        const compact = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
+        const at = chunks.add(page.index, scriptJson(compact));
+        const o = v.episode.outcome ?? null;
+        rows.push({
+          id: page.id,
+          arm: page.model,
+          task: page.index,
+          taskKey: page.index,
+          sample: page.sample,
+          country: page.country,
+          verdict: page.verdict,
+          score: geoevalReward(o),
+          env: page.reward,
+          km: page.distanceKm,
+          turns: page.turnsUsed,
+          flags: page.flags,
+          chunk: -1,
+          at,
+        });
+      },
+    });
+    if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
+    const order = chunks.order();
+    const chunkOf = new Map(order.map((t, i) => [t, i]));
+    const countries: Record<string, string | null> = {};
+    for (const r of rows) {
+      r.chunk = chunkOf.get(r.taskKey)!;
+      if (!(String(r.task) in countries) || countries[String(r.task)] === null) countries[String(r.task)] = r.country;
+    }
+    const data: BoardData = {
+      baseline: opts.baseline,
+      arms: report.arms.map((a) => a.arm),
+      tasks: report.tasks,
+      countries,
+      episodes: rows.map(({ taskKey: _, ...r }) => r),
+      textCap: TEXT_CAP,
+      pano: { width: panos.width, height: panos.height },
+    };
+
+    const result: BuildPageResult = {
+      out: opts.out,
+      written: false,
+      partial: false,
+      bytes: 0,
+      episodes: stats.length,
+      formats: verified.formats,
+      views,
+      images: panos.count,
+      recordedImages: verified.recorded_images,
+      checked: verified.checked,
+      match: verified.match,
+      resolved: verified.resolved,
+      mismatch: verified.mismatch,
+      errors: verified.errors,
+      erroredEpisodes: verified.errored_episodes,
+      warnings: verified.warnings,
+    };
+    if (verified.errors.length && !opts.partial) return result;
+
+    await chunks.writeTo(chunkPart);
+    await Promise.all([chunkPart.close(), panoPart.close()]);
+    const parts = pageParts(
+      {
+        title: opts.title ?? `georeplay board · ${opts.episodes.map((f) => basename(f)).join(", ")}`,
+        episodes: stats.length,
+        views,
+        images: panos.count,
+        checked: verified.checked,
+        match: verified.match,
+        resolved: verified.resolved,
+        mismatch: verified.mismatch,
+        errored: verified.errored_episodes.map((e) => ({ id: e.episode_id, message: e.message })),
+        problems: [...verified.errors, ...verified.warnings].map((e) => e.message),
+        formats: verified.formats,
+        recorded: 0,
+        sections: "",
+        incomplete: verified.errors.map((e) => e.message),
+        board: boardSections(report, notes),
+      },
+      summariseRun(stats),
+    );
+    const out = openAtomicStream(opts.out, opts.signal);
+    let bytes = 0;
+    const put = async (s: string) => {
+      bytes += Buffer.byteLength(s);
+      await out.write(s);
+    };
+    const copy = async (path: string) => {
+      for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        await out.write(chunk);
+      }
+    };
+    try {
+      await put(parts.head);
+      await put(scriptJson(data));
+      await put(parts.middle);
+      await copy(chunkPart.path);
+      await put(parts.between!);
+      await copy(panoPart.path);
+      await put(parts.tail);
+      await out.commit();
+    } catch (e) {
+      out.abort();
+      throw e;
+    }
+    return { ...result, written: true, partial: verified.errors.length > 0, bytes };
+  } finally {
+    cleanup();
+    off();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * What a board page carries for its client, typed once here and imported by
+ * the client modules (type-only). The report's numbers are `georeplay
+ * report`'s own object (replay/board), never recomputed here.
+ */
+import type { Report } from "../../../replay/board/report-schema.ts";
+
+/** One episode as the board's list, per-task table and compare view need it (its detail is in a chunk). */
+export interface BoardEpisodeRow {
+  id: string;
+  arm: string;
+  task: number;
+  sample: number | null;
+  country: string | null;
+  verdict: string | null;
+  /** geoeval's recomputed reward (replay/rules/reward.ts): what the tables average. */
+  score: number;
+  /** The environment's stored outcome.reward, shown as "env reward"; null = unscored (left out of the report). */
+  env: number | null;
+  km: number | null;
+  turns: number;
+  flags: string[];
+  /** Where its detail is: chunk (one per task) and position in it. */
+  chunk: number;
+  at: number;
+}
+
+export interface BoardData {
+  baseline: string;
+  /** Arms in rank order (the report's). */
+  arms: string[];
+  tasks: Report["tasks"];
+  /** Task index -> country (from its episodes). */
+  countries: Record<string, string | null>;
+  episodes: BoardEpisodeRow[];
+  /** Replies and reasoning longer than this are cut in the page (the full text is in the source file:line). */
+  textCap: number;
+  /** Size of the embedded panoramas the views are reprojected from. */
+  pano: { width: number; height: number };
+}
+
+/** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
+export interface PanoRef {
+  /** Index into the page's panorama table. */
+  pano: number;
+  /** Absolute heading (camera heading + the frame's compass angle), pitch and fov, degrees. */
+  heading: number;
+  pitch: number;
+  fov: number;
+}

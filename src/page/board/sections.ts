@@ -1,0 +1,108 @@
+/**
+ * The board page's server-rendered part: geoeval's three tables (arms ranked
+ * by mean-of-k, behaviour per arm, paired against the baseline) with the
+ * report's numbers, the forest plot, and the shells the client fills (per-task
+ * table, compare view). Text cells are rounded as geoeval prints them; every
+ * number cell carries the exact value in `data-value`.
+ */
+import { escapeHtml } from "../escape.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
+import { forestPlot } from "./forest.ts";
+
+const cell = (stat: string, value: number | null, text: string) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
+const fx = (x: number | null, d: number) => (x == null ? "nan" : x.toFixed(d));
+const pc = (x: number | null) => (x == null ? "nan" : `${x.toFixed(1)}%`);
+const sgn = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);
+
+export function armsTable(r: Report): string {
+  const rows = r.arms
+    .map(
+      (a, i) =>
+        `<tr data-arm="${escapeHtml(a.arm)}"><td>${i + 1}</td><td>${escapeHtml(a.arm)}</td>` +
+        cell("tasks", a.tasks, String(a.tasks)) +
+        cell("k", a.k, a.k.toFixed(1)) +
+        cell("mean_of_k", a.mean_of_k, a.mean_of_k.toFixed(4)) +
+        cell("best_of_k", a.best_of_k, a.best_of_k.toFixed(4)) +
+        cell("median_km", a.median_km, fx(a.median_km, 0)) +
+        cell("episodes", a.episodes, String(a.episodes)) +
+        "</tr>",
+    )
+    .join("");
+  return `<div class="scroll"><table class="stats" id="gr-board-arms"><thead><tr><th>#</th><th>arm</th><th>tasks</th><th>k</th><th>mean-of-k</th><th>best-of-k</th><th>median km</th><th>episodes</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+export function behaviourTable(r: Report): string {
+  const rows = r.arms
+    .map(
+      (a) =>
+        `<tr data-arm="${escapeHtml(a.arm)}"><td>${escapeHtml(a.arm)}</td>` +
+        cell("turns", a.turns, fx(a.turns, 1)) +
+        cell("looks", a.looks, fx(a.looks, 1)) +
+        cell("moves", a.moves, fx(a.moves, 1)) +
+        cell("pins", a.pins, fx(a.pins, 1)) +
+        cell("cost", a.cost, fx(a.cost, 3)) +
+        cell("country_pct", a.country_pct, pc(a.country_pct)) +
+        cell("within_200km_pct", a.within_200km_pct, pc(a.within_200km_pct)) +
+        cell("within_750km_pct", a.within_750km_pct, pc(a.within_750km_pct)) +
+        cell("env_floor_pct", a.env_floor_pct, pc(a.env_floor_pct)) +
+        cell("no_guess_pct", a.no_guess_pct, pc(a.no_guess_pct)) +
+        cell("forced_pct", a.forced_pct, pc(a.forced_pct)) +
+        cell("tok_out", a.tok_out, fx(a.tok_out, 0)) +
+        "</tr>",
+    )
+    .join("");
+  return `<div class="scroll"><table class="stats" id="gr-board-behaviour"><thead><tr><th>arm</th><th>turns</th><th>looks</th><th>moves</th><th>pins</th><th>cost</th><th>country%</th><th>&lt;=200km</th><th>&lt;=750km</th><th title="episodes the environment's stored reward floored at 0">env_floor%</th><th>no_guess%</th><th>forced%</th><th>tok_out</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+export function pairedSection(r: Report): string {
+  const p = r.paired!;
+  const rows = p.comparisons
+    .map(
+      (c) =>
+        `<tr data-arm="${escapeHtml(c.arm)}"><td>${escapeHtml(c.arm)}</td>` +
+        cell("n", c.n, String(c.n)) +
+        cell("delta", c.delta, sgn(c.delta)) +
+        cell("se", c.se, c.se.toFixed(4)) +
+        cell("ci_low", c.ci_low, sgn(c.ci_low)) +
+        cell("ci_high", c.ci_high, sgn(c.ci_high)) +
+        `<td data-stat="significant" data-value="${c.significant}" class="${c.significant ? "sig" : "ns"}">${c.significant ? "SIGNIFICANT" : "not significant"}</td>` +
+        cell("better_on", c.better_on, `${c.better_on}/${c.n}`) +
+        "</tr>",
+    )
+    .join("");
+  const skipped = p.skipped.length
+    ? `<p class="explain">Not compared (fewer than 2 tasks shared with ${escapeHtml(p.baseline)}): ${p.skipped.map((s) => `${escapeHtml(s.arm)} (${s.shared})`).join(", ")}.</p>`
+    : "";
+  return `<h3>Paired against ${escapeHtml(p.baseline)}, tasks both arms attempted</h3>
+<div class="paired"><div class="scroll"><table class="stats" id="gr-board-paired"><thead><tr><th>arm</th><th>n</th><th>delta</th><th>se</th><th>95% CI low</th><th>95% CI high</th><th>verdict</th><th>better on</th></tr></thead><tbody>${rows}</tbody></table></div>
+<figure class="forest-box">${forestPlot(p.baseline, p.comparisons)}<figcaption>delta of the per-task mean reward against ${escapeHtml(p.baseline)}, with its 95% CI (delta ± 1.96·se); filled: SIGNIFICANT</figcaption></figure></div>${skipped}`;
+}
+
+/** The board sections: tables, forest plot, and the per-task and compare shells the client fills. */
+export function boardSections(r: Report, notes: string[]): string {
+  const dropped = r.dropped_unscored
+    ? `<p class="explain">Left out: ${r.dropped_unscored} unscored episode(s) with no env reward (${r.dropped_by_arm.map((d) => `${escapeHtml(String(d.arm))} ${d.episodes}`).join(", ")}), as geoeval does; they stay in the episode list.</p>`
+    : "";
+  return `<section class="board" id="gr-board" aria-labelledby="gr-board-h">
+<h2 id="gr-board-h">Board: ${r.episodes} episodes over ${r.arms.length} arm(s)</h2>
+<p class="explain">The numbers of <code>georeplay report --baseline ${escapeHtml(r.paired!.baseline)}</code> (geoeval ${r.geoeval_version}). The reward is recomputed from distance and action cost as <code>geoeval report</code> does: R = min(1, 0.5·e<sup>−d/1492.7</sup> + 0.5·e<sup>−d/5000</sup>) · (1 − min(cost, 0.2)); the environment's stored reward is shown apart, as “env reward”. Arms are ranked by mean-of-k.</p>
+${dropped}${notes.map((n) => `<p class="explain">${escapeHtml(n)}</p>`).join("")}
+${armsTable(r)}
+<h3>Behaviour per arm (per episode)</h3>
+${behaviourTable(r)}
+${pairedSection(r)}
+</section>
+<section class="board-tasks" id="gr-tasks" aria-labelledby="gr-tasks-h">
+<h2 id="gr-tasks-h">Per task</h2>
+<p class="explain">Each arm's mean reward over its attempts on a task, and its delta against ${escapeHtml(r.paired!.baseline)} (the report's per-task numbers). Sort by delta for the most improved or most regressed tasks; a task's cells open its attempts side by side.</p>
+<div class="filters" role="search">
+<select id="t-arm" aria-label="arm"></select>
+<select id="t-country" aria-label="country"><option value="">all countries</option></select>
+<select id="t-verdict" aria-label="verdict of an attempt"><option value="">any verdict</option></select>
+<select id="t-sort" aria-label="order"><option value="task">task order</option><option value="improved">most improved first</option><option value="regressed">most regressed first</option></select>
+<span class="count" id="t-count"></span>
+</div>
+<div class="scroll tall"><table class="stats" id="gr-task-table"><thead><tr><th>task</th><th>country</th><th class="base-h">baseline mean</th><th>arm mean</th><th data-sort="delta">delta</th><th>attempts (arm)</th><th>attempts (baseline)</th></tr></thead><tbody id="t-rows"></tbody></table></div>
+</section>
+<section class="compare" id="gr-compare" aria-live="polite" hidden></section>`;
+}

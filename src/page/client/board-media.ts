@@ -1,0 +1,122 @@
+/**
+ * The board page's lazy data: episode chunks (base64 gzip JSON, one per task,
+ * gunzipped by the browser's DecompressionStream when first needed) and the
+ * panorama table, from which each view is reprojected into a canvas when it
+ * scrolls into view. Both tables sit after the script in the file: they are
+ * read only once the parser is past them (DOMContentLoaded).
+ */
+import type { PageEpisode } from "../model.ts";
+import type { PanoRef } from "../board/data.ts";
+import type { Media } from "./detail.ts";
+import { reprojectRgba } from "./reproject.ts";
+
+const domReady: Promise<void> = new Promise((resolve) => {
+  if (document.readyState !== "loading") resolve();
+  else document.addEventListener("DOMContentLoaded", () => resolve());
+});
+
+function table(id: string): string[] {
+  const node = document.getElementById(id);
+  return node ? (JSON.parse(node.textContent || "[]") as string[]) : [];
+}
+
+export class Chunks {
+  private strings: string[] | null = null;
+  private cache = new Map<number, Promise<PageEpisode[]>>();
+
+  get(n: number): Promise<PageEpisode[]> {
+    let p = this.cache.get(n);
+    if (!p) this.cache.set(n, (p = this.load(n)));
+    return p;
+  }
+
+  private async load(n: number): Promise<PageEpisode[]> {
+    await domReady;
+    this.strings ??= table("gr-chunks");
+    const b64 = this.strings[n];
+    if (typeof b64 !== "string") return [];
+    const bin = atob(b64);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    return JSON.parse(text) as PageEpisode[];
+  }
+}
+
+const VIEW = 320;
+
+export class PanoMedia implements Media {
+  private urls: string[] | null = null;
+  private pixels = new Map<number, Promise<ImageData | null>>();
+  private observer = new IntersectionObserver(
+    (entries) => {
+      for (const en of entries) if (en.isIntersecting) void this.draw(en.target as HTMLCanvasElement);
+    },
+    { rootMargin: "400px 0px" },
+  );
+
+  constructor(
+    private readonly width: number,
+    private readonly height: number,
+  ) {}
+
+  image(): HTMLElement {
+    // Board pages embed no view images: views come from panoramas.
+    return document.createElement("div");
+  }
+
+  reprojection(p: PanoRef, alt: string): HTMLElement {
+    const c = document.createElement("canvas");
+    c.width = VIEW;
+    c.height = VIEW;
+    c.className = "view";
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", alt);
+    c.dataset.pano = String(p.pano);
+    c.dataset.heading = String(p.heading);
+    c.dataset.pitch = String(p.pitch);
+    c.dataset.fov = String(p.fov);
+    this.observer.observe(c);
+    return c;
+  }
+
+  private panoPixels(n: number): Promise<ImageData | null> {
+    let p = this.pixels.get(n);
+    if (!p) {
+      p = (async () => {
+        await domReady;
+        this.urls ??= table("gr-panos");
+        const url = this.urls[n];
+        if (typeof url !== "string" || !url.startsWith("data:image/")) return null;
+        const img = new Image();
+        img.src = url;
+        await img.decode();
+        const c = document.createElement("canvas");
+        c.width = this.width;
+        c.height = this.height;
+        const ctx = c.getContext("2d", { willReadFrequently: true })!;
+        ctx.drawImage(img, 0, 0, this.width, this.height);
+        return ctx.getImageData(0, 0, this.width, this.height);
+      })();
+      this.pixels.set(n, p);
+      // A few decoded panoramas at a time (4 MB each at 1024x512).
+      if (this.pixels.size > 8) this.pixels.delete(this.pixels.keys().next().value!);
+    }
+    return p;
+  }
+
+  private async draw(c: HTMLCanvasElement): Promise<void> {
+    this.observer.unobserve(c);
+    const src = await this.panoPixels(Number(c.dataset.pano));
+    if (!src) return;
+    const ctx = c.getContext("2d")!;
+    const out = ctx.createImageData(VIEW, VIEW);
+    reprojectRgba(src.data, src.width, src.height, out.data, VIEW, VIEW, {
+      heading: Number(c.dataset.heading),
+      pitch: Number(c.dataset.pitch),
+      fov: Number(c.dataset.fov),
+    });
+    ctx.putImageData(out, 0, 0);
+    c.dataset.drawn = "1";
+  }
+}

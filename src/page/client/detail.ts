@@ -1,0 +1,177 @@
+/** An episode's detail: header, outcome box and one card per turn, built from the page model. */
+import type { PageEpisode, PageTurn } from "../model.ts";
+import { badge, el, fmt, km } from "./dom.ts";
+import { drawMap, mapLegend } from "./maps.ts";
+import type { PanoRef } from "../board/data.ts";
+
+/** Where a turn's picture comes from: the image table, or (board pages) a browser reprojection of a panorama. */
+export interface Media {
+  image(n: number, alt: string, size: number): HTMLElement;
+  reprojection?(p: PanoRef, alt: string): HTMLElement;
+}
+import { episodeHash } from "./route.ts";
+
+const CHECK_LABEL: Record<string, string> = {
+  match: "match",
+  resolved: "match (resolved)",
+  mismatch: "mismatch",
+  error: "not rendered",
+  recorded: "recorded image",
+};
+const CHECK_CLASS: Record<string, string> = { match: "match", resolved: "resolved", mismatch: "mismatch", error: "error", recorded: "muted" };
+
+function kv(parent: HTMLElement, label: string, value: string | null): void {
+  if (value == null) return;
+  const s = el("span", null, label + " ");
+  s.appendChild(el("b", null, value));
+  parent.appendChild(s);
+}
+
+function collapsible(label: string, text: string, open: boolean, cut = ""): HTMLElement {
+  const d = el("details") as HTMLDetailsElement;
+  d.open = open;
+  d.appendChild(el("summary", null, cut ? `${label} (${cut.slice(2)})` : `${label} (${text.length.toLocaleString("en-US")} chars)`));
+  d.appendChild(el("pre", "text", text));
+  return d;
+}
+
+/** The turn's image, map, or a note saying why there is none, with its verification badge. */
+export function turnMedia(t: PageTurn, images: Media): HTMLElement {
+  const media = el("div", "media");
+  if (t.kind === "map" && t.map) {
+    media.appendChild(drawMap(t.map, `map at turn ${t.turn}`));
+  } else if (t.image != null) {
+    media.appendChild(images.image(t.image, `view at turn ${t.turn}`, 320));
+  } else if (t.pano && images.reprojection) {
+    media.appendChild(images.reprojection(t.pano, `view at turn ${t.turn} (browser reprojection)`));
+    media.appendChild(el("span", "reproj", "browser reprojection"));
+  } else {
+    media.appendChild(el("div", "none", t.kind === "none" ? "no image this turn" : "view not recoverable"));
+  }
+  if (t.check === "recorded" && t.overwritten) media.appendChild(badge("warn", "recorded image · overwritten"));
+  else if (t.check) media.appendChild(badge(CHECK_CLASS[t.check] || "muted", CHECK_LABEL[t.check] || t.check));
+  else if (t.kind === "map") media.appendChild(badge("muted", "map (redrawn)"));
+  return media;
+}
+
+/** The turn's text: tool call, camera, feedback, tokens, notes, reply and reasoning. */
+export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
+  const body = el("div");
+  const h = el("h3");
+  const a = el("a", null, `Turn ${t.turn}`) as HTMLAnchorElement;
+  a.href = episodeHash(e.id, t.turn);
+  h.appendChild(a);
+  if (t.status !== "ok") h.appendChild(badge(t.failed ? "warn" : "muted", t.status));
+  if (t.reward != null) h.appendChild(badge("match", "reward " + t.reward.toFixed(3)));
+  body.appendChild(h);
+  if (t.call) body.appendChild(el("code", "call", t.call));
+  const k1 = el("div", "kv");
+  if (t.camera) {
+    const c = t.camera;
+    kv(k1, "heading", c.heading == null ? null : fmt(c.heading, 1) + "°");
+    kv(k1, "pitch", c.pitch == null ? null : fmt(c.pitch, 1) + "°");
+    kv(k1, "fov", c.fov == null ? null : fmt(c.fov, 1) + "°");
+    kv(k1, "frame", c.frame == null ? null : String(c.frame));
+  }
+  kv(k1, "steps left", t.stepsLeft == null ? null : String(t.stepsLeft));
+  kv(k1, "cost", t.cost == null ? null : t.cost.toFixed(2));
+  if (t.movedM) kv(k1, "moved", t.movedM.toFixed(1) + " m");
+  body.appendChild(k1);
+  if (t.feedback) body.appendChild(el("div", "feedback", t.feedback));
+  const k2 = el("div", "kv");
+  kv(k2, "tokens in", t.tokensIn == null ? null : String(t.tokensIn));
+  kv(k2, "out", t.tokensOut == null ? null : String(t.tokensOut));
+  kv(k2, "latency", t.latencyS == null ? null : t.latencyS.toFixed(2) + " s");
+  kv(k2, "finish", t.finish);
+  body.appendChild(k2);
+  if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
+  for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
+  if (t.pano)
+    body.appendChild(
+      el(
+        "div",
+        "note",
+        `Shown: the panorama reprojected in the browser (approximate). The exact view was re-rendered at build time and its bytes checked against the recorded sha256: ${t.check ?? "not checked"}.`,
+      ),
+    );
+  const cutNote = (n: number | undefined, s: string) =>
+    n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "";
+  if (t.reply != null) body.appendChild(collapsible("reply", t.reply, t.reply.length <= 600, cutNote(t.replyChars, t.reply)));
+  if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning)));
+  return body;
+}
+
+export function turnCard(e: PageEpisode, t: PageTurn, images: Media): HTMLElement {
+  const card = el("article", "turn" + (t.failed ? " failed" : ""));
+  card.id = `t-${e.id}-${t.turn}`;
+  card.dataset.turn = String(t.turn);
+  card.appendChild(turnMedia(t, images));
+  card.appendChild(turnBody(e, t));
+  return card;
+}
+
+export function episodeMeta(e: PageEpisode): string {
+  const run = e.train ? `${e.train.run} · step ${e.train.step}` : null;
+  const kind = e.format === "train" ? "training rollout" : e.format === "example" ? "example rollout (recorded images)" : null;
+  const attempt = e.sample != null ? `attempt ${e.sample}` : null;
+  return [e.model, run, `${e.split}/${e.index}`, attempt, kind, e.mode, e.recordedAt, e.source].filter(Boolean).join(" · ");
+}
+
+/** The outcome box: the map of guess and truth, and the outcome's numbers. */
+export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement {
+  const out = el("section", "outcome");
+  if (e.outcomeMap) {
+    const box = el("div");
+    const m = el("div", "media");
+    m.appendChild(drawMap(e.outcomeMap, "outcome map: guess and truth"));
+    box.appendChild(m);
+    box.appendChild(mapLegend(e.outcomeMap));
+    out.appendChild(box);
+  }
+  const dl = el("dl");
+  const row = (k: string, v: string | null) => {
+    if (v == null) return;
+    dl.appendChild(el("dt", null, k));
+    dl.appendChild(el("dd", null, v));
+  };
+  row("verdict", e.verdict ?? "–");
+  row("distance", km(e.distanceKm));
+  row(rewardLabel, fmt(e.reward, 4));
+  row("country", e.country);
+  row(
+    "guess",
+    e.guess
+      ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}`
+      : e.format !== "eval" && e.distanceKm != null
+        ? "not recorded (this format keeps the distance only)"
+        : "no parsed guess",
+  );
+  row("truth", e.truth ? `${e.truth[0].toFixed(4)}, ${e.truth[1].toFixed(4)}` : null);
+  row("action cost", e.cost == null ? null : e.cost.toFixed(2));
+  row("turns", String(e.turnsUsed));
+  if (e.train && e.train.guessed === false) row("guessed", "never guessed");
+  const v = e.views;
+  if (e.format === "example") {
+    const rec = e.turns.filter((t) => t.check === "recorded" && t.image != null).length;
+    row(
+      "images",
+      `${rec} recorded images (no hashes to verify)${e.flags.indexOf("overwritten-images") >= 0 ? " · overwritten by a later episode of this task" : ""}`,
+    );
+  } else
+    row("views", `${v.match} match${v.resolved ? ` (${v.resolved} resolved)` : ""} · ${v.mismatch} mismatch${v.error ? ` · ${v.error} not rendered` : ""}`);
+  row("imagery", e.credit.creator ? `© ${e.credit.creator}${e.credit.source ? " / " + e.credit.source : ""}, ${e.credit.licence ?? "licence unknown"}` : null);
+  out.appendChild(dl);
+  return out;
+}
+
+export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "reward"): DocumentFragment {
+  const frag = document.createDocumentFragment();
+  const head = el("div", "ep-head");
+  head.appendChild(el("h2", null, `Episode ${e.id}`));
+  head.appendChild(el("div", "meta", episodeMeta(e)));
+  frag.appendChild(head);
+  frag.appendChild(outcomeBox(e, rewardLabel));
+  for (const msg of e.errors) frag.appendChild(el("div", "errors", msg));
+  for (const t of e.turns) frag.appendChild(turnCard(e, t, images));
+  return frag;
+}

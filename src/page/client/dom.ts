@@ -1,0 +1,30 @@
+/**
+ * Small DOM helpers for the page client. Trace strings only ever reach the
+ * DOM through textContent and attribute setters here, never as markup.
+ */
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function el(tag: string, cls?: string | null, text?: string | null): HTMLElement {
+  const n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text != null) n.textContent = text;
+  return n;
+}
+
+export function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
+  const n = document.createElementNS(SVG_NS, tag) as SVGElement;
+  for (const k in attrs) n.setAttribute(k, String(attrs[k]));
+  return n;
+}
+
+export function badge(kind: string, text: string): HTMLElement {
+  return el("span", "badge b-" + kind, text);
+}
+
+/** The JSON inside one of the page's inert `<script type="application/json">` elements. */
+export function readJson<T>(id: string): T {
+  return JSON.parse((document.getElementById(id) as HTMLElement).textContent || "null") as T;
+}
+
+export const fmt = (x: number | null | undefined, d: number): string => (x == null ? "–" : x.toFixed(d));
+export const km = (x: number | null): string => (x == null ? "–" : x < 10 ? x.toFixed(2) + " km" : Math.round(x).toLocaleString("en-US") + " km");

@@ -1,0 +1,62 @@
+/**
+ * Lazy images: the image table (a JSON array of data URLs after the script
+ * in the file) is parsed on first use, and each image decodes only when its
+ * turn scrolls near the viewport (IntersectionObserver sets `src`).
+ */
+export class LazyImages {
+  private table: string[] | null = null;
+  // While the parser is still inside the table its text is partial: wait for DOMContentLoaded.
+  private parsed = document.readyState !== "loading";
+  private pending = new Set<HTMLImageElement>();
+  private observer: IntersectionObserver | null;
+
+  constructor(private readonly tableId: string) {
+    this.observer =
+      "IntersectionObserver" in window
+        ? new IntersectionObserver(
+            (entries) => {
+              for (const en of entries) if (en.isIntersecting) this.load(en.target as HTMLImageElement);
+            },
+            { rootMargin: "400px 0px" },
+          )
+        : null;
+    document.addEventListener("DOMContentLoaded", () => {
+      this.parsed = true;
+      this.pending.forEach((img) => this.load(img));
+    });
+  }
+
+  source(n: number): string | null {
+    if (!this.table) {
+      const node = this.parsed ? document.getElementById(this.tableId) : null;
+      if (!node) return null;
+      this.table = JSON.parse(node.textContent || "[]") as string[];
+    }
+    const u = this.table[n];
+    return typeof u === "string" && u.startsWith("data:image/") ? u : null;
+  }
+
+  /** An <img> for table entry n, filled in when it comes into view. */
+  image(n: number, alt: string, size: number): HTMLImageElement {
+    const img = document.createElement("img");
+    img.dataset.img = String(n);
+    img.alt = alt;
+    img.decoding = "async";
+    img.width = size;
+    img.height = size;
+    if (this.observer) this.observer.observe(img);
+    else this.load(img);
+    return img;
+  }
+
+  private load(img: HTMLImageElement): void {
+    const src = this.source(Number(img.dataset.img));
+    if (!src) {
+      this.pending.add(img);
+      return;
+    }
+    this.pending.delete(img);
+    img.src = src;
+    if (this.observer) this.observer.unobserve(img);
+  }
+}
