@@ -51,7 +51,12 @@ beforeAll(() => {
   execFileSync("mkdir", ["-p", app]);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }));
   // Installed exactly as docs/github-actions-verify.yml does it, with $GEOREPLAY naming this tarball.
-  execFileSync("bash", ["-c", workflowInstallStep()], { cwd: app, stdio: "ignore", timeout: 900_000, env: { ...process.env, GEOREPLAY: tarball, npm_config_prefer_offline: "true" } });
+  execFileSync("bash", ["-c", workflowInstallStep()], {
+    cwd: app,
+    stdio: "ignore",
+    timeout: 900_000,
+    env: { ...process.env, GEOREPLAY: tarball, npm_config_prefer_offline: "true" },
+  });
 }, 1_200_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
