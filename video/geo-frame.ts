@@ -15,7 +15,7 @@ export function pinsFrame(pins: readonly (readonly [number, number])[]): MapFram
 
 /** Atlas resolution for a framing: finer data only where it can be seen. */
 export function atlasFor(frame: MapFrame): "10m" | "50m" | "110m" {
-  if (frame.halfWidthDeg <= 4) return "10m";
+  if (frame.halfWidthDeg <= 8) return "10m"; // pin maps (6° or more) and close reveals: coastline detail
   if (frame.halfWidthDeg <= 30) return "50m";
   return "110m";
 }

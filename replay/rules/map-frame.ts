@@ -31,7 +31,9 @@ export function unwrapLon(lon: number, ref: number): number {
   return lon + 360 * Math.round((ref - lon) / 360);
 }
 
+/** The same longitude in [-180, 180); values already there are returned as they are (no rounding noise). */
 export function normLon(lon: number): number {
+  if (lon >= -180 && lon < 180) return lon;
   return ((((lon + 180) % 360) + 360) % 360) - 180;
 }
 
