@@ -89,10 +89,13 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
       const id = nextId++;
       const weight = taskWeight(task);
       slot.load += weight;
-      return new Promise((resolve, reject) => {
+      const result = new Promise<PoolResult>((resolve, reject) => {
         slot.pending.set(id, { resolve, reject, weight });
         slot.worker.postMessage({ id, task });
       });
+      // Closing the pool mid-run (an abort) rejects work nobody awaits any more: that is not a crash.
+      result.catch(() => undefined);
+      return result;
     },
     async close() {
       // Anything still waiting fails rather than hanging (close during a run = cancel).

@@ -59,6 +59,8 @@ function handler(signal: NodeJS.Signals): void {
   const code = signal === "SIGINT" ? 130 : 143;
   const reason = new Error(`interrupted by ${signal}`);
   reason.name = "AbortError";
+  // Work cancelled by the abort may reject with nobody left to await it: expected while stopping.
+  process.on("unhandledRejection", () => undefined);
   // Synchronous engine cleanups (temp files, workers) run inside abort().
   controller.abort(reason);
   process.stderr.write(`\ngeoreplay: interrupted by ${signal}; cleaning up, no output was written\n`);

@@ -26,8 +26,8 @@ export interface FrameEncoder {
   write(image: Buffer, times: number): Promise<void>;
   /** Closes the input and waits for a complete file. */
   finish(): Promise<void>;
-  /** Kills ffmpeg and removes its output (idempotent). */
-  abort(): void;
+  /** Kills ffmpeg and removes its output (idempotent); resolves once ffmpeg is gone. */
+  abort(): Promise<void>;
 }
 
 /** ffmpeg arguments, kept in one place so tests and benchmarks see exactly what runs. */
@@ -116,12 +116,14 @@ export function openFrameEncoder(o: EncoderOptions): FrameEncoder {
       if (aborted) throw new Error("encoder aborted");
       if (spawnError || exit?.code !== 0) throw failure();
     },
-    abort() {
-      if (aborted) return;
+    async abort() {
+      if (aborted) return exited.then(() => undefined);
       aborted = true;
       if (!exit) child.kill("SIGKILL");
       rmSync(o.out, { force: true });
-      void exited.then(() => rmSync(o.out, { force: true })); // in case it opened the file while dying
+      // Wait for it to be gone, then remove the file again, in case it opened it while dying.
+      await exited;
+      rmSync(o.out, { force: true });
     },
   };
 }

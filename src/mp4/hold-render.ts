@@ -112,7 +112,7 @@ export async function renderHoldAware(target: RemotionTarget, m: HoldRenderOptio
     if (next !== runs.frames.length) throw new Error(`renderFrames returned ${next} of ${runs.frames.length} frames`);
     await encoder.finish();
   } catch (e) {
-    encoder.abort();
+    await encoder.abort();
     throw e;
   }
   return { frames: composition.durationInFrames, rendered: runs.frames.length, ms: performance.now() - t0 };

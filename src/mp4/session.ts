@@ -104,6 +104,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   // Abort: remove the folders first (synchronously), then stop Chromium.
   const offAbort = onAbort(opts.signal, async () => {
     rmSync(work, { recursive: true, force: true });
+    removeRemotionAssets(startedMs);
     await close();
   });
   try {
@@ -244,4 +245,27 @@ function chromiumInFolder(executable: string, work: string): { launcher: string;
   writeFileSync(launcher, `#!/bin/sh\nTMPDIR=${quote(tmp)} exec ${quote(executable)} "$@"\n`);
   chmodSync(launcher, 0o755);
   return { launcher, outsideTmp: tmp.startsWith(work) ? null : tmp };
+}
+
+/**
+ * On abort only: Remotion's per-render asset folders (remotion-v<version>-assets*) in the temp
+ * dir, created since the session started. A finished render removes its own; an interrupted
+ * one may not get the chance before the process exits.
+ */
+function removeRemotionAssets(sinceMs: number): void {
+  const dir = tmpdir();
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^remotion-v[\d.]+-assets/.test(n));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    try {
+      const p = join(dir, n);
+      if (statSync(p).mtimeMs >= sinceMs) rmSync(p, { recursive: true, force: true });
+    } catch {
+      /* gone already */
+    }
+  }
 }
