@@ -68,7 +68,7 @@ describe("the installed package", () => {
       "package/dist/src/index.d.ts",
       "package/dist/video/index.js",
       "package/dist/replay/timeline/timeline-schema.d.ts",
-      "package/dist/replay/verify/verify-worker.js",
+      "package/dist/replay/verify/pool-worker.js",
       "package/LICENSE",
     ]) {
       expect(listing).toContain(f);
