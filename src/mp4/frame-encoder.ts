@@ -99,6 +99,7 @@ export function openFrameEncoder(o: EncoderOptions): FrameEncoder {
   // EPIPE when ffmpeg dies first: reported through exit status instead.
   child.stdin.on("error", () => undefined);
   let aborted = false;
+  let finished = false;
   const failure = () =>
     new Error(`ffmpeg failed (${spawnError ? spawnError.message : `exit ${exit?.code ?? exit?.signal}`}): ${stderr.trim() || "no message"}`);
 
@@ -115,8 +116,10 @@ export function openFrameEncoder(o: EncoderOptions): FrameEncoder {
       await exited;
       if (aborted) throw new Error("encoder aborted");
       if (spawnError || exit?.code !== 0) throw failure();
+      finished = true;
     },
     async abort() {
+      if (finished) return; // the MP4 is complete and the caller's to keep
       if (aborted) return exited.then(() => undefined);
       aborted = true;
       if (!exit) child.kill("SIGKILL");

@@ -69,6 +69,9 @@ export async function renderHoldAware(target: RemotionTarget, m: HoldRenderOptio
     imageFormat,
     x264Preset: m.x264Preset ?? DEFAULT_X264_PRESET,
   });
+  // Cancelled: kill ffmpeg now, not when renderFrames gets round to rejecting. An interrupted
+  // process may exit first, and an ffmpeg left with a closed stdin would finish the file.
+  m.cancelSignal?.(() => void encoder.abort());
   // Screenshots may arrive out of order with concurrency > 1: keep them until their turn.
   const waiting = new Map<number, Buffer>();
   const runOf = new Map(runs.frames.map((f, i) => [f, i]));

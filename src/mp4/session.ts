@@ -105,6 +105,7 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
   const offAbort = onAbort(opts.signal, async () => {
     rmSync(work, { recursive: true, force: true });
     removeRemotionAssets(startedMs);
+    removeEmptyProfiles(startedMs);
     await close();
   });
   try {
@@ -231,8 +232,9 @@ function removeEmptyProfiles(sinceMs: number): void {
 
 /**
  * Chromium keeps its singleton socket in a folder under its TMPDIR and may leave it behind
- * when it is stopped. A two-line launcher gives Chromium (and only Chromium) a temp dir
- * inside the session's folder, so close() removes it with the rest, without touching this
+ * when it is stopped, and its profile in the folder Remotion made under os.tmpdir(). A
+ * two-line launcher gives Chromium (and only Chromium) a temp dir and a profile inside the
+ * session's folder, so close() removes them with the rest, without touching this
  * process's environment. Unix socket paths are limited to 107 bytes: a long session path
  * falls back to a private folder under /tmp.
  */
@@ -242,7 +244,10 @@ function chromiumInFolder(executable: string, work: string): { launcher: string;
   mkdirSync(tmp, { recursive: true });
   const launcher = join(work, "chromium");
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  writeFileSync(launcher, `#!/bin/sh\nTMPDIR=${quote(tmp)} exec ${quote(executable)} "$@"\n`);
+  // The last --user-data-dir wins: Chromium's profile lives in the session folder too, and the
+  // one Remotion made in os.tmpdir() stays empty (removed on close, or on abort mid-launch).
+  const profile = join(work, "profile");
+  writeFileSync(launcher, `#!/bin/sh\nTMPDIR=${quote(tmp)} exec ${quote(executable)} "$@" --user-data-dir=${quote(profile)}\n`);
   chmodSync(launcher, 0o755);
   return { launcher, outsideTmp: tmp.startsWith(work) ? null : tmp };
 }

@@ -15,15 +15,20 @@ let bigRun: string;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "georeplay-int-"));
-  // A run long enough to interrupt: the mixed episodes 30 times over, with distinct ids.
+  // A run long enough to interrupt on any machine: the mixed episodes 40 times over, with
+  // distinct ids and every copy's cameras turned by a further degree. Repeated views are rendered
+  // once, so identical copies would cost almost nothing and a fast machine would finish before
+  // the signal (CI once did: exit 1, the fixture's drift). Turned views mismatch, which is fine:
+  // they are rendered all the same, and an interrupted run exits 130 whatever it found.
   const eps = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
     .split("\n")
     .filter((l) => l.trim());
   const out: string[] = [];
-  for (let k = 0; k < 30; k++)
+  for (let k = 0; k < 40; k++)
     for (const l of eps) {
       const e = JSON.parse(l);
       e.episode_id = `${e.episode_id.slice(0, 8)}${k.toString(16).padStart(4, "0")}`;
+      for (const t of e.turns ?? []) if (t.camera_after) t.camera_after.heading_deg = (t.camera_after.heading_deg + k) % 360;
       out.push(JSON.stringify(e));
     }
   bigRun = join(dir, "big.jsonl");
