@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { writeAtomic } from "../io/atomic.ts";
 import type { Pano } from "../panos/store.ts";
-import { indexMap, sampleRgb, type ViewSpec } from "../render/reproject.ts";
+import { indexMap, type ViewSpec } from "../render/reproject.ts";
 import { encodeJpeg } from "../render/encode.ts";
 import { viewBuffers, type ViewBuffers } from "../render/view.ts";
 
@@ -27,8 +27,7 @@ export const sha256 = (b: Uint8Array): string => createHash("sha256").update(b).
  * cost) and the gather run before the first await, into `buffers`.
  */
 export function renderFrameFile(pano: Pano, task: RenderTask, buffers: ViewBuffers = viewBuffers(task.view.width, task.view.height)): Promise<string> {
-  const { map } = indexMap(task.view, pano.width, pano.height, undefined, false, buffers.map);
-  sampleRgb(pano.data, map, buffers.rgb, pano.top * pano.width);
+  indexMap(task.view, pano.width, pano.height, undefined, false, buffers.map, { src: pano.data, base: pano.top * pano.width, rgb: buffers.rgb });
   return encodeJpeg(buffers.rgb, task.view.width, task.view.height).then(async (jpeg) => {
     await writeAtomic(task.path, jpeg);
     return sha256(jpeg);

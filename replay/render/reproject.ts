@@ -76,6 +76,14 @@ function project(rx0: number, ry0: number, focal: number, cp: number, sp: number
   return v * srcW + u;
 }
 
+/** Where indexMap gathers the pixels as it goes (what sampleRgb(src, map, rgb, base) would give). */
+export interface Gather {
+  src: Uint8Array;
+  /** The first source pixel `src` holds (a band of rows). */
+  base: number;
+  rgb: Uint8Array;
+}
+
 export interface IndexMapResult {
   /** Source pixel index (v * SW + u) per output pixel, row-major. */
   map: Int32Array;
@@ -189,6 +197,7 @@ export function indexMap(
   k: TrigConstants = trigConstants(view),
   collectSensitive = false,
   out?: Int32Array,
+  gather?: Gather,
 ): IndexMapResult {
   const W = view.width;
   const H = view.height;
@@ -248,6 +257,16 @@ export function indexMap(
       projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
       map[row + x] = exactOut.index;
       if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(row + x);
+    }
+    // The row's pixels while its indices are still in cache: sampleRgb's work without a second pass.
+    if (gather) {
+      const { src, base, rgb } = gather;
+      for (let x = 0, i = row, o = row * 3; x < W; x++, i++, o += 3) {
+        const si = (map[i] - base) * 3;
+        rgb[o] = src[si];
+        rgb[o + 1] = src[si + 1];
+        rgb[o + 2] = src[si + 2];
+      }
     }
   }
   return { map, sensitive: Int32Array.from(sensitive) };
@@ -370,9 +389,15 @@ function walkRows(W: number, xc: number, halfW: number, c: number, q: number, sr
       hi2 = bl <= 0 ? Infinity : c2 / (bl * bl) - q;
     }
   }
-  for (let x = x0; x >= 0 && x < W; x += side) {
-    const rx0 = x - halfW;
-    const r2 = rx0 * rx0;
+  // Runs, not pixels: v changes only where r^2 crosses an edge's band, so each run of equal v
+  // (and the tail of it inside the next edge's band) is found with the same comparisons the
+  // per-pixel walk made, and filled. Pixel k of this half has |rx0| = r0 + k, growing.
+  const n = side > 0 ? W - x0 : x0 + 1;
+  const r0 = Math.abs(rStart);
+  let k = 0;
+  while (k < n) {
+    const r = r0 + k;
+    const r2 = r * r;
     while (r2 > hi2) {
       v += s;
       j = s > 0 ? v + 1 : v;
@@ -386,9 +411,33 @@ function walkRows(W: number, xc: number, halfW: number, c: number, q: number, sr
         }
       }
     }
-    if (r2 >= lo2) exact[x] = 1;
-    vOut[x] = v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v;
+    const kEnd = hi2 === Infinity ? n : firstSquareAbove(hi2, r0, k, n, true);
+    const kExact = lo2 === Infinity ? kEnd : firstSquareAbove(lo2, r0, k, kEnd, false);
+    const vc = v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v;
+    // Plain loops: most runs are short, where TypedArray#fill's call costs more than the stores.
+    if (side > 0) {
+      for (let x = x0 + k, e = x0 + kEnd; x < e; x++) vOut[x] = vc;
+      for (let x = x0 + kExact, e = x0 + kEnd; x < e; x++) exact[x] = 1;
+    } else {
+      for (let x = x0 - kEnd + 1, e = x0 - k + 1; x < e; x++) vOut[x] = vc;
+      for (let x = x0 - kEnd + 1, e = x0 - kExact + 1; x < e; x++) exact[x] = 1;
+    }
+    k = kEnd;
   }
+}
+
+/**
+ * The first k in [from, to) with (r0 + k)^2 > limit (strict) or >= limit, else `to`.
+ * A square root guesses it; the exact comparisons (monotone in k, r0 >= 0) settle it.
+ */
+function firstSquareAbove(limit: number, r0: number, from: number, to: number, strict: boolean): number {
+  if (limit < 0) return from; // every square (>= 0) is above a negative or -Infinity limit
+  let k = Math.ceil(Math.sqrt(limit) - r0);
+  if (k < from) k = from;
+  else if (k > to) k = to;
+  while (k > from && (strict ? (r0 + k - 1) * (r0 + k - 1) > limit : (r0 + k - 1) * (r0 + k - 1) >= limit)) k--;
+  while (k < to && !(strict ? (r0 + k) * (r0 + k) > limit : (r0 + k) * (r0 + k) >= limit)) k++;
+  return k;
 }
 
 /**

@@ -48,8 +48,8 @@ export type ViewCheck =
  */
 export function checkView(pano: Pano, view: ViewSpec, expected: string, scheme: HashScheme, buffers?: ViewBuffers): Promise<ViewCheck> {
   const k = trigConstants(view);
-  const { map, sensitive } = indexMap(view, pano.width, pano.height, k, true, buffers?.map);
-  const rgb = sampleRgb(pano.data, map, buffers?.rgb, pano.top * pano.width);
+  const rgb = buffers?.rgb ?? new Uint8Array(view.width * view.height * 3);
+  const { map, sensitive } = indexMap(view, pano.width, pano.height, k, true, buffers?.map, { src: pano.data, base: pano.top * pano.width, rgb });
   return finishCheck(encodeJpeg(rgb, view.width, view.height), pano, view, expected, scheme, k, map, sensitive);
 }
 
