@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { PNG } from "pngjs";
 import sharp from "sharp";
-import { FIXTURES, TRIESTE } from "./helpers.ts";
+import { FIXTURES, MIXED, TRIESTE } from "./helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { openSession, type RenderSession } from "../src/mp4/session.ts";
@@ -31,6 +31,12 @@ import { openRenderer } from "../src/mp4/renderer.ts";
 import { rolloutSignature } from "../video/frame-state.ts";
 import { rolloutLayout, type Rect } from "../video/layout.ts";
 import { FRAME_SIGNATURES } from "../video/signatures.ts";
+import { compareSignature } from "../video/compare-state.ts";
+import { compareLayout } from "../video/compare-layout.ts";
+import { ComparePropsSchema } from "../video/compare-props.ts";
+import { alignTimelines } from "../replay/timeline/align.ts";
+
+const ARMS = join(FIXTURES, "arms");
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-hold-test-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -38,6 +44,7 @@ const SIZE = { width: 480, height: 270 };
 
 let timeline: Timeline;
 let session: RenderSession;
+let twoUp: [Timeline, Timeline];
 
 beforeAll(async () => {
   const publicDir = join(tmp, "public");
@@ -53,6 +60,22 @@ beforeAll(async () => {
       jobs: 1,
     })
   ).timeline;
+  // base (11 turns) and ckpt200's pass 1 (8 turns) at eval #0: ckpt200 finishes first and holds.
+  const gen = async (episode: string, dir: string) =>
+    (
+      await generateFrames({
+        episodes: [ARMS],
+        episode,
+        tasks: join(MIXED, "tasks.jsonl"),
+        panos: join(MIXED, "panos"),
+        publicDir,
+        out: join(publicDir, dir),
+        fps: 5,
+        jobs: 1,
+      })
+    ).timeline;
+  twoUp = [await gen("d37a27bd393a", "two-a"), await gen("ff03ebd569bb", "two-b")];
+  // The bundle copies the public dir: every frame file exists before it is made.
   session = await openSession({ publicDir, browserExecutable: resolveBrowser() });
 }, 600_000);
 afterAll(async () => {
@@ -105,107 +128,141 @@ function psnr(a: PNG, b: PNG): number {
   return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
 }
 
+/** A rect grown to whole 16 px JPEG blocks (a block across its edge carries its noise) and 8 px more (chroma upsampling blends across block edges). */
+function grownToBlocks(box: Rect): Rect {
+  const near: Rect = { x: Math.floor(box.x / 16) * 16 - 8, y: Math.floor(box.y / 16) * 16 - 8, width: 0, height: 0 };
+  near.width = Math.ceil((box.x + box.width) / 16) * 16 + 8 - near.x;
+  near.height = Math.ceil((box.y + box.height) / 16) * 16 + 8 - near.y;
+  return near;
+}
+
+/**
+ * Renders `composition` in full and hold-aware, and checks every encoder input against the full
+ * render's for that frame: identical outside the panorama viewports, within two full renders'
+ * difference inside them; then both MP4s: H.264, every frame, equal within the encoder's noise.
+ */
+async function expectHoldMatchesFull(
+  composition: "Rollout" | "Compare",
+  props: Parameters<RenderSession["renderHoldAware"]>[0]["props"],
+  viewports: Rect[],
+  expectedScreenshots: number,
+  name: string,
+): Promise<void> {
+  const fullImages: Buffer[] = [];
+  const holdImages: Buffer[] = [];
+  const full = await session.renderHoldAware({
+    composition,
+    props,
+    outputLocation: join(tmp, `${name}-full.mp4`),
+    holds: false,
+    onImage: (img, first, length) => {
+      for (let k = 0; k < length; k++) fullImages[first + k] = img;
+    },
+  });
+  const hold = await session.renderHoldAware({
+    composition,
+    props,
+    outputLocation: join(tmp, `${name}-hold.mp4`),
+    onImage: (img, first, length) => {
+      for (let k = 0; k < length; k++) holdImages[first + k] = img;
+    },
+  });
+  const total = full.frames;
+  expect(full.rendered).toBe(total);
+  expect(hold.rendered).toBeLessThan(total);
+  expect(hold.rendered).toBe(expectedScreenshots);
+  const near = viewports.map(grownToBlocks);
+  const inside = (i: number) => {
+    const x = i % SIZE.width;
+    const y = Math.floor(i / SIZE.width);
+    return near.some((r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height);
+  };
+  let identical = 0;
+  let worstViewport = Infinity;
+  for (let f = 0; f < total; f++) {
+    expect(fullImages[f], `full render image ${f}`).toBeDefined();
+    expect(holdImages[f], `hold-aware image ${f}`).toBeDefined();
+    if (fullImages[f].equals(holdImages[f])) {
+      identical++;
+      continue;
+    }
+    const a = await sharp(fullImages[f]).removeAlpha().raw().toBuffer();
+    const b = await sharp(holdImages[f]).removeAlpha().raw().toBuffer();
+    let outsideDiff = 0;
+    let outsideMax = 0;
+    const where: number[] = [1e9, 1e9, -1, -1];
+    let se = 0;
+    let n = 0;
+    for (let i = 0; i < a.length / 3; i++) {
+      for (let c = 0; c < 3; c++) {
+        const d = a[i * 3 + c] - b[i * 3 + c];
+        if (inside(i)) {
+          se += d * d;
+          n++;
+        } else if (d !== 0) {
+          outsideDiff++;
+          outsideMax = Math.max(outsideMax, Math.abs(d));
+          const x = i % SIZE.width;
+          const y = Math.floor(i / SIZE.width);
+          where[0] = Math.min(where[0], x);
+          where[1] = Math.min(where[1], y);
+          where[2] = Math.max(where[2], x);
+          where[3] = Math.max(where[3], y);
+        }
+      }
+    }
+    expect(outsideDiff, `${name} frame ${f}: differing values outside the viewport (max ${outsideMax}, in ${where.join(",")})`).toBe(0);
+    const db = se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
+    worstViewport = Math.min(worstViewport, db);
+    expect(db, `${name} frame ${f}: viewport PSNR against the full render (dB)`).toBeGreaterThan(33);
+  }
+  // The rest differ only where two full renders of the same timeline do.
+  console.log(
+    `${name} hold-aware vs full: ${hold.rendered}/${total} screenshots; ${identical}/${total} encoder inputs byte-identical, lowest viewport PSNR of the rest ${worstViewport.toFixed(1)} dB`,
+  );
+
+  for (const mp4 of [`${name}-full.mp4`, `${name}-hold.mp4`]) {
+    const p = probeVideo(join(tmp, mp4));
+    expect(p).toMatchObject({
+      codec: "h264",
+      pixFmt: "yuv420p",
+      colorSpace: "bt709",
+      width: SIZE.width,
+      height: SIZE.height,
+      fps: 5,
+      frames: total,
+      faststart: true,
+    });
+  }
+  const a = decode(join(tmp, `${name}-full.mp4`), join(tmp, `${name}-dec-full`));
+  const b = decode(join(tmp, `${name}-hold.mp4`), join(tmp, `${name}-dec-hold`));
+  expect([a.length, b.length]).toEqual([total, total]);
+  let worst = Infinity;
+  for (let f = 0; f < total; f++) worst = Math.min(worst, psnr(a[f], b[f]));
+  console.log(`${name} MP4s: lowest per-frame PSNR ${worst.toFixed(1)} dB`);
+  expect(worst, "lowest per-frame PSNR between the two MP4s (dB)").toBeGreaterThan(33);
+}
+
 describe("hold-aware render", () => {
   it("hands the encoder exactly the full render's image for every frame, and the MP4s agree", async () => {
     const props = { ...timeline, output: SIZE };
-    const total = timeline.totalFrames;
-    const fullImages: Buffer[] = new Array(total);
-    const holdImages: Buffer[] = new Array(total);
-    const full = await session.renderHoldAware({
-      composition: "Rollout",
-      props,
-      outputLocation: join(tmp, "full.mp4"),
-      holds: false,
-      onImage: (img, first, length) => {
-        for (let k = 0; k < length; k++) fullImages[first + k] = img;
-      },
-    });
-    const hold = await session.renderHoldAware({
-      composition: "Rollout",
-      props,
-      outputLocation: join(tmp, "hold.mp4"),
-      onImage: (img, first, length) => {
-        for (let k = 0; k < length; k++) holdImages[first + k] = img;
-      },
-    });
-    expect(full.rendered).toBe(total);
-    expect(hold.rendered).toBeLessThan(total);
-    expect(hold.rendered).toBe(frameRuns(total, rolloutSignature(timeline, SIZE)).frames.length);
-    // The viewport box, grown to whole 16 px JPEG blocks (a block across its edge carries its
-    // noise) and 8 px more (the decoder's chroma upsampling blends across block edges).
     const box = rolloutLayout(SIZE.width, SIZE.height, timeline.viewport).viewportBox;
-    const near: Rect = { x: Math.floor(box.x / 16) * 16 - 8, y: Math.floor(box.y / 16) * 16 - 8, width: 0, height: 0 };
-    near.width = Math.ceil((box.x + box.width) / 16) * 16 + 8 - near.x;
-    near.height = Math.ceil((box.y + box.height) / 16) * 16 + 8 - near.y;
-    const inside = (i: number) => {
-      const x = i % SIZE.width;
-      const y = Math.floor(i / SIZE.width);
-      return x >= near.x && x < near.x + near.width && y >= near.y && y < near.y + near.height;
-    };
-    let identical = 0;
-    let worstViewport = Infinity;
-    for (let f = 0; f < total; f++) {
-      expect(fullImages[f], `full render image ${f}`).toBeDefined();
-      expect(holdImages[f], `hold-aware image ${f}`).toBeDefined();
-      if (fullImages[f].equals(holdImages[f])) {
-        identical++;
-        continue;
-      }
-      const a = await sharp(fullImages[f]).removeAlpha().raw().toBuffer();
-      const b = await sharp(holdImages[f]).removeAlpha().raw().toBuffer();
-      let outsideDiff = 0;
-      let outsideMax = 0;
-      const where: number[] = [1e9, 1e9, -1, -1];
-      let se = 0;
-      let n = 0;
-      for (let i = 0; i < a.length / 3; i++) {
-        for (let c = 0; c < 3; c++) {
-          const d = a[i * 3 + c] - b[i * 3 + c];
-          if (inside(i)) {
-            se += d * d;
-            n++;
-          } else if (d !== 0) {
-            outsideDiff++;
-            outsideMax = Math.max(outsideMax, Math.abs(d));
-            const x = i % SIZE.width;
-            const y = Math.floor(i / SIZE.width);
-            where[0] = Math.min(where[0], x);
-            where[1] = Math.min(where[1], y);
-            where[2] = Math.max(where[2], x);
-            where[3] = Math.max(where[3], y);
-          }
-        }
-      }
-      expect(outsideDiff, `frame ${f}: differing values outside the viewport (max ${outsideMax}, in ${where.join(",")})`).toBe(0);
-      const db = se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
-      worstViewport = Math.min(worstViewport, db);
-      expect(db, `frame ${f}: viewport PSNR against the full render (dB)`).toBeGreaterThan(33);
-    }
-    // The rest differ only where two full renders of the same timeline do.
-    console.log(
-      `hold-aware vs full: ${hold.rendered}/${total} screenshots; ${identical}/${total} encoder inputs byte-identical, lowest viewport PSNR of the rest ${worstViewport.toFixed(1)} dB`,
-    );
+    await expectHoldMatchesFull("Rollout", props, [box], frameRuns(timeline.totalFrames, rolloutSignature(timeline, SIZE)).frames.length, "rollout");
+  }, 900_000);
 
-    for (const name of ["full.mp4", "hold.mp4"]) {
-      const p = probeVideo(join(tmp, name));
-      expect(p).toMatchObject({
-        codec: "h264",
-        pixFmt: "yuv420p",
-        colorSpace: "bt709",
-        width: SIZE.width,
-        height: SIZE.height,
-        fps: 5,
-        frames: total,
-        faststart: true,
-      });
-    }
-    const a = decode(join(tmp, "full.mp4"), join(tmp, "dec-full"));
-    const b = decode(join(tmp, "hold.mp4"), join(tmp, "dec-hold"));
-    expect([a.length, b.length]).toEqual([total, total]);
-    let worst = Infinity;
-    for (let f = 0; f < total; f++) worst = Math.min(worst, psnr(a[f], b[f]));
-    console.log(`MP4s: lowest per-frame PSNR ${worst.toFixed(1)} dB`);
-    expect(worst, "lowest per-frame PSNR between the two MP4s (dB)").toBeGreaterThan(33);
+  it("two-up: the same for Compare (a side holding its guess while the other plays on, the score card)", async () => {
+    const [a, b] = twoUp;
+    const props = ComparePropsSchema.parse({
+      version: 1,
+      a: { timeline: a, arm: "base", pass: 0, label: "base" },
+      b: { timeline: b, arm: "ckpt200", pass: 1, label: "ckpt200" },
+      output: SIZE,
+    });
+    const clock = alignTimelines(a, b);
+    expect(clock.turns[0]).not.toBe(clock.turns[1]); // one side holds while the other plays on
+    const L = compareLayout(SIZE.width, SIZE.height, [a.viewport, b.viewport]);
+    const runs = frameRuns(clock.totalFrames, compareSignature(props));
+    await expectHoldMatchesFull("Compare", props, [L.columns[0].viewportBox, L.columns[1].viewportBox], runs.frames.length, "compare");
   }, 900_000);
 });
 

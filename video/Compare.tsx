@@ -7,10 +7,11 @@ import React, { useMemo } from "react";
 import { AbsoluteFill, useCurrentFrame, useVideoConfig } from "remotion";
 import type { CompareProps, CompareSide } from "./compare-props.ts";
 import { sameTask } from "./compare-props.ts";
-import { alignTimelines, sideAt, slotAt, type CompareClock, type SideFrame } from "../replay/timeline/align.ts";
+import { alignTimelines, slotAt, type CompareClock } from "../replay/timeline/align.ts";
+import { compareSideFrame } from "./compare-state.ts";
 import { compareLayout, type CompareColumn } from "./compare-layout.ts";
 import type { Rect } from "./layout.ts";
-import { creditLine, hudAt, panoramaOnScreen, recordedMapFiles, viewportAt } from "./lookup.ts";
+import { creditLine } from "./lookup.ts";
 import { C, MONO, SANS } from "./theme.ts";
 import { Viewport } from "./scenes/Viewport.tsx";
 import { MapPanel } from "./scenes/MapPanel.tsx";
@@ -86,20 +87,8 @@ const Side: React.FC<{ side: CompareSide; index: 0 | 1; clock: CompareClock; fra
   unit: u,
 }) => {
   const t = side.timeline;
-  const sf: SideFrame = sideAt(clock, t.segments, index, frame);
+  const { sf, view, next, hud, showMap, panoramaVisible, turnLabel } = compareSideFrame(clock, t, index, frame);
   const { segment, offset } = sf;
-  const pos = { index: sf.index, segment, offset };
-  const view = viewportAt(t.segments, pos);
-  const nextSf = frame + 1 < clock.totalFrames ? sideAt(clock, t.segments, index, frame + 1) : null;
-  const nextView = nextSf ? viewportAt(t.segments, { index: nextSf.index, segment: nextSf.segment, offset: nextSf.offset }) : null;
-  const next = nextView ? (nextView.blend?.file ?? nextView.file) : null;
-  const hud = hudAt(segment, offset);
-  const showMap = segment.kind === "map" && segment.pins.length > 0;
-  const panoramaVisible = view.file !== null && !(showMap && offset >= 8) && panoramaOnScreen(view, recordedMapFiles(t));
-  const turns = clock.turns[index];
-  const turnNo = clock.slots.findIndex((s) => s.segments[index] === sf.index);
-  const slotTurn = turnNo >= 0 ? clock.slots[turnNo].turn : 0;
-  const turnLabel = sf.finished ? `Done after ${turns} turn${turns === 1 ? "" : "s"}` : slotTurn > 0 ? `Turn ${slotTurn} of ${turns}` : "Start";
   const entry = segment.kind === "opening" ? null : (t.trace.find((e) => e.turn === segment.turn) ?? null);
   const guessed = t.outcome?.guess != null;
   const colour = SIDE_COLOURS[index];

@@ -94,3 +94,27 @@ export function scoreMotion(offset: number): ScoreMotion {
     count: interpolate(offset, [16, 44], [0, 1], clamp),
   };
 }
+
+/** The two-up trace strip fades in over its segment's first frames. */
+export function traceStripAppear(offset: number): number {
+  return interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
+}
+
+export interface CompareScoreMotion {
+  /** Each side's guess marker grows in, A first. */
+  guess: [number, number];
+  truth: number;
+  /** The results count up. */
+  count: number;
+  fade: number;
+}
+
+/** The two-up score card's animation at `offset` frames into it (settled from frame 44 on). */
+export function compareScoreMotion(offset: number): CompareScoreMotion {
+  return {
+    guess: [interpolate(offset, [6, 14], [0, 1], clamp), interpolate(offset, [12, 20], [0, 1], clamp)],
+    truth: interpolate(offset, [30, 38], [0, 1], clamp),
+    count: interpolate(offset, [16, 44], [0, 1], clamp),
+    fade: interpolate(offset, [0, 8], [0, 1], clamp),
+  };
+}

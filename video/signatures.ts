@@ -5,7 +5,9 @@
  * frame's. A composition without an entry has every frame rendered.
  */
 import type { RolloutProps } from "./props.ts";
+import type { CompareProps } from "./compare-props.ts";
 import { rolloutSignature, type FrameSignature } from "./frame-state.ts";
+import { compareSignature } from "./compare-state.ts";
 
 export type { FrameSignature } from "./frame-state.ts";
 export type SignatureOf<P> = (props: P, size: { width: number; height: number }) => FrameSignature;
@@ -13,8 +15,10 @@ export type SignatureOf<P> = (props: P, size: { width: number; height: number })
 /** Every frame distinct: the fallback, and the "full render" the hold-aware one is compared with. */
 export const everyFrame: SignatureOf<unknown> = () => (frame) => String(frame);
 
-export const FRAME_SIGNATURES: Record<string, SignatureOf<RolloutProps>> = {
-  Rollout: rolloutSignature,
+/** Per composition id, its signature; the props are the composition's own (Root.tsx registers them). */
+export const FRAME_SIGNATURES = {
+  Rollout: rolloutSignature as SignatureOf<RolloutProps>,
   // The benchmark baseline moves every frame.
-  Trivial: everyFrame,
+  Trivial: everyFrame as SignatureOf<RolloutProps>,
+  Compare: ((p: CompareProps) => compareSignature(p)) as SignatureOf<CompareProps>,
 };

@@ -150,6 +150,6 @@ async function renderVersus(episodes: string[], o: Record<string, any>): Promise
     `wrote ${relative(process.cwd(), r.out) || r.out} · ${r.frames} frames · ${secs.toFixed(2)} s at ${r.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p · two-up` +
       `\nA: ${state(r.sides[0])}\nB: ${state(r.sides[1])}` +
       `${r.props.a.timeline.episode.index !== r.props.b.timeline.episode.index || r.props.a.timeline.episode.split !== r.props.b.timeline.episode.split ? "\nnote: the two episodes are of different tasks (said on screen)" : ""}` +
-      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps)\n`,
+      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.screenshots} distinct frames drawn, held frames repeated)\n`,
   );
 }

@@ -10,7 +10,8 @@ import { everyFrame, FRAME_SIGNATURES, type FrameSignature } from "../../video/s
 import type { RolloutProps } from "../../video/props.ts";
 import { frameRuns, type FrameRuns } from "./frame-runs.ts";
 import { openFrameEncoder } from "./frame-encoder.ts";
-import { DEFAULT_X264_PRESET, type CompositionId, type X264Preset } from "./session.ts";
+import { DEFAULT_X264_PRESET, type CompositionId, type CompositionProps, type X264Preset } from "./session.ts";
+import type { CompareProps } from "../../video/compare-props.ts";
 
 /** What Remotion needs to reach the bundle and the browser (a session's). */
 export interface RemotionTarget {
@@ -24,7 +25,7 @@ export interface RemotionTarget {
 
 export interface HoldRenderOptions {
   composition: CompositionId;
-  props: RolloutProps;
+  props: CompositionProps;
   /** Where the MP4 goes (the caller makes it atomic). */
   outputLocation: string;
   /** false: screenshot every frame (the reference the hold-aware render is checked against). */
@@ -48,11 +49,14 @@ export interface HoldRenderResult {
   ms: number;
 }
 
-export function signatureFor(id: CompositionId, props: RolloutProps, size: { width: number; height: number }, holds = true): FrameSignature {
-  return (holds ? (FRAME_SIGNATURES[id] ?? everyFrame) : everyFrame)(props, size);
+export function signatureFor(id: CompositionId, props: CompositionProps, size: { width: number; height: number }, holds = true): FrameSignature {
+  if (!holds) return everyFrame(props, size);
+  // Each composition's props are the ones its id registers (Root.tsx), as Remotion's inputProps are.
+  if (id === "Compare") return FRAME_SIGNATURES.Compare(props as CompareProps, size);
+  return FRAME_SIGNATURES[id](props as RolloutProps, size);
 }
 
-export function runsFor(composition: VideoConfig, id: CompositionId, props: RolloutProps, holds = true): FrameRuns {
+export function runsFor(composition: VideoConfig, id: CompositionId, props: CompositionProps, holds = true): FrameRuns {
   return frameRuns(composition.durationInFrames, signatureFor(id, props, { width: composition.width, height: composition.height }, holds));
 }
 

@@ -45,6 +45,8 @@ export interface RenderCompareResult {
   fps: number;
   renderMs: number;
   framesMs: number;
+  /** Screenshots taken (distinct frames; held ones are repeated by the encoder). */
+  screenshots: number;
 }
 
 function tempMp4For(target: string): string {
@@ -167,15 +169,16 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
       throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
     }
     try {
-      const r = await session.renderMp4({
+      // Hold-aware: a side holding its guess while the other plays on, and the settled score card, are screenshotted once.
+      const r = await session.renderHoldAware({
         composition: "Compare",
         props,
         outputLocation: tmpOut,
         concurrency,
-        onProgress: (p) => opts.onProgress?.("render", p.renderedFrames, frames),
+        onProgress: (done) => opts.onProgress?.("render", done, frames),
       });
       renameSync(tmpOut, target);
-      return { out: target, props, sides: [a, b], size, frames, fps: props.a.timeline.fps, renderMs: r.ms, framesMs };
+      return { out: target, props, sides: [a, b], size, frames, fps: props.a.timeline.fps, renderMs: r.ms, framesMs, screenshots: r.rendered };
     } catch (e) {
       if (e instanceof GeoreplayError) throw e;
       throwIfAborted(opts.signal);

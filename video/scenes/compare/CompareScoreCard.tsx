@@ -3,7 +3,6 @@
  * by arm), and both sides' distance, points, geoeval reward and turns.
  */
 import React from "react";
-import { interpolate } from "remotion";
 import type { CompareProps, CompareSide } from "../../compare-props.ts";
 import { sameTask } from "../../compare-props.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
@@ -11,8 +10,7 @@ import { spanFrame } from "../../compare-frame.ts";
 import { C, MONO, SANS } from "../../theme.ts";
 import { formatKm } from "../ScoreCard.tsx";
 import { WorldMap, type Marker } from "../WorldMap.tsx";
-
-const clamp = { extrapolateLeft: "clamp", extrapolateRight: "clamp" } as const;
+import { compareScoreMotion } from "../../motion.ts";
 
 /** A's and B's colours on the map and in the table. */
 export const SIDE_COLOURS = ["#4f8fe8", "#e8834a"] as const;
@@ -49,6 +47,7 @@ export const CompareScoreCard: React.FC<{ props: CompareProps; turns: [number, n
   const guesses = sides.map((s) => s.timeline.outcome?.guess ?? null);
   const pts = [truth, ...guesses].filter((p): p is [number, number] => p !== null);
   const frame = spanFrame(pts, mapW, mapH);
+  const motion = compareScoreMotion(offset);
   const markers: Marker[] = [];
   guesses.forEach((g, i) => {
     if (g)
@@ -57,13 +56,12 @@ export const CompareScoreCard: React.FC<{ props: CompareProps; turns: [number, n
         color: SIDE_COLOURS[i],
         label: sides[i].label,
         labelBelow: i === 1,
-        scale: interpolate(offset, [6 + 6 * i, 14 + 6 * i], [0, 1], clamp),
+        scale: motion.guess[i],
       });
   });
   // Different tasks have different truths: then only A's is drawn, and the card says so.
-  if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: interpolate(offset, [30, 38], [0, 1], clamp) });
-  const count = interpolate(offset, [16, 44], [0, 1], clamp);
-  const fade = interpolate(offset, [0, 8], [0, 1], clamp);
+  if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: motion.truth });
+  const { count, fade } = motion;
   const results = sides.map((s, i) => sideResult(s, turns[i]));
   const ep = props.a.timeline.episode;
   const country = ep.country ?? props.b.timeline.episode.country;

@@ -3,7 +3,7 @@
  * its reply (as text: React escapes it; model text is never run), clipped.
  */
 import React from "react";
-import { interpolate } from "remotion";
+import { traceStripAppear } from "../../motion.ts";
 import type { TraceEntry } from "../../../replay/timeline/timeline-schema.ts";
 import { C, MONO, SANS } from "../../theme.ts";
 import { NO_REPLY, printable } from "../TracePane.tsx";
@@ -30,7 +30,7 @@ export const TraceStrip: React.FC<{
   unit: number;
   noReply?: string;
 }> = ({ entry, intro, note, width, height, offset, unit, noReply }) => {
-  const appear = interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
+  const appear = traceStripAppear(offset);
   const box: React.CSSProperties = {
     width,
     height,
