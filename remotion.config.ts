@@ -14,7 +14,7 @@ import { Config } from "@remotion/cli/config";
 
 const randomPort = () => 20000 + Math.floor(Math.random() * 30000);
 
-Config.setEntryPoint("video/index.ts");
+Config.setEntryPoint("video/remotion/index.ts");
 Config.setBrowserExecutable(process.env.GEOREPLAY_CHROMIUM || "/usr/bin/chromium");
 Config.setChromeMode("chrome-for-testing");
 Config.setConcurrency(1);

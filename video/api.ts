@@ -1,11 +1,12 @@
 /**
- * `georeplay/video`: the composition, to embed in another Remotion project.
- * Register them with your own <Composition component={Rollout} schema={RolloutPropsSchema} … />
- * (or Compare with ComparePropsSchema: two timelines side by side)
- * and pass a timeline.json written by `georeplay frames` (its frame files in your public dir).
+ * `georeplay/video`: the scenes and the painter, to draw georeplay's frames
+ * on any Canvas 2D context, and the Remotion compositions (`georeplay/video/remotion`,
+ * which needs Remotion installed) to register in another Remotion project.
  */
-export { Rollout } from "./Rollout.tsx";
 export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./props.ts";
 export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
-export { Compare } from "./Compare.tsx";
 export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare-props.ts";
+export { sceneAt, videoFrames, videoFps, videoSize, type VideoSpec } from "./scene/index.ts";
+export { measuringLayouter, planLayouter, TextPlanSchema, type TextLayouter, type TextPlan } from "./scene/text.ts";
+export type { Scene, Prim } from "./scene/types.ts";
+export { paint, type PaintEnv } from "./paint.ts";

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { TimelineSchema } from "../replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "./props.ts";
+import { TextPlanSchema } from "./scene/text.ts";
 
 export const CompareSideSchema = z.object({
   timeline: TimelineSchema,
@@ -24,6 +25,8 @@ export const ComparePropsSchema = z.object({
   b: CompareSideSchema,
   /** Output video size; default 1280x720 (16:9 and square layouts). */
   output: OutputSizeSchema.optional(),
+  /** Lines laid out in Node for this size (scene/text.ts). */
+  text: TextPlanSchema.optional(),
 });
 export type CompareProps = z.infer<typeof ComparePropsSchema>;
 

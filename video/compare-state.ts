@@ -1,16 +1,10 @@
 /**
- * What one Compare frame shows, as pure functions of (props, clock, frame):
- * the composition draws each side from `compareSideFrame`, and
- * `compareSignature` reduces a frame to the values its pixels depend on, so
- * the renderer screenshots the first of a run of equal frames (a side that
- * has guessed holding while the other plays on, the settled score card).
+ * What one side of a Compare frame shows, as a pure function of (clock,
+ * timeline, side, frame): the scene (scene/compare.ts) draws each side from it.
  */
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
-import { alignTimelines, sideAt, slotAt, type CompareClock, type SideFrame } from "../replay/timeline/align.ts";
-import type { CompareProps } from "./compare-props.ts";
-import type { FrameSignature } from "./frame-state.ts";
+import { sideAt, type CompareClock, type SideFrame } from "../replay/timeline/align.ts";
 import { hudAt, panoramaOnScreen, recordedMapFiles, viewportAt, type ViewportFrame } from "./lookup.ts";
-import { compareScoreMotion, mapMotion, traceStripAppear } from "./motion.ts";
 import type { HudState } from "../replay/timeline/timeline-schema.ts";
 
 export interface CompareSideFrame {
@@ -43,34 +37,5 @@ export function compareSideFrame(clock: CompareClock, t: Timeline, index: 0 | 1,
     showMap,
     panoramaVisible: view.file !== null && !(showMap && offset >= 8) && panoramaOnScreen(view, maps),
     turnLabel: sf.finished ? `Done after ${turns} turn${turns === 1 ? "" : "s"}` : slotTurn > 0 ? `Turn ${slotTurn} of ${turns}` : "Start",
-  };
-}
-
-/**
- * Compare's signature: the clock slot's label, and per side its segment and
- * the animated values its scenes draw with (viewport, HUD, map motion, the
- * trace strip's fade-in); on the score card, its animation values. Raw
- * offsets never enter it, so a settled animation stops changing it.
- */
-export function compareSignature(p: CompareProps): FrameSignature {
-  const clock = alignTimelines(p.a.timeline, p.b.timeline);
-  const maps = [recordedMapFiles(p.a.timeline), recordedMapFiles(p.b.timeline)] as const;
-  return (frame) => {
-    const { slot } = slotAt(clock, frame);
-    if (slot.kind === "score") return JSON.stringify(["score", compareScoreMotion(frame - clock.scoreStart)]);
-    const sides = ([0, 1] as const).map((i) => {
-      const s = compareSideFrame(clock, i === 0 ? p.a.timeline : p.b.timeline, i, frame, maps[i]);
-      return [
-        s.sf.index,
-        s.sf.finished,
-        s.view,
-        s.hud,
-        s.showMap ? mapMotion(s.sf.offset) : null,
-        s.panoramaVisible,
-        s.turnLabel,
-        traceStripAppear(s.sf.offset),
-      ];
-    });
-    return JSON.stringify(["panel", slot.kind === "turn" ? slot.turn : 0, sides]);
   };
 }

@@ -1,14 +1,10 @@
 /**
- * What one Rollout frame shows, as a pure function of (timeline, frame, size):
- * the composition draws from it, and `rolloutSignature` reduces it to the
- * values the pixels depend on. Frames with equal signatures are drawn
- * alike, so the renderer screenshots the first of a run of equal frames
- * and lets the encoder repeat it (holds, guesses, the settled score card).
+ * What one Rollout frame shows, as a pure function of (timeline, frame):
+ * which segment, which frame files, which HUD state, whether the map and the
+ * panorama are on screen. The scene (scene/rollout.ts) is laid out from it.
  */
 import type { HudState, Timeline } from "../replay/timeline/timeline-schema.ts";
 import { hudAt, panoramaOnScreen, recordedMapFiles, segmentAt, segmentProgress, viewportAt, type FramePosition, type ViewportFrame } from "./lookup.ts";
-import { mapMotion, scoreMotion, traceMotion } from "./motion.ts";
-import { rolloutLayout } from "./layout.ts";
 
 export type RolloutFrame =
   | { kind: "score"; pos: FramePosition }
@@ -48,32 +44,4 @@ export function prefetchFile(t: Timeline, frame: number): string | null {
   if (frame + 1 >= t.totalFrames) return null;
   const v = viewportAt(t.segments, segmentAt(t.segments, frame + 1));
   return v.blend?.file ?? v.file;
-}
-
-/** A pure function from frame number to a string: equal strings mean equal pixels. */
-export type FrameSignature = (frame: number) => string;
-
-/**
- * Rollout's signature: the segment (everything constant through it) plus the
- * animated values each scene computes with the same motion functions it draws
- * with. Raw offsets never enter it, so a settled animation stops changing it.
- */
-export function rolloutSignature(t: Timeline, size: { width: number; height: number }): FrameSignature {
-  const maps = recordedMapFiles(t);
-  const L = rolloutLayout(size.width, size.height, t.viewport);
-  return (frame) => {
-    const f = rolloutFrame(t, frame, maps);
-    const { index, segment, offset } = f.pos;
-    if (f.kind === "score") return JSON.stringify(["score", index, scoreMotion(offset)]);
-    const active = t.trace.find((e) => e.turn === segment.turn) ?? null;
-    return JSON.stringify([
-      "panel",
-      index,
-      f.view,
-      f.hud,
-      f.panoramaVisible,
-      f.showMap ? mapMotion(offset) : null,
-      f.trace ? traceMotion(active, L.trace.width, L.trace.height, L.unit, f.trace.progress, f.trace.offset) : null,
-    ]);
-  };
 }

@@ -1,47 +1,14 @@
 /**
  * Every frame-dependent value the scenes animate, as pure functions of the
- * segment offset / progress. The scenes call these to draw; the frame
- * signature (frame-state.ts) calls the same ones, so two frames whose values
- * agree are drawn alike and the renderer may screenshot one of them only.
+ * segment offset / progress. A settled animation stops changing its values,
+ * so the scene stops changing and the encoder repeats the frame.
  */
-import { interpolate } from "remotion";
-import type { TraceEntry } from "../replay/timeline/timeline-schema.ts";
 
-const clamp = { extrapolateLeft: "clamp", extrapolateRight: "clamp" } as const;
-
-/** Control characters (other than newline and tab) would render as boxes; model text is shown, never run. */
-export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return text.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\uFFFD");
-}
-
-/** Rough line count of wrapped text at a given width; good enough to scroll a reply deterministically. */
-export function estimateLines(text: string, charsPerLine: number): number {
-  let n = 0;
-  for (const line of text.split("\n")) n += Math.max(1, Math.ceil(line.length / charsPerLine));
-  return n;
-}
-
-/** Geometry of the active turn's reply box (constant through a segment). */
-export interface ReplyBox {
-  reply: string;
-  fontSize: number;
-  lineHeight: number;
-  lines: number;
-  /** Pixels of reply below the box, scrolled past during the segment. */
-  overflow: number;
-  replyHeight: number;
-}
-
-export function replyBox(entry: TraceEntry, paneWidth: number, paneHeight: number, unit: number): ReplyBox {
-  const reply = printable(entry.reply ?? "");
-  const fontSize = 13.5 * unit;
-  const lineHeight = fontSize * 1.42;
-  const innerW = paneWidth - 24 * unit;
-  const lines = estimateLines(reply, Math.max(10, Math.floor(innerW / (fontSize * 0.52))));
-  const replyHeight = Math.round(paneHeight * 0.42);
-  const overflow = Math.max(0, lines * lineHeight - replyHeight + lineHeight);
-  return { reply, fontSize, lineHeight, lines, overflow, replyHeight };
+/** Linear ramp from `out[0]` at `x = at[0]` to `out[1]` at `x = at[1]`, clamped outside (our own: the pure code needs no Remotion). */
+export function ramp(x: number, at: readonly [number, number], out: readonly [number, number] = [0, 1]): number {
+  const t = at[1] === at[0] ? (x >= at[1] ? 1 : 0) : (x - at[0]) / (at[1] - at[0]);
+  const c = Math.min(1, Math.max(0, t));
+  return out[0] + (out[1] - out[0]) * c;
 }
 
 export interface TraceMotion {
@@ -52,14 +19,12 @@ export interface TraceMotion {
   feedbackOpacity: number;
 }
 
-/** The trace pane's animation at `progress` (0..1 through the segment) and `offset` (frames since its start). */
-export function traceMotion(active: TraceEntry | null, paneWidth: number, paneHeight: number, unit: number, progress: number, offset: number): TraceMotion {
-  const appear = interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
-  if (!active) return { appear, scroll: 0, feedbackOpacity: 0 };
+/** The trace pane's animation for a reply `overflow` px taller than its box, at `progress` (0..1 through the segment) and `offset` (frames since its start). */
+export function traceMotion(overflow: number, progress: number, offset: number): TraceMotion {
+  const appear = ramp(offset, [0, 6], [0, 1]);
   // Scroll the whole reply past during the middle of the segment, so its end (usually the action) is read last.
-  const { overflow } = replyBox(active, paneWidth, paneHeight, unit);
-  const scroll = overflow * interpolate(progress, [0.12, 0.8], [0, 1], clamp);
-  const feedbackOpacity = interpolate(progress, [0.25, 0.35], [0, 1], clamp);
+  const scroll = overflow * ramp(progress, [0.12, 0.8], [0, 1]);
+  const feedbackOpacity = ramp(progress, [0.25, 0.35], [0, 1]);
   return { appear, scroll, feedbackOpacity };
 }
 
@@ -71,8 +36,8 @@ export interface MapMotion {
 
 export function mapMotion(offset: number): MapMotion {
   return {
-    appear: interpolate(offset, [0, 8], [0, 1], { extrapolateRight: "clamp" }),
-    newestPin: interpolate(offset, [6, 14], [0, 1], clamp),
+    appear: ramp(offset, [0, 8], [0, 1]),
+    newestPin: ramp(offset, [6, 14], [0, 1]),
   };
 }
 
@@ -87,17 +52,17 @@ export interface ScoreMotion {
 
 export function scoreMotion(offset: number): ScoreMotion {
   return {
-    fade: interpolate(offset, [0, 8], [0, 1], clamp),
-    guessPin: interpolate(offset, [6, 14], [0, 1], clamp),
-    truthPin: interpolate(offset, [34, 42], [0, 1], clamp),
-    line: interpolate(offset, [12, 38], [0, 1], clamp),
-    count: interpolate(offset, [16, 44], [0, 1], clamp),
+    fade: ramp(offset, [0, 8], [0, 1]),
+    guessPin: ramp(offset, [6, 14], [0, 1]),
+    truthPin: ramp(offset, [34, 42], [0, 1]),
+    line: ramp(offset, [12, 38], [0, 1]),
+    count: ramp(offset, [16, 44], [0, 1]),
   };
 }
 
 /** The two-up trace strip fades in over its segment's first frames. */
 export function traceStripAppear(offset: number): number {
-  return interpolate(offset, [0, 6], [0, 1], { extrapolateRight: "clamp" });
+  return ramp(offset, [0, 6], [0, 1]);
 }
 
 export interface CompareScoreMotion {
@@ -112,9 +77,9 @@ export interface CompareScoreMotion {
 /** The two-up score card's animation at `offset` frames into it (settled from frame 44 on). */
 export function compareScoreMotion(offset: number): CompareScoreMotion {
   return {
-    guess: [interpolate(offset, [6, 14], [0, 1], clamp), interpolate(offset, [12, 20], [0, 1], clamp)],
-    truth: interpolate(offset, [30, 38], [0, 1], clamp),
-    count: interpolate(offset, [16, 44], [0, 1], clamp),
-    fade: interpolate(offset, [0, 8], [0, 1], clamp),
+    guess: [ramp(offset, [6, 14], [0, 1]), ramp(offset, [12, 20], [0, 1])],
+    truth: ramp(offset, [30, 38], [0, 1]),
+    count: ramp(offset, [16, 44], [0, 1]),
+    fade: ramp(offset, [0, 8], [0, 1]),
   };
 }

@@ -1,9 +1,10 @@
 /**
- * The composition's props: the timeline (the generator's contract) plus an
- * optional output size. Validated by Remotion against this schema.
+ * Rollout's props: the timeline (the generator's contract) plus an optional
+ * output size and text plan. Validated with this schema by both engines.
  */
 import { z } from "zod";
 import { TimelineSchema } from "../replay/timeline/timeline-schema.ts";
+import { TextPlanSchema } from "./scene/text.ts";
 
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
@@ -21,6 +22,8 @@ export const OutputSizeSchema = z.object({ width: EvenSide, height: EvenSide });
 export const RolloutPropsSchema = TimelineSchema.extend({
   /** Output video size; default 1280x720. Layout is designed for 16:9. */
   output: OutputSizeSchema.optional(),
+  /** Lines laid out in Node for this size (scene/text.ts); absent or stale, the browser measures (approximate). */
+  text: TextPlanSchema.optional(),
 });
 export type RolloutProps = z.infer<typeof RolloutPropsSchema>;
 

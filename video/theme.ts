@@ -1,7 +1,5 @@
-/** Colours, fonts and the design grid shared by every scene. Layout is designed at 720 px height and scaled. */
+/** Colours and the design grid shared by every scene. Layout is designed at 720 px height and scaled. */
 export const DESIGN_HEIGHT = 720;
-export const SANS = "Inter, sans-serif";
-export const MONO = "'JetBrains Mono', monospace";
 
 export const C = {
   bg: "#0e1116",
@@ -15,9 +13,23 @@ export const C = {
   fail: "#e0584f",
   guess: "#c4332a", // the environment's reveal map colours
   truth: "#3f7a55",
+  /** The truth and guess colours brightened for text and dots on the dark background. */
+  truthText: "#5fb780",
+  truthDot: "#65c388",
+  guessDot: "#ff5243",
   sea: "#15283c",
   land: "#3d4956",
   border: "#566373",
   unverified: "#b3261e",
   slideshow: "#2f5d8a", // recorded images, not a replay: informative, not an alarm
+  slideshowText: "#4b95dd",
+  code: "#0b0e13",
+  white: "#ffffff",
 };
+
+/** A's and B's colours on a two-up video, and brightened for text. */
+export const SIDE_COLOURS = ["#4f8fe8", "#e8834a"] as const;
+export const SIDE_TEXT = ["#5ba5ff", "#ff9755"] as const;
+
+/** The panel colour at alpha 0..1, for fades over panels. */
+export const panelAlpha = (a: number) => `rgba(22,27,34,${a})`;

@@ -72,3 +72,24 @@ export function pinsFrame(pins: readonly LatLon[]): MapFrame | null {
 
 /** The whole world, for a map with nothing on it yet. */
 export const WORLD_FRAME: MapFrame = { center: [20, 0], halfWidthDeg: 180 };
+
+/**
+ * Framing for several results on one map (the two-up score card: the truth
+ * and both guesses): centred on the points' span, longitudes unwrapped
+ * around the first point (so a pair across the antimeridian frames the
+ * Pacific, not the world); the half-width fits the longitude span and the
+ * latitude span (Mercator-stretched at the centre, scaled by the map's
+ * aspect), with a margin, never tighter than 0.05 degrees (one town).
+ */
+export function spanFrame(points: readonly LatLon[], width: number, height: number): MapFrame {
+  if (points.length === 0) return WORLD_FRAME;
+  const ref = points[0][1];
+  const lats = points.map((p) => p[0]);
+  const lons = points.map((p) => unwrapLon(p[1], ref));
+  const [lat0, lat1] = [Math.min(...lats), Math.max(...lats)];
+  const [lon0, lon1] = [Math.min(...lons), Math.max(...lons)];
+  const center: [number, number] = [(lat0 + lat1) / 2, normLon((lon0 + lon1) / 2)];
+  const cos = Math.max(0.2, Math.cos(center[0] * RAD));
+  const span = Math.max(lon1 - lon0, ((lat1 - lat0) / cos) * (width / height));
+  return { center, halfWidthDeg: Math.min(180, Math.max(0.05, 0.9 * span + 0.3)) };
+}

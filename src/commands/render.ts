@@ -1,9 +1,11 @@
-/** `georeplay render`: one recorded episode to an MP4 (frame generator + Remotion). */
+/** `georeplay render`: one recorded episode to an MP4 (verified frames, scenes painted natively or with Remotion, x264). */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { relative } from "node:path";
 import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { parseSize } from "../mp4/size.ts";
+import { ENGINES } from "../mp4/engine.ts";
+import { X264_PRESETS } from "../native/encoder.ts";
 // Remotion, webpack and the renderer load only when a render runs.
 import type { RenderStage } from "../mp4/render-episode.ts";
 import type { Progress } from "./progress.ts";
@@ -16,13 +18,16 @@ export function registerRender(program: Command): void {
     .summary("render one recorded episode to an MP4 (verified replay, HUD, trace, map, score card)")
     .description(
       "Verifies the episode's views and renders its camera path (as `georeplay frames` does, into a\n" +
-        "temporary folder), then renders the Rollout composition with Remotion and Chromium to an H.264\n" +
-        "MP4 (yuv420p, bt709). The file appears only when complete: a failed or interrupted render leaves\n" +
-        "nothing at the output path and no temporary folders behind.\n\n" +
+        "temporary folder), then paints every distinct frame in Node (Skia, the default --engine native)\n" +
+        "and encodes it with ffmpeg's libx264 (CRF 18, --preset medium, yuv420p, bt709, +faststart). No\n" +
+        "browser, no server, no port. The file appears only when complete: a failed or interrupted render\n" +
+        "leaves nothing at the output path and no temporary folders behind.\n\n" +
         "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images,\n" +
         "labelled RECORDED IMAGES · NOT A REPLAY on every frame, and needs no --tasks/--panos.\n\n" +
-        "Chromium: $GEOREPLAY_CHROMIUM, else /usr/bin/chromium (apt-get install chromium).\n" +
-        "Remotion's file server listens on all interfaces, on a random free port, while rendering.\n\n" +
+        "ffmpeg: $GEOREPLAY_FFMPEG, else ffmpeg-static's, else ffmpeg on PATH (apt-get install ffmpeg).\n" +
+        "--engine remotion draws the same scenes in the Remotion composition with Chromium\n" +
+        "($GEOREPLAY_CHROMIUM or /usr/bin/chromium); it needs Remotion installed, whose licence is not\n" +
+        "open source (free for individuals, non-profits and companies of up to 3 people).\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +
         "anyway, marked UNVERIFIED REPLAY); 2 bad input or the renderer could not run.\n\n" +
         "--json prints one object on stdout once the MP4 is written (docs/json-reports.md).\n\n" +
@@ -42,7 +47,9 @@ export function registerRender(program: Command): void {
     )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
-    .option("--concurrency <n>", "Chromium tabs rendering in parallel (1 was fastest on 2 cores)", positiveInt, 1)
+    .addOption(new Option("--engine <engine>", "native: Skia in Node + x264; remotion: the Remotion composition in Chromium").choices(ENGINES).default("native"))
+    .addOption(new Option("--preset <preset>", "x264 preset: faster presets encode quicker, slower ones make smaller files").choices(X264_PRESETS).default("medium"))
+    .option("--concurrency <n>", "--engine remotion: Chromium tabs in parallel (1 was fastest on 2 cores)", positiveInt, 1)
     .option("--versus <id|#n>", "two-up video: this episode (from any input) beside --episode")
     .option("--versus-arm <arm>", "two-up video: this arm's (model_name's) attempt at --episode's task (same split and task.index)")
     .option("--pass <n>", "with --versus-arm: that arm's pass (task.sample); default --episode's pass, else the lowest", nonNegativeInt);
@@ -70,14 +77,11 @@ export function registerRender(program: Command): void {
           fps: o.fps,
           unverified: Boolean(o.unverified),
           concurrency: o.concurrency,
+          engine: o.engine,
+          preset: o.preset,
           jobs: o.jobs,
           onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
-          onProgress: (stage, done, total) => {
-            const [a, b] = STAGE_SPAN[stage];
-            const f = total > 0 ? Math.min(1, done / total) : 1;
-            const detail = stage === "frames" ? `frame files ${done}/${total}` : stage === "bundle" ? "bundling" : `video frames ${done}/${total}`;
-            bar.update(Math.round(a + (b - a) * f), detail);
-          },
+          onProgress: onStage(bar),
         }),
       );
       if (o.json) {
@@ -91,7 +95,7 @@ export function registerRender(program: Command): void {
       process.stdout.write(
         `wrote ${relative(process.cwd(), r.out) || r.out} · ${t.totalFrames} frames · ${secs.toFixed(2)} s at ${t.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p` +
           `${t.episode.source === "slideshow" ? " · slideshow of recorded images (not a replay)" : t.episode.verified ? " · verified replay" : " · UNVERIFIED REPLAY"}` +
-          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.screenshots} distinct frames drawn, held frames repeated)\n`,
+          `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
       );
     });
 }
@@ -131,7 +135,10 @@ async function renderVersus(episodes: string[], o: Record<string, any>): Promise
       fps: o.fps,
       unverified: Boolean(o.unverified),
       concurrency: o.concurrency,
+      engine: o.engine,
+      preset: o.preset,
       jobs: o.jobs,
+      onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
       onProgress: onStage(bar),
     }),
   );
@@ -150,6 +157,6 @@ async function renderVersus(episodes: string[], o: Record<string, any>): Promise
     `wrote ${relative(process.cwd(), r.out) || r.out} · ${r.frames} frames · ${secs.toFixed(2)} s at ${r.fps} fps · ${r.size.width}x${r.size.height} · h264 yuv420p · two-up` +
       `\nA: ${state(r.sides[0])}\nB: ${state(r.sides[1])}` +
       `${r.props.a.timeline.episode.index !== r.props.b.timeline.episode.index || r.props.a.timeline.episode.split !== r.props.b.timeline.episode.split ? "\nnote: the two episodes are of different tasks (said on screen)" : ""}` +
-      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.screenshots} distinct frames drawn, held frames repeated)\n`,
+      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
   );
 }

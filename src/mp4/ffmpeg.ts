@@ -1,20 +1,33 @@
 /**
- * ffmpeg / ffprobe for what the project needs beyond Remotion (probing
- * outputs). ffmpeg-static where its install script managed to download a
- * binary (usually not: it is an optional dependency), else the binaries that
- * ship inside @remotion/compositor-linux-x64-gnu, else the system's.
+ * ffmpeg and ffprobe: `$GEOREPLAY_FFMPEG` (and `$GEOREPLAY_FFPROBE`), else
+ * ffmpeg-static's binary where its install script managed to download one
+ * (an optional dependency: usually absent offline), else `ffmpeg` on PATH
+ * (Debian's, which scripts/setup.sh installs). Remotion's bundled ffmpeg is
+ * never used: it has no rawvideo demuxer and is Remotion-licensed.
  */
 import { createRequire } from "node:module";
-import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { delimiter, dirname, join } from "node:path";
 import { execFileSync } from "node:child_process";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 
 const require = createRequire(import.meta.url);
 
+export const FFMPEG_ENV = "GEOREPLAY_FFMPEG";
+export const FFPROBE_ENV = "GEOREPLAY_FFPROBE";
+const INSTALL = "install it with: apt-get install ffmpeg (Debian/Ubuntu), or set $GEOREPLAY_FFMPEG to an ffmpeg with libx264";
+
 export interface Tool {
   path: string;
-  source: "ffmpeg-static" | "remotion" | "system";
+  source: "env" | "ffmpeg-static" | "system";
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function fromFfmpegStatic(): string | null {
@@ -26,42 +39,46 @@ function fromFfmpegStatic(): string | null {
   }
 }
 
-function fromRemotion(name: "ffmpeg" | "ffprobe"): string | null {
-  try {
-    const dir = (require("@remotion/compositor-linux-x64-gnu") as { dir: string }).dir;
-    const p = join(dir, name);
-    return existsSync(p) ? p : null;
-  } catch {
-    return null;
-  }
-}
-
 function fromPath(name: string, env: NodeJS.ProcessEnv = process.env): string | null {
   for (const d of (env.PATH ?? "").split(delimiter)) {
     if (!d) continue;
     const p = join(d, name);
-    if (existsSync(p)) return p;
+    if (isFile(p)) return p;
   }
   return null;
 }
 
-export function resolveFfmpeg(): Tool {
-  const s = fromFfmpegStatic();
-  if (s) return { path: s, source: "ffmpeg-static" };
-  const r = fromRemotion("ffmpeg");
-  if (r) return { path: r, source: "remotion" };
-  const p = fromPath("ffmpeg");
-  if (p) return { path: p, source: "system" };
-  throw new GeoreplayError("no ffmpeg found (ffmpeg-static, @remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+function fromEnv(name: string, env: NodeJS.ProcessEnv): string | null {
+  const v = env[name];
+  if (v === undefined || v === "") return null;
+  if (!isFile(v)) throw new GeoreplayError(`$${name}=${v}: no such file; point it at an ffmpeg binary, or unset it to use ffmpeg on PATH`);
+  return v;
 }
 
-/** ffmpeg-static has no ffprobe, so ffprobe comes from Remotion's compositor or the system. */
-export function resolveFfprobe(): Tool {
-  const r = fromRemotion("ffprobe");
-  if (r) return { path: r, source: "remotion" };
-  const p = fromPath("ffprobe");
+export function resolveFfmpeg(env: NodeJS.ProcessEnv = process.env): Tool {
+  const e = fromEnv(FFMPEG_ENV, env);
+  if (e) return { path: e, source: "env" };
+  const s = fromFfmpegStatic();
+  if (s) return { path: s, source: "ffmpeg-static" };
+  const p = fromPath("ffmpeg", env);
   if (p) return { path: p, source: "system" };
-  throw new GeoreplayError("no ffprobe found (@remotion/compositor-linux-x64-gnu, PATH); run npm ci, or apt-get install ffmpeg");
+  throw new GeoreplayError(`no ffmpeg found ($${FFMPEG_ENV}, ffmpeg-static, PATH); ${INSTALL}`);
+}
+
+/** ffprobe: $GEOREPLAY_FFPROBE, else beside the ffmpeg in use, else on PATH. */
+export function resolveFfprobe(env: NodeJS.ProcessEnv = process.env): Tool {
+  const e = fromEnv(FFPROBE_ENV, env);
+  if (e) return { path: e, source: "env" };
+  try {
+    const ff = resolveFfmpeg(env);
+    const beside = join(dirname(ff.path), "ffprobe");
+    if (isFile(beside)) return { path: beside, source: ff.source };
+  } catch {
+    /* fall through to PATH */
+  }
+  const p = fromPath("ffprobe", env);
+  if (p) return { path: p, source: "system" };
+  throw new GeoreplayError(`no ffprobe found ($${FFPROBE_ENV}, beside ffmpeg, PATH); ${INSTALL}`);
 }
 
 export interface VideoProbe {

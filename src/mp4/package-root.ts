@@ -22,14 +22,14 @@ export function packageRoot(): string {
 
 /**
  * The Remotion entry point. Compiled (an installed package, or `npm run build` in a checkout):
- * dist/video/index.js, which imports only what the package ships (dist/replay). From the
- * TypeScript sources (tests, Studio): video/index.ts.
+ * dist/video/remotion/index.js, which imports only what the package ships (dist/replay). From the
+ * TypeScript sources (tests, Studio): video/remotion/index.ts.
  */
 export function videoEntryPoint(): string {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith(".js")) {
-    const compiled = join(dirname(dirname(here)), "..", "video", "index.js");
+    const compiled = join(dirname(dirname(here)), "..", "video", "remotion", "index.js");
     if (existsSync(compiled)) return compiled;
   }
-  return join(packageRoot(), "video", "index.ts");
+  return join(packageRoot(), "video", "remotion", "index.ts");
 }

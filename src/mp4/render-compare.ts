@@ -1,24 +1,18 @@
 /**
- * Two episodes to one two-up MP4 (the Compare composition): both verified
- * before either is filmed, then filmed by the frame generator into one private
- * public dir (drift in either aborts, unless --unverified, which stamps that
- * side), bundled once,
- * rendered with Remotion, renamed into place. As for one episode, nothing
- * partial is left at the output path and every temporary folder is removed.
+ * Two episodes to one two-up MP4 (the Compare composition). Each side is
+ * prepared once (found, verified, filmed into the video's private folder: a
+ * drifted view aborts before anything is encoded, unless --unverified, which
+ * stamps that side), then both are encoded together by the chosen engine and
+ * renamed into place. Nothing partial is left at the output path and every
+ * temporary folder is removed.
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
-import { tmpdir, availableParallelism } from "node:os";
-import { basename, dirname, extname, join } from "node:path";
+import { join } from "node:path";
 import { generateFrames, findEpisode, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
-import { verifyRun } from "../../replay/verify/verify.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
-import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
-import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
-import { resolveBrowser } from "./browser.ts";
-import { openSession } from "./session.ts";
-import { checkOutputPath, type RenderEpisodeOptions } from "./render-episode.ts";
+import { encodeWith } from "./engine.ts";
+import { checkOutputPath, ensureOutputFolder, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -45,18 +39,14 @@ export interface RenderCompareResult {
   fps: number;
   renderMs: number;
   framesMs: number;
-  /** Screenshots taken (distinct frames; held ones are repeated by the encoder). */
-  screenshots: number;
-}
-
-function tempMp4For(target: string): string {
-  return join(dirname(target), `.${basename(target, extname(target))}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}.mp4`);
+  /** Frames painted (held ones are repeated by the encoder). */
+  painted: number;
 }
 
 const sameRecord = (x: FoundEpisode, y: FoundEpisode) => x.file === y.file && x.line === y.line;
 
 /** Which episode is B, as an id generateFrames finds (or the #n given). */
-async function resolveVersus(opts: RenderCompareOptions, a: FoundEpisode): Promise<string> {
+async function resolveVersus(opts: Omit<RenderCompareOptions, "out">, a: FoundEpisode): Promise<string> {
   if (opts.pass !== undefined && opts.versusArm === undefined)
     throw new GeoreplayError("--pass chooses among --versus-arm's attempts (give --versus-arm <arm>); with --versus name the episode itself");
   if ((opts.versus === undefined) === (opts.versusArm === undefined)) throw new GeoreplayError("give exactly one of --versus <id|#n> and --versus-arm <arm>");
@@ -78,33 +68,20 @@ async function resolveVersus(opts: RenderCompareOptions, a: FoundEpisode): Promi
   return firstWithId === ordinal ? b.episodeId : `#${ordinal + 1}`;
 }
 
-export async function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
-  const target = checkOutputPath(opts.out);
-  const browserExecutable = resolveBrowser();
-  const concurrency = opts.concurrency ?? 1;
-  if (concurrency > availableParallelism()) throw new GeoreplayError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
-  const size = opts.size ?? { width: 1280, height: 720 };
+export interface PreparedCompare extends PreparedVideo {
+  spec: { composition: "Compare"; props: CompareProps };
+  sides: [CompareSideResult, CompareSideResult];
+}
 
+/** Finds, verifies and films both sides (A, then B) into one private folder. */
+export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): Promise<PreparedCompare> {
   const foundA = await findEpisode(opts.episodes, opts.episode, opts.format);
   const versus = await resolveVersus(opts, foundA);
   const foundB = await findEpisode(opts.episodes, versus, opts.format);
   if (sameRecord(foundA, foundB))
     throw new GeoreplayError(`--versus ${versus}: is episode ${foundA.episode.episode_id} itself (${foundA.file}:${foundA.line}); name another episode`);
-
+  const work = workFolder(opts.signal);
   try {
-    mkdirSync(dirname(target), { recursive: true });
-  } catch (e) {
-    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder (${errorMessage(e)})`);
-  }
-  const work = mkdtempSync(join(tmpdir(), "georeplay-compare-"));
-  const tmpOut = tempMp4For(target);
-  const cleanup = () => {
-    rmSync(tmpOut, { force: true });
-    rmSync(work, { recursive: true, force: true });
-  };
-  const offAbort = onAbort(opts.signal, cleanup);
-  try {
-    const publicDir = join(work, "public");
     const t0 = performance.now();
     // Frame progress: A's files are the first half of the stage, B's the second.
     const side = async (which: 0 | 1, found: FoundEpisode, wanted: string): Promise<CompareSideResult> => {
@@ -117,9 +94,10 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
         fps: opts.fps ?? 30,
         unverified: opts.unverified ?? false,
         jobs: opts.jobs,
-        publicDir,
-        out: join(publicDir, which === 0 ? "a" : "b"),
+        publicDir: work.dir,
+        out: join(work.dir, which === 0 ? "a" : "b"),
         onProgress: (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total),
+        onWarning: opts.onWarning,
         signal: opts.signal,
       };
       let gen: FramesResult;
@@ -132,62 +110,51 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
       }
       return { gen, arm: found.episode.model_name, pass: found.episode.task.sample ?? null };
     };
-    // Both sides are verified before either is filmed: A by its own frame run (which checks every
-    // view first), B here. When B does not check out, its frame run says why (drift: exit 1) now.
-    let bFirst: CompareSideResult | null = null;
-    if (!opts.unverified && foundB.format !== "example" && opts.tasks && opts.panos) {
-      const wanted = foundB.episode.episode_id;
-      const check = await verifyRun({
-        episodes: opts.episodes,
-        tasks: opts.tasks,
-        panos: opts.panos,
-        format: opts.format,
-        jobs: opts.jobs,
-        episodeFilter: (e) => e.episode_id === wanted,
-        signal: opts.signal,
-      });
-      if (check.mismatch > 0 || check.errors.length > 0) bFirst = await side(1, foundB, versus);
-    }
     const a = await side(0, foundA, opts.episode);
-    const b = bFirst ?? (await side(1, foundB, versus));
-    const framesMs = performance.now() - t0;
+    const b = await side(1, foundB, versus);
     const [la, lb] = sideLabels(a, b);
     const props: CompareProps = ComparePropsSchema.parse({
       version: 1,
       a: { timeline: a.gen.timeline, arm: a.arm, pass: a.pass, label: la },
       b: { timeline: b.gen.timeline, arm: b.arm, pass: b.pass, label: lb },
-      output: size,
+      output: opts.size ?? { width: 1280, height: 720 },
     });
-    const frames = alignTimelines(props.a.timeline, props.b.timeline).totalFrames;
+    return { spec: { composition: "Compare", props }, sides: [a, b], publicDir: work.dir, framesMs: performance.now() - t0, dispose: work.dispose };
+  } catch (e) {
+    work.dispose();
+    throw e;
+  }
+}
 
-    let session;
-    try {
-      throwIfAborted(opts.signal);
-      session = await openSession({ publicDir, browserExecutable, signal: opts.signal, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
-    } catch (e) {
-      throwIfAborted(opts.signal);
-      throw new GeoreplayError(`could not start the renderer (bundling the composition or launching ${browserExecutable}): ${errorMessage(e)}`);
-    }
-    try {
-      // Hold-aware: a side holding its guess while the other plays on, and the settled score card, are screenshotted once.
-      const r = await session.renderHoldAware({
-        composition: "Compare",
-        props,
-        outputLocation: tmpOut,
-        concurrency,
-        onProgress: (done) => opts.onProgress?.("render", done, frames),
-      });
-      renameSync(tmpOut, target);
-      return { out: target, props, sides: [a, b], size, frames, fps: props.a.timeline.fps, renderMs: r.ms, framesMs, screenshots: r.rendered };
-    } catch (e) {
-      if (e instanceof GeoreplayError) throw e;
-      throwIfAborted(opts.signal);
-      throw new GeoreplayError(`rendering ${target} failed: ${errorMessage(e)}`);
-    } finally {
-      await session.close();
-    }
+export async function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
+  const target = checkOutputPath(opts.out);
+  const prepared = await prepareCompare(opts);
+  try {
+    ensureOutputFolder(target, opts.out);
+    const r = await encodeWith(prepared.spec, {
+      engine: opts.engine,
+      publicDir: prepared.publicDir,
+      out: target,
+      preset: opts.preset,
+      holds: opts.holds,
+      concurrency: opts.concurrency,
+      signal: opts.signal,
+      onProgress: (done, total) => opts.onProgress?.("render", done, total),
+      onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100),
+    });
+    const props = prepared.spec.props;
+    return {
+      out: target,
+      props,
+      sides: prepared.sides,
+      size: props.output!,
+      frames: r.frames,
+      fps: props.a.timeline.fps,
+      renderMs: r.ms,
+      framesMs: prepared.framesMs,
+      painted: r.painted,
+    };
   } finally {
-    cleanup();
-    offAbort();
+    prepared.dispose();
   }
 }

@@ -1,16 +1,21 @@
 /**
- * One episode to one MP4: frame generator (while the composition is bundled
- * and Chromium starts), hold-aware render with Remotion, rename into place. Nothing partial is ever left at
- * the output path, and every temporary folder is removed, also on failure
- * and on Ctrl-C / SIGTERM.
+ * One episode to one MP4, in two steps a batch can overlap: prepare (find
+ * the episode, verify every view, write its frame files and timeline into a
+ * private folder) and encode (paint and encode with the chosen engine,
+ * rename into place). Nothing partial is ever left at the output path, and
+ * every temporary folder is removed, also on failure and on Ctrl-C.
  */
-import { statSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { basename, dirname, extname, join, resolve } from "node:path";
-import type { FramesOptions, FramesStats } from "../../replay/frames/frames.ts";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
+import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { openRenderer } from "./renderer.ts";
+import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
+import { onAbort } from "../../replay/io/abort.ts";
+import { RolloutPropsSchema } from "../../video/props.ts";
+import type { VideoSpec } from "../../video/scene/index.ts";
+import type { X264Preset } from "../native/encoder.ts";
+import { encodeWith, type Engine } from "./engine.ts";
 import type { Size } from "./size.ts";
 
 export type RenderStage = "frames" | "bundle" | "render";
@@ -26,14 +31,19 @@ export interface RenderEpisodeOptions {
   size?: Size;
   fps?: number;
   unverified?: boolean;
+  /** "native" (default) or "remotion". */
+  engine?: Engine;
+  /** x264 preset; default medium (native), veryfast (remotion). */
+  preset?: X264Preset;
+  /** Remotion only: Chromium tabs in parallel. */
   concurrency?: number;
   jobs?: number;
   onProgress?: (stage: RenderStage, done: number, total: number) => void;
   /** Warnings worth a user's attention (e.g. a slideshow's images were overwritten by a later episode). */
   onWarning?: (message: string) => void;
-  /** false: screenshot every frame, even where the previous one holds (for comparisons; default true). */
+  /** false: paint every frame, even where the previous one holds (for comparisons; default true). */
   holds?: boolean;
-  /** Cancels the render: Chromium and workers stop, nothing is written, temp folders are removed; the call rejects. */
+  /** Cancels the render: workers, painter and ffmpeg stop, nothing is written, temp folders are removed; the call rejects. */
   signal?: AbortSignal;
 }
 
@@ -46,13 +56,8 @@ export interface RenderEpisodeResult {
   frames: number;
   renderMs: number;
   framesMs: number;
-  /** Frames Chromium drew (the others repeat the previous one). */
-  screenshots: number;
-}
-
-/** The temp file Remotion writes to: beside the target (same file system, so rename is atomic), ending in .mp4. */
-export function tempMp4For(target: string): string {
-  return join(dirname(target), `.${basename(target, extname(target))}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}.mp4`);
+  /** Frames painted (the others repeat the previous one). */
+  painted: number;
 }
 
 export function checkOutputPath(out: string): string {
@@ -66,19 +71,95 @@ export function checkOutputPath(out: string): string {
   return target;
 }
 
-/**
- * One episode to one MP4 with a renderer of its own (see renderer.ts for
- * several in one process). Frame files are generated while the composition
- * is bundled and Chromium starts.
- */
-export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
-  checkOutputPath(opts.out);
-  const concurrency = opts.concurrency ?? 1;
-  if (concurrency > availableParallelism()) throw new GeoreplayError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
-  const renderer = openRenderer({ signal: opts.signal, onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100) });
+export function ensureOutputFolder(target: string, given: string): void {
   try {
-    return await renderer.renderEpisode(opts);
+    mkdirSync(dirname(target), { recursive: true });
+  } catch (e) {
+    throw new GeoreplayError(`-o ${given}: cannot create its folder (${errorMessage(e)})`);
+  }
+}
+
+/** A video ready to encode: its spec, and the private folder its frame files are in. */
+export interface PreparedVideo {
+  spec: VideoSpec;
+  publicDir: string;
+  framesMs: number;
+  /** Removes the frame files (idempotent). */
+  dispose(): void;
+}
+
+export interface PreparedEpisode extends PreparedVideo {
+  spec: Extract<VideoSpec, { composition: "Rollout" }>;
+  timeline: Timeline;
+  stats: FramesStats;
+}
+
+/** A private folder for a video's frame files, removed by dispose() or on abort. */
+export function workFolder(signal?: AbortSignal): { dir: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-render-"));
+  let off = () => {};
+  const dispose = () => {
+    off();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  off = onAbort(signal, dispose);
+  return { dir, dispose };
+}
+
+export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): Promise<PreparedEpisode> {
+  const work = workFolder(opts.signal);
+  try {
+    const t0 = performance.now();
+    const gen = await generateFrames({
+      episodes: opts.episodes,
+      episode: opts.episode,
+      tasks: opts.tasks,
+      panos: opts.panos,
+      format: opts.format,
+      fps: opts.fps ?? 30,
+      unverified: opts.unverified ?? false,
+      jobs: opts.jobs,
+      publicDir: work.dir,
+      out: join(work.dir, "e"),
+      onProgress: (done, total) => opts.onProgress?.("frames", done, total),
+      onWarning: opts.onWarning,
+      signal: opts.signal,
+    });
+    const props = RolloutPropsSchema.parse({ ...gen.timeline, output: opts.size ?? { width: 1280, height: 720 } });
+    return {
+      spec: { composition: "Rollout", props },
+      timeline: gen.timeline,
+      stats: gen.stats,
+      publicDir: work.dir,
+      framesMs: performance.now() - t0,
+      dispose: work.dispose,
+    };
+  } catch (e) {
+    work.dispose();
+    throw e;
+  }
+}
+
+/** One episode to one MP4: prepare, encode, clean up. */
+export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+  const target = checkOutputPath(opts.out);
+  const prepared = await prepareEpisode(opts);
+  try {
+    ensureOutputFolder(target, opts.out);
+    const r = await encodeWith(prepared.spec, {
+      engine: opts.engine,
+      publicDir: prepared.publicDir,
+      out: target,
+      preset: opts.preset,
+      holds: opts.holds,
+      concurrency: opts.concurrency,
+      signal: opts.signal,
+      onProgress: (done, total) => opts.onProgress?.("render", done, total),
+      onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100),
+    });
+    const size = { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height };
+    return { out: target, timeline: prepared.timeline, stats: prepared.stats, size, frames: r.frames, renderMs: r.ms, framesMs: prepared.framesMs, painted: r.painted };
   } finally {
-    await renderer.close();
+    prepared.dispose();
   }
 }

@@ -1,0 +1,93 @@
+/**
+ * Raw RGBA frames into ffmpeg's libx264: CRF 18, yuv420p, bt709 (limited
+ * range, tagged), +faststart. A held frame is the same buffer written
+ * again; writes respect the pipe's back-pressure. The MP4 is written to the
+ * path given (the caller renames it into place), and abort() kills ffmpeg
+ * and removes it.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { rmSync } from "node:fs";
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import { resolveFfmpeg } from "../mp4/ffmpeg.ts";
+
+export const X264_PRESETS = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"] as const;
+export type X264Preset = (typeof X264_PRESETS)[number];
+export const DEFAULT_PRESET: X264Preset = "medium";
+
+export interface RawEncoderOptions {
+  out: string;
+  width: number;
+  height: number;
+  fps: number;
+  preset?: X264Preset;
+  crf?: number;
+}
+
+/** ffmpeg's arguments, in one place so tests and benchmarks see exactly what runs. */
+export function rawEncoderArgs(o: RawEncoderOptions): string[] {
+  return [
+    ...["-hide_banner", "-loglevel", "error", "-nostdin"],
+    ...["-f", "rawvideo", "-pix_fmt", "rgba", "-s", `${o.width}x${o.height}`, "-r", String(o.fps), "-i", "pipe:0"],
+    ...["-an", "-c:v", "libx264", "-preset", o.preset ?? DEFAULT_PRESET, "-crf", String(o.crf ?? 18)],
+    ...["-vf", "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int", "-pix_fmt", "yuv420p"],
+    ...["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"],
+    ...["-video_track_timescale", "90000", "-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4", "-y", o.out],
+  ];
+}
+
+export interface RawEncoder {
+  /** Queues one video frame (resolves when the pipe has room again). */
+  write(frame: Uint8Array): Promise<void>;
+  /** Closes the input and waits for a complete file. */
+  finish(): Promise<void>;
+  /** Kills ffmpeg and removes its output (idempotent); resolves once ffmpeg is gone. */
+  abort(): Promise<void>;
+}
+
+export function openRawEncoder(o: RawEncoderOptions): RawEncoder {
+  const ffmpeg = resolveFfmpeg();
+  const child = spawn(ffmpeg.path, rawEncoderArgs(o), { stdio: ["pipe", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (b: Buffer) => {
+    if (stderr.length < 8000) stderr += b.toString("utf8");
+  });
+  let failure: Error | null = null;
+  const exited = new Promise<number | null>((resolve) => {
+    child.on("error", (e) => {
+      failure = new GeoreplayError(`could not run ${ffmpeg.path}: ${e.message}`);
+      resolve(null);
+    });
+    child.on("close", (code) => resolve(code));
+  });
+  child.stdin.on("error", () => {
+    /* ffmpeg went away: its exit code and stderr say why */
+  });
+  let aborted = false;
+  const failed = async () => {
+    const code = await exited;
+    return failure ?? new GeoreplayError(`ffmpeg (${ffmpeg.path}) exited with code ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ") || "no message"}`);
+  };
+  return {
+    async write(frame) {
+      if (aborted) throw new GeoreplayError("the encoder was aborted");
+      if (child.exitCode !== null || failure) throw await failed();
+      if (!child.stdin.write(frame)) {
+        const r = await Promise.race([once(child.stdin, "drain").then(() => "drain"), exited.then(() => "exit")]);
+        if (r === "exit") throw await failed();
+      }
+    },
+    async finish() {
+      child.stdin.end();
+      const code = await exited;
+      if (code !== 0 || failure) throw await failed();
+    },
+    async abort() {
+      if (aborted) return;
+      aborted = true;
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
+      rmSync(o.out, { force: true });
+    },
+  };
+}

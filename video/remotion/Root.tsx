@@ -1,0 +1,117 @@
+/**
+ * Remotion root, for Studio previews and `--engine remotion`: `Rollout`
+ * (props = the timeline, validated by its zod schema; duration, fps and size
+ * computed from it) and `Compare` (two timelines side by side on one
+ * turn-aligned clock). Both are one <canvas> painted from the same scenes
+ * the native engine paints.
+ */
+import React, { useMemo } from "react";
+import { Composition, getStaticFiles, type CalculateMetadataFunction } from "remotion";
+import { RolloutPropsSchema, outputSize, type RolloutProps } from "../props.ts";
+import { PLACEHOLDER } from "../placeholder.ts";
+import { loadFonts } from "./fonts.ts";
+import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare-props.ts";
+import { COMPARE_PLACEHOLDER } from "../compare-placeholder.ts";
+import { alignTimelines } from "../../replay/timeline/align.ts";
+import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { CanvasVideo } from "./CanvasVideo.tsx";
+
+export const Rollout: React.FC<RolloutProps> = (props) => {
+  const spec = useMemo(() => ({ composition: "Rollout" as const, props }), [props]);
+  return <CanvasVideo spec={spec} />;
+};
+
+export const Compare: React.FC<CompareProps> = (props) => {
+  const spec = useMemo(() => ({ composition: "Compare" as const, props }), [props]);
+  return <CanvasVideo spec={spec} />;
+};
+
+loadFonts();
+
+/**
+ * Duration, fps and size from the timeline. Given no timeline (the Studio
+ * without --props), it previews the first `rollouts/<slug>/timeline.json` in
+ * the public dir, e.g. the one `npm run demo` writes.
+ */
+export const calculateRolloutMetadata: CalculateMetadataFunction<RolloutProps> = async ({ props }) => {
+  let p = props;
+  if (props.episode.episodeId === PLACEHOLDER.episode.episodeId) p = (await publicTimeline()) ?? props;
+  const { width, height } = outputSize(props);
+  return { durationInFrames: p.totalFrames, fps: p.fps, width, height, props: { ...p, output: props.output, text: props.text ?? p.text } };
+};
+
+function publicTimelineFiles() {
+  return getStaticFiles()
+    .filter((f) => /^rollouts\/[^/]+\/timeline\.json$/.test(f.name))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+async function publicTimeline(): Promise<RolloutProps | null> {
+  const found = publicTimelineFiles()[0];
+  if (!found) return null;
+  try {
+    const res = await fetch(found.src);
+    return RolloutPropsSchema.parse(await res.json());
+  } catch {
+    return null; // an unreadable file: keep the placeholder
+  }
+}
+
+/**
+ * Compare: duration from the two timelines' shared clock, fps from them, size
+ * from the optional output prop. Given no props (the Studio), it compares the
+ * first two timelines of one task in `public/rollouts/` (`npm run demo` writes
+ * a pair), else the first timeline with itself.
+ */
+export const calculateCompareMetadata: CalculateMetadataFunction<CompareProps> = async ({ props }) => {
+  let p = props;
+  if (props.a.timeline.episode.episodeId === COMPARE_PLACEHOLDER.a.timeline.episode.episodeId) p = (await publicPair()) ?? props;
+  const clock = alignTimelines(p.a.timeline, p.b.timeline);
+  const { width, height } = outputSize(props);
+  return { durationInFrames: clock.totalFrames, fps: clock.fps, width, height, props: { ...p, output: props.output } };
+};
+
+async function publicPair(): Promise<CompareProps | null> {
+  const timelines: Timeline[] = [];
+  for (const f of publicTimelineFiles()) {
+    try {
+      timelines.push(TimelineSchema.parse(await (await fetch(f.src)).json()));
+    } catch {
+      /* unreadable: skip it */
+    }
+  }
+  if (timelines.length === 0) return null;
+  const key = (t: Timeline) => `${t.episode.split}#${t.episode.index}`;
+  const a = timelines.find((t) => timelines.some((u) => u !== t && key(u) === key(t))) ?? timelines[0];
+  const b = timelines.find((u) => u !== a && key(u) === key(a)) ?? a;
+  const side = (t: Timeline) => ({ arm: t.episode.modelName, pass: null });
+  const [la, lb] = sideLabels(side(a), side(b));
+  return ComparePropsSchema.parse({ version: 1, a: { timeline: a, ...side(a), label: la }, b: { timeline: b, ...side(b), label: lb } });
+}
+
+export const RemotionRoot: React.FC = () => (
+  <>
+    <Composition
+      id="Rollout"
+      component={Rollout}
+      schema={RolloutPropsSchema}
+      defaultProps={PLACEHOLDER}
+      calculateMetadata={calculateRolloutMetadata}
+      durationInFrames={PLACEHOLDER.totalFrames}
+      fps={30}
+      width={1280}
+      height={720}
+    />
+    <Composition
+      id="Compare"
+      component={Compare}
+      schema={ComparePropsSchema}
+      defaultProps={COMPARE_PLACEHOLDER}
+      calculateMetadata={calculateCompareMetadata}
+      durationInFrames={alignTimelines(COMPARE_PLACEHOLDER.a.timeline, COMPARE_PLACEHOLDER.b.timeline).totalFrames}
+      fps={30}
+      width={1280}
+      height={720}
+    />
+  </>
+);
