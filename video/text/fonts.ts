@@ -93,7 +93,7 @@ const CJK = { debianPackage: "fonts-noto-cjk" };
 export const FONT_FACES: readonly FontFaceFile[] = [
   ...fontsource(SANS_FAMILY, "@fontsource/inter", INTER_SUBSETS, [400, 600, 800]),
   ...fontsource(SANS_FAMILY, "@fontsource/inter", INTER_SUBSETS, [400], "italic"),
-  ...fontsource(MONO_FAMILY, "@fontsource/jetbrains-mono", ["latin", "latin-ext", "cyrillic"], [400, 700]),
+  ...fontsource(MONO_FAMILY, "@fontsource/jetbrains-mono", ["latin", "latin-ext", "cyrillic", "greek", "vietnamese"], [400, 700]),
   ...fontsource("Noto Sans Arabic", "@fontsource/noto-sans-arabic", ["arabic"], [400, 700]),
   ...fontsource("Noto Sans Hebrew", "@fontsource/noto-sans-hebrew", ["hebrew"], [400, 700]),
   ...fontsource("Noto Sans Devanagari", "@fontsource/noto-sans-devanagari", ["devanagari"], [400, 700]),
