@@ -117,7 +117,7 @@ function withEllipsis(line: string, maxWidth: number, width: Width, ellipsis: st
 /**
  * Lines of `text` (made printable first) no wider than `maxWidth` by `measure`, except a line
  * that is a single grapheme. Hard breaks at "\n"; a line's trailing spaces are dropped and do
- * not count; trailing blank lines of the text are dropped. With `maxLines`, the last kept line
+ * not count; trailing blank lines of the text are dropped (an empty text has no lines). With `maxLines`, the last kept line
  * is cut at a grapheme boundary and ends with the ellipsis, and `truncated` is true.
  */
 export function wrapText(text: string, font: FontSpec, maxWidth: number, measure: Measure, opts: WrapOptions = {}): { lines: string[]; truncated: boolean } {
@@ -125,9 +125,9 @@ export function wrapText(text: string, font: FontSpec, maxWidth: number, measure
   if (!(maxLines >= 1)) throw new RangeError(`maxLines must be at least 1, got ${maxLines}`);
   const width = cachedWidth(measure, font);
   const lines: string[] = [];
-  for (const paragraph of printable(text)
-    .replace(/[ \n]+$/, "")
-    .split("\n")) {
+  const visible = printable(text).replace(/[ \n]+$/, "");
+  if (visible === "") return { lines, truncated: false };
+  for (const paragraph of visible.split("\n")) {
     // One line past the limit is enough to know the text was cut.
     wrapParagraph(paragraph, maxWidth, width, lines, maxLines + 1);
     if (lines.length > maxLines) break;
