@@ -7,6 +7,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { nodeMeasure } from "../src/native/fonts.ts";
+import { graphemes as ourGraphemes } from "../video/text/breaks.ts";
 import type { FontSpec } from "../video/text/fonts.ts";
 import { fitLine, printable, wrapText, type Measure } from "../video/text/lines.ts";
 
@@ -49,7 +50,7 @@ function expectFaithful(text: string, lines: string[]): void {
       let q = pos;
       while (p[q] === " ") q++;
       if (p[q] === "\n") pos = q + 1;
-      else while (pos < q && !(line !== "" && p.startsWith(line, pos))) pos++;
+      else if (line !== "") while (pos < q && !p.startsWith(line, pos)) pos++;
     }
     expect(p.startsWith(line, pos), `line ${JSON.stringify(line)} at ${pos} of ${JSON.stringify(p)}`).toBe(true);
     expect(starts.has(pos) && starts.has(pos + line.length), `cut inside a grapheme: ${JSON.stringify(line)}`).toBe(true);
@@ -307,5 +308,57 @@ describe("property: any mix of scripts", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("property: grapheme boundaries", () => {
+  it("the fast path (no segmenter between two code units that never join) agrees with Intl.Segmenter", () => {
+    const pieces = [
+      "a",
+      " ",
+      "北",
+      "한",
+      "\u1100",
+      "\u1161",
+      "\u11a8",
+      "ภ",
+      "\u0e33",
+      "\u0e34",
+      "क",
+      "\u094d",
+      "ष",
+      "\u0d4e",
+      "\u0600",
+      "م",
+      "\u064e",
+      "e",
+      "\u0301",
+      "\u200d",
+      "\ufe0f",
+      "❤",
+      "👩",
+      "🏽",
+      "🇯",
+      "🇵",
+      "\u{e0067}",
+      "\ud800",
+      "\r",
+      "\n",
+      "ｶ",
+      "\uff9e",
+    ];
+    const text = fc.oneof(
+      fc.array(fc.constantFrom(...pieces), { maxLength: 60 }).map((t) => t.join("")),
+      fc.string({ unit: "binary", maxLength: 80 }),
+      fc.string({ unit: "grapheme-composite", maxLength: 40 }),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(ourGraphemes(t)).toEqual(graphemes(t));
+      }),
+      { numRuns: 2000 },
+    );
+    const long = "क्षत्रिय 👩🏽‍💻 ภาษาไทย e\u0301 ".repeat(400);
+    expect(ourGraphemes(long)).toEqual(graphemes(long));
   });
 });

@@ -4,7 +4,7 @@
  * Why its own module: the rules are Unicode's (UAX #29 graphemes via Intl.Segmenter, UAX #14 via
  * the `linebreak` package) plus three tailorings, and doing them fast takes care: V8's
  * Intl.Segmenter slows down superlinearly on long strings (20,000 characters: ~250 ms in one
- * piece, ~25 ms in chunks), so ASCII is handled without it and the rest is segmented in chunks.
+ * piece, ~25 ms in chunks), so it only sees the runs that can form clusters, in chunks.
  * Tailorings: Thai/Lao/Khmer/Myanmar (UAX #14 class SA) get dictionary word boundaries;
  * Korean breaks at spaces only (no breaks between Hangul syllables); no break ever falls inside
  * a grapheme cluster. Browser-safe.
@@ -41,31 +41,48 @@ function boundariesIn(segmenter: Intl.Segmenter, text: string, from: number, to:
   }
 }
 
+/**
+ * Code units that may join a neighbour into one cluster: marks (Extend, SpacingMark), format
+ * characters (ZWJ, Prepend), controls, surrogates (every astral character: emoji, flags,
+ * modifiers), Hangul jamo, and the few letters that are Prepend or SpacingMark. Between two
+ * other code units there is always a boundary (UAX #29 GB999), so only runs around these need
+ * the segmenter: Latin, CJK, Hangul syllables and unvocalised Arabic need none.
+ */
+const JOINING = /[\p{M}\p{Cf}\p{Cc}\p{Cs}\u0d4e\u0e33\u0eb3\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/u;
+const kind = new Uint8Array(0x10000); // 0 not yet known, 1 simple, 2 may join
+function simple(code: number): boolean {
+  if (kind[code] === 0) kind[code] = JOINING.test(String.fromCharCode(code)) ? 2 : 1;
+  return kind[code] === 1;
+}
+
 /** 1 at every offset where a grapheme cluster starts, and at text.length. */
 export function graphemeStarts(text: string): Uint8Array {
   const n = text.length;
-  // 0 unknown, 1 boundary, 2 inside a cluster; an ASCII character starts a cluster unless a
-  // non-ASCII run before it said otherwise (e.g. after a prepended concatenation mark).
   const at = new Uint8Array(n + 1);
-  let i = 0;
-  while (i < n) {
-    if (text.charCodeAt(i) < 0x80) {
-      if (at[i] === 0) at[i] = 1;
+  let before = true;
+  for (let p = 0; p < n; p++) {
+    const s = simple(text.charCodeAt(p));
+    if (s && before) at[p] = 1;
+    before = s;
+  }
+  at[0] = 1;
+  at[n] = 1;
+  for (let i = 0; i < n;) {
+    if (simple(text.charCodeAt(i))) {
       i++;
       continue;
     }
-    let j = i;
-    while (j < n && text.charCodeAt(j) >= 0x80) j++;
-    // The run with one character of context each side: an accent after "e", a keycap after "#".
+    // A run of joining code units, going on over gaps shorter than 16 (one segmenter call per
+    // Thai syllable would cost more than segmenting the gaps too), with one simple code unit of
+    // context each side: both ends are then certain boundaries.
+    let last = i;
+    for (let j = i + 1; j < n && j - last <= 16; j++) if (!simple(text.charCodeAt(j))) last = j;
     const from = i > 0 ? i - 1 : 0;
-    const to = j < n ? j + 1 : n;
-    for (let p = i; p <= Math.min(j, n - 1); p++) at[p] = 2;
-    if (i === 0) at[0] = 1;
+    const to = Math.min(n, last + 2);
+    at.fill(0, from + 1, to);
     boundariesIn(graphemeSegmenter, text, from, to, (p) => (at[p] = 1));
-    i = j;
+    i = last + 1;
   }
-  for (let p = 0; p < n; p++) if (at[p] === 2) at[p] = 0;
-  at[n] = 1;
   return at;
 }
 
@@ -109,7 +126,8 @@ export function breakOpportunities(text: string, starts: Uint8Array): number[] {
       continue;
     }
     let j = i;
-    while (j < n && isSA(text.charCodeAt(j))) j++;
+    for (let gap = 0; j < n && gap < 16; j++) gap = isSA(text.charCodeAt(j)) ? 0 : gap + 1;
+    while (j > i && !isSA(text.charCodeAt(j - 1))) j--;
     boundariesIn(wordSegmenter, text, i, j, (p) => (ok[p] = 1));
     i = j;
   }

@@ -78,7 +78,9 @@ function wrapParagraph(text: string, maxWidth: number, width: Width, out: string
     const guessTo = (j: number) => est[bodyEnd(text, start, ends[j])] - est[start];
     const lineTo = (j: number) => text.slice(start, bodyEnd(text, start, ends[j]));
     let j = k;
-    while (j + 1 < ends.length && guessTo(j + 1) <= maxWidth) j++;
+    // Spaces never make a line wider: a grapheme that is a space stays on the line it ends.
+    const visibleEnd = (j: number) => bodyEnd(text, start, ends[j]);
+    while (j + 1 < ends.length && (guessTo(j + 1) <= maxWidth || visibleEnd(j + 1) === visibleEnd(j))) j++;
     let line = lineTo(j);
     let real = width(line);
     if (real > maxWidth) {
