@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Everything a fresh machine of this kind needs, idempotent and quiet when already done:
 # Debian's chromium (renders and page tests), python3-numpy/PIL (the reference tools for
-# benchmarks and fixture regeneration), then the locked npm dependencies.
+# benchmarks and fixture regeneration), the Noto CJK and color emoji fonts (the native painter's
+# font chain: Han, kana, Hangul and emoji; ~20 MB a weight, too big for an npm package), then the
+# locked npm dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 [ -x /usr/bin/time ] || need_apt+=(time)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] && [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need_apt+=(fonts-noto-cjk)
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need_apt+=(fonts-noto-color-emoji)
 /usr/bin/python3 -c 'import numpy, PIL' >/dev/null 2>&1 || need_apt+=(python3-numpy python3-pil)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing Debian packages: ${need_apt[*]}" >&2

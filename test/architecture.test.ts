@@ -110,6 +110,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       "@fontsource/inter",
       "@fontsource/jetbrains-mono",
       "topojson-specification",
+      "linebreak",
     ]);
     const bad = edges
       .filter((e) => folderOf(e.from) === "video")

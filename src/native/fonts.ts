@@ -1,46 +1,90 @@
-/** STUB until the text module lands: registers the design fonts and the script chain with Skia. */
-import { createRequire } from "node:module";
+/**
+ * Fonts for the native (Skia) painter: registers every face of the chain with @napi-rs/canvas
+ * and measures text with it.
+ *
+ * Why here: the chain itself (families, files) is browser-safe data in video/text/fonts.ts; this
+ * is the Node half. Package files resolve through the installed package (so an installed tarball
+ * works too); Debian files may be absent, and are reported rather than fatal, because a render
+ * with boxes for CJK is still a render.
+ */
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
-import { cssFont } from "../../video/text/fonts.ts";
+import { GlobalFonts, createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
+import { FONT_FACES, cssFont, type FontFaceFile } from "../../video/text/fonts.ts";
 import type { Measure } from "../../video/text/lines.ts";
 
-const require = createRequire(import.meta.url);
-let done: { registered: number; missing: { family: string; path: string; debianPackage: string }[] } | null = null;
-
-export function registerFonts() {
-  if (done) return done;
-  const pkg = (name: string) => dirname(require.resolve(`${name}/package.json`));
-  let registered = 0;
-  const missing: { family: string; path: string; debianPackage: string }[] = [];
-  const reg = (path: string, family: string) => {
-    if (GlobalFonts.registerFromPath(path, family)) registered++;
-  };
-  for (const w of [400, 600, 800]) for (const s of ["latin", "latin-ext", "cyrillic", "greek"]) reg(join(pkg("@fontsource/inter"), "files", `inter-${s}-${w}-normal.woff2`), "Inter");
-  for (const w of [400, 700]) for (const s of ["latin", "latin-ext"]) reg(join(pkg("@fontsource/jetbrains-mono"), "files", `jetbrains-mono-${s}-${w}-normal.woff2`), "JetBrains Mono");
-  for (const [p, f, sub] of [["@fontsource/noto-sans-arabic", "Noto Sans Arabic", "arabic"], ["@fontsource/noto-sans-hebrew", "Noto Sans Hebrew", "hebrew"], ["@fontsource/noto-sans-devanagari", "Noto Sans Devanagari", "devanagari"], ["@fontsource/noto-sans-thai", "Noto Sans Thai", "thai"]])
-    reg(join(pkg(p), "files", `${p.split("/")[1]}-${sub}-400-normal.woff2`), f);
-  for (const [path, family, deb] of [["/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", "Noto Sans CJK JP", "fonts-noto-cjk"], ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "Noto Color Emoji", "fonts-noto-color-emoji"]]) {
-    if (existsSync(path)) reg(path, family);
-    else missing.push({ family, path, debianPackage: deb });
-  }
-  return (done = { registered, missing });
+export interface MissingFont {
+  family: string;
+  path: string;
+  debianPackage: string;
 }
 
+const require = createRequire(import.meta.url);
+const packageDirs = new Map<string, string>();
+
+/** Absolute path of one face's file (whether or not it exists). */
+export function fontFilePath(face: FontFaceFile): string {
+  if (face.source.kind === "system") return face.source.path;
+  const { pkg, file } = face.source;
+  let dir = packageDirs.get(pkg);
+  if (!dir) {
+    dir = dirname(require.resolve(`${pkg}/package.json`));
+    packageDirs.set(pkg, dir);
+  }
+  return join(dir, file);
+}
+
+/** Absolute paths of the faces present on this machine. */
+export function fontFilePaths(): string[] {
+  return FONT_FACES.map(fontFilePath).filter((p) => existsSync(p));
+}
+
+let registration: { registered: number; missing: MissingFont[] } | undefined;
+
+/** Registers every face once per process; later calls return the first call's result. */
+export function registerFonts(): { registered: number; missing: MissingFont[] } {
+  if (registration) return { registered: registration.registered, missing: [...registration.missing] };
+  let registered = 0;
+  const missing: MissingFont[] = [];
+  for (const face of FONT_FACES) {
+    const path = fontFilePath(face);
+    if (!existsSync(path)) {
+      if (face.source.kind === "system") missing.push({ family: face.family, path, debianPackage: face.source.debianPackage });
+      else throw new Error(`font file missing from an installed package: ${path}`);
+      continue;
+    }
+    if (GlobalFonts.registerFromPath(path, face.family)) registered++;
+    else throw new Error(`@napi-rs/canvas could not load the font ${path}`);
+  }
+  registration = { registered, missing };
+  return { registered, missing: [...missing] };
+}
+
+/** A Measure backed by Skia, cached by (font, text). Registers the fonts first. */
 export function nodeMeasure(): Measure {
   registerFonts();
-  const ctx = createCanvas(8, 8).getContext("2d");
-  const cache = new Map<string, number>();
+  const context: SKRSContext2D = createCanvas(8, 8).getContext("2d");
+  let current = "";
+  const cache = new Map<string, Map<string, number>>();
+  const MAX_ENTRIES = 50_000;
+  let entries = 0;
   return (text, font) => {
     const css = cssFont(font);
-    const k = `${css}\u0000${text}`;
-    let w = cache.get(k);
-    if (w === undefined) {
-      ctx.font = css;
-      w = ctx.measureText(text).width;
-      cache.set(k, w);
+    let byText = cache.get(css);
+    if (!byText) cache.set(css, (byText = new Map()));
+    let width = byText.get(text);
+    if (width === undefined) {
+      if (current !== css) context.font = current = css;
+      width = context.measureText(text).width;
+      if (entries >= MAX_ENTRIES) {
+        cache.clear();
+        entries = 0;
+        cache.set(css, (byText = new Map()));
+      }
+      byText.set(text, width);
+      entries++;
     }
-    return w;
+    return width;
   };
 }
