@@ -36,7 +36,12 @@ interface Timed {
 
 function timed(args: string[], out: string): Timed | string {
   const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, ...args, "-o", out, "--no-progress"], { encoding: "utf8" });
-  if (r.status !== 0) return `exit ${r.status}: ${(r.stderr || "").split("\n").filter((l) => !/^\s/.test(l)).slice(-3).join(" ")}`;
+  if (r.status !== 0)
+    return `exit ${r.status}: ${(r.stderr || "")
+      .split("\n")
+      .filter((l) => !/^\s/.test(l))
+      .slice(-3)
+      .join(" ")}`;
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr)!;
   const wallS = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
   const rssMb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)![1]) / 1024;
@@ -50,7 +55,18 @@ const cases: [string, string[]][] = [
   ["native, preset veryfast", [...IN, "--episode", "90a9d3eba5ce", "--preset", "veryfast"]],
   [
     "native, two-up (base vs ckpt200)",
-    [join(ARMS, "base"), join(ARMS, "ckpt200"), "--episode", "d37a27bd393a", "--versus-arm", "ckpt200", "--tasks", join(ROOT, "test", "fixtures", "mixed", "tasks.jsonl"), "--panos", join(ROOT, "test", "fixtures", "mixed", "panos")],
+    [
+      join(ARMS, "base"),
+      join(ARMS, "ckpt200"),
+      "--episode",
+      "d37a27bd393a",
+      "--versus-arm",
+      "ckpt200",
+      "--tasks",
+      join(ROOT, "test", "fixtures", "mixed", "tasks.jsonl"),
+      "--panos",
+      join(ROOT, "test", "fixtures", "mixed", "panos"),
+    ],
   ],
 ];
 if (withRemotion) cases.push(["remotion engine (Chromium), preset medium", [...IN, "--episode", "90a9d3eba5ce", "--engine", "remotion"]]);

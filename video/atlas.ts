@@ -1,14 +1,13 @@
 /**
- * Natural Earth land and borders (world-atlas, offline), as GeoJSON per
- * resolution, converted once per process. Finer data only where it can be
- * seen: a city-scale map with 110m coastlines is a blob.
+ * Natural Earth land and borders (world-atlas's countries, offline): which
+ * resolution a framing needs, and its topology as GeoJSON shapes. Finer data
+ * only where it can be seen: a city-scale map with 110m coastlines is a
+ * blob. Loading the topology is the painter environment's job (a file read
+ * in Node, dropped after use; bundled JSON in the browser).
  */
 import { geoArea } from "d3-geo";
 import { feature, mesh } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
-import countries10m from "world-atlas/countries-10m.json" with { type: "json" };
-import countries50m from "world-atlas/countries-50m.json" with { type: "json" };
-import countries110m from "world-atlas/countries-110m.json" with { type: "json" };
 import type { MapFrame } from "../replay/rules/map-frame.ts";
 
 export type Atlas = "10m" | "50m" | "110m";
@@ -20,42 +19,92 @@ export function atlasFor(frame: MapFrame): Atlas {
   return "110m";
 }
 
-const TOPOLOGIES: Record<Atlas, unknown> = { "10m": countries10m, "50m": countries50m, "110m": countries110m };
+/** The world-atlas file of a resolution (a package-relative path). */
+export const ATLAS_FILES: Record<Atlas, string> = {
+  "10m": "world-atlas/countries-10m.json",
+  "50m": "world-atlas/countries-50m.json",
+  "110m": "world-atlas/countries-110m.json",
+};
+
+type Box = [number, number, number, number]; // min lon, min lat, max lon, max lat
+
+/** One polygon of land or one border line, with its lon/lat box (to skip what a framing cannot show). */
+interface Piece<G> {
+  geometry: G;
+  box: Box;
+}
 
 export interface AtlasShapes {
-  land: GeoJSON.FeatureCollection;
-  borders: GeoJSON.MultiLineString;
+  land: Piece<GeoJSON.Polygon>[];
+  borders: Piece<GeoJSON.LineString>[];
 }
-const cache = new Map<Atlas, AtlasShapes>();
 
-export function atlasShapes(atlas: Atlas): AtlasShapes {
-  let s = cache.get(atlas);
-  if (!s) {
-    const topo = TOPOLOGIES[atlas] as Topology<{ countries: GeometryCollection }>;
-    s = {
-      land: rewound(feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection),
-      borders: mesh(topo, topo.objects.countries, (a, b) => a !== b),
-    };
-    cache.set(atlas, s);
+function boxOf(rings: GeoJSON.Position[][]): Box {
+  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const ring of rings)
+    for (const [x, y] of ring) {
+      if (x < b[0]) b[0] = x;
+      if (y < b[1]) b[1] = y;
+      if (x > b[2]) b[2] = x;
+      if (y > b[3]) b[3] = y;
+    }
+  return b;
+}
+
+/** Land (every country's polygons) and borders (arcs two countries share) of a world-atlas countries topology. */
+export function topologyShapes(topology: unknown): AtlasShapes {
+  const topo = topology as Topology<{ countries: GeometryCollection }>;
+  const land: Piece<GeoJSON.Polygon>[] = [];
+  for (const f of (feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection).features) {
+    const g = f.geometry;
+    const polys = g?.type === "Polygon" ? [g.coordinates] : g?.type === "MultiPolygon" ? g.coordinates : [];
+    for (const poly of polys) {
+      const rings = wound(poly);
+      land.push({ geometry: { type: "Polygon", coordinates: rings }, box: boxOf(rings) });
+    }
   }
-  return s;
+  const mesh_ = mesh(topo, topo.objects.countries, (a, b) => a !== b);
+  const borders = mesh_.coordinates.map((line) => ({ geometry: { type: "LineString" as const, coordinates: line }, box: boxOf([line]) }));
+  return { land, borders };
+}
+
+/**
+ * What a framing can show: the pieces whose box meets the view's lon/lat box
+ * (shifted by 360° across the antimeridian). A world view takes everything.
+ */
+export function shapesInView(
+  shapes: AtlasShapes,
+  view: { lon: [number, number]; lat: [number, number] } | null,
+): {
+  land: GeoJSON.GeometryCollection;
+  borders: GeoJSON.MultiLineString;
+} {
+  const meets = (b: Box) =>
+    view === null || (b[1] <= view.lat[1] && b[3] >= view.lat[0] && [-360, 0, 360].some((k) => b[0] + k <= view.lon[1] && b[2] + k >= view.lon[0]));
+  return {
+    land: { type: "GeometryCollection", geometries: shapes.land.filter((p) => meets(p.box)).map((p) => p.geometry) },
+    borders: { type: "MultiLineString", coordinates: shapes.borders.filter((p) => meets(p.box)).map((p) => p.geometry.coordinates) },
+  };
 }
 
 /**
  * d3-geo reads ring winding on the sphere: a few tiny islands in the 10m data
  * (the Maldives) come out wound the other way and would cover the whole globe.
- * A polygon whose outer ring encloses more than a hemisphere is reversed.
+ * An outer ring wound counter-clockwise on the lon/lat plane is reversed;
+ * a ring across the antimeridian (where the plane lies) is judged by its
+ * spherical area instead (more than a hemisphere: reversed). Checked against
+ * the spherical test on every polygon of the three atlases.
  */
-function rewound(fc: GeoJSON.FeatureCollection): GeoJSON.FeatureCollection {
-  const fix = (poly: GeoJSON.Position[][]) =>
-    geoArea({ type: "Polygon", coordinates: [poly[0]] }) > 2 * Math.PI ? poly.map((ring) => [...ring].reverse()) : poly;
-  return {
-    ...fc,
-    features: fc.features.map((f) => {
-      const g = f.geometry;
-      if (g?.type === "Polygon") return { ...f, geometry: { ...g, coordinates: fix(g.coordinates) } };
-      if (g?.type === "MultiPolygon") return { ...f, geometry: { ...g, coordinates: g.coordinates.map(fix) } };
-      return f;
-    }),
-  };
+function wound(poly: GeoJSON.Position[][]): GeoJSON.Position[][] {
+  const r = poly[0];
+  let twice = 0;
+  let lon0 = Infinity;
+  let lon1 = -Infinity;
+  for (let i = 0; i + 1 < r.length; i++) {
+    twice += r[i][0] * r[i + 1][1] - r[i + 1][0] * r[i][1];
+    lon0 = Math.min(lon0, r[i][0]);
+    lon1 = Math.max(lon1, r[i][0]);
+  }
+  const wrong = lon1 - lon0 > 180 ? geoArea({ type: "Polygon", coordinates: [r] }) > 2 * Math.PI : twice > 0;
+  return wrong ? poly.map((ring) => [...ring].reverse()) : poly;
 }

@@ -6,7 +6,7 @@
  */
 import { geoPath, type GeoContext } from "d3-geo";
 import { cssFont } from "./text/fonts.ts";
-import { atlasFor, atlasShapes } from "./atlas.ts";
+import { atlasFor, shapesInView, type Atlas, type AtlasShapes } from "./atlas.ts";
 import { mapProjection } from "./scene/projection.ts";
 import type { Paint, Prim, Radius, Scene } from "./scene/types.ts";
 
@@ -18,6 +18,8 @@ export interface PaintEnv {
   image(src: string): CanvasImageSource | null;
   /** A new, empty Path2D of the backend (map paths are built once per framing and kept). */
   path2d(): Path2D;
+  /** Natural Earth at a resolution (asked only when a new framing is painted). */
+  atlas(atlas: Atlas): AtlasShapes;
 }
 
 const mapPaths = new Map<string, { land: Path2D; borders: Path2D }>();
@@ -27,8 +29,8 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
   const key = `${p.frame.center[0]},${p.frame.center[1]},${p.frame.halfWidthDeg},${p.w}x${p.h}`;
   let m = mapPaths.get(key);
   if (!m) {
-    const shapes = atlasShapes(atlasFor(p.frame));
     const projection = mapProjection(p.frame, p.w, p.h);
+    const shapes = shapesInView(env.atlas(atlasFor(p.frame)), viewBox(projection, p.w, p.h, p.frame.halfWidthDeg));
     const land = env.path2d();
     geoPath(projection, land as unknown as GeoContext)(shapes.land);
     const borders = env.path2d();
@@ -38,6 +40,22 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
     mapPaths.set(key, m);
   }
   return m;
+}
+
+/** The lon/lat box a map shows (with a margin), or null when it shows (nearly) the whole world. */
+function viewBox(
+  projection: ReturnType<typeof mapProjection>,
+  w: number,
+  h: number,
+  halfWidthDeg: number,
+): { lon: [number, number]; lat: [number, number] } | null {
+  if (halfWidthDeg >= 60) return null;
+  const nw = projection.invert?.([0, 0]);
+  const se = projection.invert?.([w, h]);
+  if (!nw || !se) return null;
+  // The left edge's longitude plus the width: a view across the antimeridian runs past 180.
+  const margin = halfWidthDeg * 0.1;
+  return { lon: [nw[0] - margin, nw[0] + 2 * halfWidthDeg + margin], lat: [se[1] - margin, nw[1] + margin] };
 }
 
 function roundedRect(ctx: Ctx, x: number, y: number, w: number, h: number, r: Radius | undefined): void {

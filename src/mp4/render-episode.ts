@@ -158,7 +158,16 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
       onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100),
     });
     const size = { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height };
-    return { out: target, timeline: prepared.timeline, stats: prepared.stats, size, frames: r.frames, renderMs: r.ms, framesMs: prepared.framesMs, painted: r.painted };
+    return {
+      out: target,
+      timeline: prepared.timeline,
+      stats: prepared.stats,
+      size,
+      frames: r.frames,
+      renderMs: r.ms,
+      framesMs: prepared.framesMs,
+      painted: r.painted,
+    };
   } finally {
     prepared.dispose();
   }

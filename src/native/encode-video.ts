@@ -10,10 +10,14 @@ import { Worker } from "node:worker_threads";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../video/scene/index.ts";
-import { openRawEncoder, type X264Preset } from "./encoder.ts";
-import { paintFrames, type PaintedFrame } from "./paint-frames.ts";
-import type { PaintWorkerData, PaintWorkerMessage } from "./paint-worker.ts";
+import { measuringLayouter, type TextPlan } from "../../video/scene/text.ts";
+import { openRawEncoder, pipedFrames, type X264Preset } from "./encoder.ts";
+import { frameRuns } from "./frame-runs.ts";
+import { nodeMeasure } from "./fonts.ts";
+import type { PaintWorkerCredit, PaintWorkerData, PaintWorkerMessage } from "./paint-worker.ts";
 import { tempFileFor } from "./temp-file.ts";
+
+type Painted = { frame: number; rgba: Uint8Array };
 
 export interface EncodeVideoOptions {
   publicDir: string;
@@ -34,7 +38,7 @@ export interface EncodeVideoResult {
   ms: number;
 }
 
-/** Frames ahead of the encoder the painter may be (each is width x height x 4 bytes). */
+/** Frames the painter may be ahead of the encoder: shared slots of width x height x 4 bytes. */
 const AHEAD = 4;
 
 export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promise<EncodeVideoResult> {
@@ -42,28 +46,27 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promi
   const t0 = performance.now();
   const { width, height } = videoSize(spec);
   const total = videoFrames(spec);
+  // Every scene once, up front: the runs of equal frames, and the text plan the painter replays.
+  const tx = measuringLayouter(nodeMeasure());
+  const runs = frameRuns(spec, tx, o.holds ?? true);
+  const piped = pipedFrames(runs);
   const tmp = tempFileFor(o.out);
-  const encoder = openRawEncoder({ out: tmp, width, height, fps: videoFps(spec), preset: o.preset, crf: o.crf });
+  const encoder = openRawEncoder({ out: tmp, width, height, fps: videoFps(spec), runs, preset: o.preset, crf: o.crf });
   const stop = new AbortController();
   const offAbort = onAbort(o.signal, () => stop.abort(o.signal?.reason));
   let painted = 0;
-  let done = 0;
   try {
-    let last: Uint8Array | null = null;
-    for await (const f of frameSource(spec, o, stop.signal)) {
-      if (f.kind === "new") {
-        last = f.rgba;
-        painted++;
-      }
-      if (!last) throw new GeoreplayError("internal: the first frame was a repeat");
-      await encoder.write(last);
-      o.onProgress?.(++done, total);
+    for await (const f of frameSource(spec, piped, tx.plan(), o, stop.signal)) {
+      await encoder.write(f.rgba);
+      painted++;
+      o.onProgress?.(Math.min(total, f.frame + 1), total);
     }
     throwIfAborted(o.signal);
     await encoder.finish();
     throwIfAborted(o.signal);
     renameSync(tmp, o.out);
-    return { frames: total, painted, ms: performance.now() - t0 };
+    o.onProgress?.(total, total);
+    return { frames: total, painted: runs.length, ms: performance.now() - t0 };
   } catch (e) {
     stop.abort(e);
     await encoder.abort();
@@ -77,16 +80,22 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promi
 }
 
 /** Painted frames from the worker when the compiled one exists, else painted on this thread (tests from sources). */
-function frameSource(spec: VideoSpec, o: EncodeVideoOptions, signal: AbortSignal): AsyncIterable<PaintedFrame> {
+async function* frameSource(spec: VideoSpec, frames: number[], text: TextPlan, o: EncodeVideoOptions, signal: AbortSignal): AsyncGenerator<Painted> {
   const workerFile = fileURLToPath(new URL("./paint-worker.js", import.meta.url));
-  if (!(import.meta.url.endsWith(".js") && existsSync(workerFile))) return paintFrames(spec, { publicDir: o.publicDir, holds: o.holds, signal });
-  return workerFrames(workerFile, { spec, publicDir: o.publicDir, holds: o.holds ?? true }, signal);
+  if (import.meta.url.endsWith(".js") && existsSync(workerFile)) {
+    const { width, height } = videoSize(spec);
+    const slots = new SharedArrayBuffer(AHEAD * width * height * 4);
+    return yield* workerFrames(workerFile, { spec, frames, publicDir: o.publicDir, text, slots, slotCount: AHEAD }, signal);
+  }
+  // The painter (and the atlas it draws maps from) loads only here: the main thread never needs it otherwise.
+  const { paintFrames } = await import("./paint-frames.ts");
+  yield* paintFrames(spec, frames, { publicDir: o.publicDir, text, signal });
 }
 
-async function* workerFrames(file: string, data: PaintWorkerData, signal: AbortSignal): AsyncGenerator<PaintedFrame> {
+async function* workerFrames(file: string, data: PaintWorkerData, signal: AbortSignal): AsyncGenerator<Painted> {
   // A large young generation: every frame is a multi-megabyte buffer, and small semi-spaces made
   // the painter spend a third of its time collecting them.
-  const worker = new Worker(file, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+  const worker = new Worker(file, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 64 } });
   const queue: PaintWorkerMessage[] = [];
   let wake: (() => void) | null = null;
   let failure: Error | null = null;
@@ -101,7 +110,6 @@ async function* workerFrames(file: string, data: PaintWorkerData, signal: AbortS
     notify();
   });
   const off = onAbort(signal, () => void worker.terminate());
-  worker.postMessage({ type: "credit", n: AHEAD });
   try {
     for (;;) {
       if (signal.aborted) throw signal.reason;
@@ -113,10 +121,10 @@ async function* workerFrames(file: string, data: PaintWorkerData, signal: AbortS
       }
       if (m.type === "done") return;
       if (m.type === "error") throw new GeoreplayError(m.message);
-      if (m.type === "new") {
-        yield { kind: "new", frame: m.frame, rgba: m.rgba };
-        worker.postMessage({ type: "credit", n: 1 });
-      } else yield { kind: "repeat", frame: m.frame };
+      const bytes = data.slots.byteLength / data.slotCount;
+      // The consumer has written this slot to ffmpeg's pipe when it asks for the next frame.
+      yield { frame: m.frame, rgba: new Uint8Array(data.slots, m.slot * bytes, bytes) };
+      worker.postMessage({ type: "free", slot: m.slot } satisfies PaintWorkerCredit);
     }
   } finally {
     off();

@@ -1,15 +1,17 @@
 /**
  * Raw RGBA frames into ffmpeg's libx264: CRF 18, yuv420p, bt709 (limited
- * range, tagged), +faststart. A held frame is the same buffer written
- * again; writes respect the pipe's back-pressure. The MP4 is written to the
- * path given (the caller renames it into place), and abort() kills ffmpeg
- * and removes it.
+ * range, tagged), +faststart. Only the first frame of each run of equal
+ * frames crosses the pipe and the colour conversion: setpts places it at
+ * its run's start and the fps filter repeats it until the next one, so x264
+ * gets every video frame. Writes respect the pipe's back-pressure. The MP4
+ * is written to the path given (the caller renames it into place), and
+ * abort() kills ffmpeg and removes it.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { rmSync } from "node:fs";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { resolveFfmpeg } from "../mp4/ffmpeg.ts";
+import type { FrameRun } from "./frame-runs.ts";
 
 export const X264_PRESETS = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"] as const;
 export type X264Preset = (typeof X264_PRESETS)[number];
@@ -20,8 +22,32 @@ export interface RawEncoderOptions {
   width: number;
   height: number;
   fps: number;
+  /** The video's runs of equal frames, in order (frame-runs.ts); one image is written per run. */
+  runs: FrameRun[];
   preset?: X264Preset;
   crf?: number;
+}
+
+/** The frames written to ffmpeg: each run's start, and the last frame again when the last run holds (the fps filter repeats up to the last timestamp it sees). */
+export function pipedFrames(runs: FrameRun[]): number[] {
+  const starts = runs.map((r) => r.start);
+  const last = runs[runs.length - 1];
+  if (last && last.length > 1) starts.push(last.start + last.length - 1);
+  return starts;
+}
+
+/**
+ * setpts's expression: the n-th piped frame's video frame number, as
+ * n plus the frames the earlier runs repeat (a sum of steps, one per run that holds).
+ */
+export function runsPtsExpr(runs: FrameRun[]): string {
+  const piped = pipedFrames(runs);
+  const terms = ["N"];
+  for (let n = 1; n < piped.length; n++) {
+    const extra = piped[n] - piped[n - 1] - 1;
+    if (extra > 0) terms.push(`gte(N\\,${n})*${extra}`);
+  }
+  return terms.join("+");
 }
 
 /** ffmpeg's arguments, in one place so tests and benchmarks see exactly what runs. */
@@ -30,14 +56,14 @@ export function rawEncoderArgs(o: RawEncoderOptions): string[] {
     ...["-hide_banner", "-loglevel", "error", "-nostdin"],
     ...["-f", "rawvideo", "-pix_fmt", "rgba", "-s", `${o.width}x${o.height}`, "-r", String(o.fps), "-i", "pipe:0"],
     ...["-an", "-c:v", "libx264", "-preset", o.preset ?? DEFAULT_PRESET, "-crf", String(o.crf ?? 18)],
-    ...["-vf", "scale=out_color_matrix=bt709:out_range=tv:flags=bicubic+accurate_rnd+full_chroma_int", "-pix_fmt", "yuv420p"],
+    ...["-vf", `scale=out_color_matrix=bt709:out_range=tv,setpts=(${runsPtsExpr(o.runs)})/(${o.fps}*TB),fps=${o.fps}`, "-pix_fmt", "yuv420p"],
     ...["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"],
     ...["-video_track_timescale", "90000", "-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4", "-y", o.out],
   ];
 }
 
 export interface RawEncoder {
-  /** Queues one video frame (resolves when the pipe has room again). */
+  /** Writes the next piped frame (pipedFrames: one per run); resolves once the pipe has taken its bytes. */
   write(frame: Uint8Array): Promise<void>;
   /** Closes the input and waits for a complete file. */
   finish(): Promise<void>;
@@ -66,16 +92,18 @@ export function openRawEncoder(o: RawEncoderOptions): RawEncoder {
   let aborted = false;
   const failed = async () => {
     const code = await exited;
-    return failure ?? new GeoreplayError(`ffmpeg (${ffmpeg.path}) exited with code ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ") || "no message"}`);
+    return (
+      failure ?? new GeoreplayError(`ffmpeg (${ffmpeg.path}) exited with code ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ") || "no message"}`)
+    );
   };
   return {
     async write(frame) {
       if (aborted) throw new GeoreplayError("the encoder was aborted");
       if (child.exitCode !== null || failure) throw await failed();
-      if (!child.stdin.write(frame)) {
-        const r = await Promise.race([once(child.stdin, "drain").then(() => "drain"), exited.then(() => "exit")]);
-        if (r === "exit") throw await failed();
-      }
+      // Resolves once the bytes are handed to the pipe: the caller may then reuse the buffer.
+      const written = new Promise<Error | null | undefined>((resolve) => child.stdin.write(frame, resolve));
+      const r = await Promise.race([written, exited.then(() => "exit" as const)]);
+      if (r === "exit" || r) throw await failed();
     },
     async finish() {
       child.stdin.end();

@@ -1,46 +1,54 @@
 /**
- * The native frame loop: for every video frame, the scene; a frame whose
- * scene equals the previous one's is a repeat (holds, a side that has
- * guessed, the settled score card) and is not painted again; every other
- * frame is painted with the one painter on a Skia canvas and handed over as
- * raw RGBA.
+ * The native painter loop: the scene of each requested frame, painted with
+ * the one painter on a Skia canvas and handed over as raw RGBA. Lines come
+ * from the text plan laid out before painting, so every frame of a video
+ * uses the same lines.
  */
 import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";
 import { paint, type Ctx } from "../../video/paint.ts";
-import { sceneAt, videoFrames, videoSize, type VideoSpec } from "../../video/scene/index.ts";
-import { measuringLayouter } from "../../video/scene/text.ts";
+import { sceneAt, videoSize, type VideoSpec } from "../../video/scene/index.ts";
+import { planLayouter, type TextPlan } from "../../video/scene/text.ts";
 import { nodeMeasure } from "./fonts.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
+import { ATLAS_FILES, topologyShapes, type Atlas, type AtlasShapes } from "../../video/atlas.ts";
 
-export type PaintedFrame = { kind: "new"; frame: number; rgba: Uint8Array } | { kind: "repeat"; frame: number };
+const require = createRequire(import.meta.url);
+
+/**
+ * Read from disk each time a new framing needs it and then dropped: the 10m
+ * atlas is ~90 MB of objects, and kept alive it made every garbage
+ * collection of the painter (one per few frames: each frame is a
+ * multi-megabyte buffer) mark it again.
+ */
+function atlasFromDisk(atlas: Atlas): AtlasShapes {
+  return topologyShapes(JSON.parse(readFileSync(require.resolve(ATLAS_FILES[atlas]), "utf8")));
+}
 
 export interface PaintOptions {
   /** Where the scenes' frame files are (each image's src is relative to it). */
   publicDir: string;
-  /** false: paint every frame, even repeats (the reference hold-aware output is checked against). */
-  holds?: boolean;
+  text: TextPlan;
   signal?: AbortSignal;
 }
 
-export async function* paintFrames(spec: VideoSpec, o: PaintOptions): AsyncGenerator<PaintedFrame> {
+export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOptions): AsyncGenerator<{ frame: number; rgba: Uint8Array }> {
   const { width, height } = videoSize(spec);
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext("2d") as unknown as Ctx;
-  const tx = measuringLayouter(nodeMeasure());
+  const tx = planLayouter(o.text, nodeMeasure());
   const images = new Map<string, Image>();
-  const total = videoFrames(spec);
-  let prev: string | null = null;
-  for (let frame = 0; frame < total; frame++) {
+  const env = {
+    image: (src: string) => (images.get(src) as unknown as CanvasImageSource) ?? null,
+    path2d: () => new Path2D() as unknown as globalThis.Path2D,
+    atlas: atlasFromDisk,
+  };
+  for (const frame of frames) {
     if (o.signal?.aborted) throw o.signal.reason;
     const scene = sceneAt(spec, frame, tx);
-    const key = o.holds === false ? null : JSON.stringify(scene);
-    if (key !== null && key === prev) {
-      yield { kind: "repeat", frame };
-      continue;
-    }
-    prev = key;
     // Decode this scene's frame files; keep only what it shows (frames move on, they rarely come back).
     const wanted = new Set<string>();
     for (const p of scene.prims) {
@@ -49,8 +57,8 @@ export async function* paintFrames(spec: VideoSpec, o: PaintOptions): AsyncGener
       if (!images.has(p.src)) images.set(p.src, await decode(join(o.publicDir, p.src)));
     }
     for (const k of images.keys()) if (!wanted.has(k)) images.delete(k);
-    paint(ctx, scene, { image: (src) => (images.get(src) as unknown as CanvasImageSource) ?? null, path2d: () => new Path2D() as unknown as globalThis.Path2D });
-    yield { kind: "new", frame, rgba: canvas.data() };
+    paint(ctx, scene, env);
+    yield { frame, rgba: canvas.data() };
   }
 }
 

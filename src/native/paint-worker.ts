@@ -1,46 +1,47 @@
 /**
- * Worker thread for the native renderer: paints the frames (paint-frames.ts)
- * and posts them to the main thread, which feeds ffmpeg. It paints at most
- * `credits` frames ahead of the encoder, so memory stays flat.
+ * Worker thread for the native renderer: paints the requested frames
+ * (paint-frames.ts) into a few shared slots and tells the main thread, which
+ * feeds ffmpeg from the slot and hands it back. Nothing is allocated or
+ * copied across threads per frame beyond one copy into the slot, and the
+ * painter is at most `slots` frames ahead of the encoder.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { paintFrames } from "./paint-frames.ts";
 import type { VideoSpec } from "../../video/scene/index.ts";
+import type { TextPlan } from "../../video/scene/text.ts";
 import { errorMessage } from "../../replay/io/errors.ts";
 
 export interface PaintWorkerData {
   spec: VideoSpec;
+  frames: number[];
   publicDir: string;
-  holds: boolean;
+  text: TextPlan;
+  /** `slotCount` slots of width x height x 4 bytes each. */
+  slots: SharedArrayBuffer;
+  slotCount: number;
 }
 
-export type PaintWorkerMessage =
-  | { type: "new"; frame: number; rgba: Uint8Array }
-  | { type: "repeat"; frame: number }
-  | { type: "done" }
-  | { type: "error"; message: string };
+export type PaintWorkerMessage = { type: "frame"; frame: number; slot: number } | { type: "done" } | { type: "error"; message: string };
+/** The main thread hands a slot back once ffmpeg's pipe has taken its bytes. */
+export type PaintWorkerCredit = { type: "free"; slot: number };
 
 const port = parentPort!;
 const data = workerData as PaintWorkerData;
-let credits = 0;
+const free: number[] = Array.from({ length: data.slotCount }, (_, i) => i);
+const slotBytes = data.slots.byteLength / data.slotCount;
 let wake: (() => void) | null = null;
-port.on("message", (m: { type: "credit"; n: number }) => {
-  credits += m.n;
+port.on("message", (m: PaintWorkerCredit) => {
+  free.push(m.slot);
   wake?.();
   wake = null;
 });
 
 async function run(): Promise<void> {
-  for await (const f of paintFrames(data.spec, { publicDir: data.publicDir, holds: data.holds })) {
-    if (f.kind === "repeat") {
-      port.postMessage({ type: "repeat", frame: f.frame } satisfies PaintWorkerMessage);
-      continue;
-    }
-    while (credits <= 0) await new Promise<void>((r) => (wake = r));
-    credits--;
-    // A copy we own, so it can be transferred (Skia's buffer is not ours to give away).
-    const rgba = new Uint8Array(f.rgba);
-    port.postMessage({ type: "new", frame: f.frame, rgba } satisfies PaintWorkerMessage, [rgba.buffer as ArrayBuffer]);
+  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text })) {
+    while (free.length === 0) await new Promise<void>((r) => (wake = r));
+    const slot = free.shift()!;
+    new Uint8Array(data.slots, slot * slotBytes, slotBytes).set(f.rgba);
+    port.postMessage({ type: "frame", frame: f.frame, slot } satisfies PaintWorkerMessage);
   }
   port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
 }

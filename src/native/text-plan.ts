@@ -17,5 +17,7 @@ export function planText(spec: VideoSpec): TextPlan {
 /** The spec with its text plan in the props (what the Remotion composition receives). */
 export function withTextPlan(spec: VideoSpec): VideoSpec {
   const text = planText(spec);
-  return spec.composition === "Rollout" ? { composition: "Rollout", props: { ...spec.props, text } } : { composition: "Compare", props: { ...spec.props, text } };
+  return spec.composition === "Rollout"
+    ? { composition: "Rollout", props: { ...spec.props, text } }
+    : { composition: "Compare", props: { ...spec.props, text } };
 }

@@ -10,6 +10,7 @@ import { sceneAt, type VideoSpec } from "../scene/index.ts";
 import { planLayouter } from "../scene/text.ts";
 import { cssFont } from "../text/fonts.ts";
 import type { Measure } from "../text/lines.ts";
+import { bundledAtlas } from "./atlas-bundled.ts";
 
 const images = new Map<string, Promise<HTMLImageElement>>();
 
@@ -42,7 +43,10 @@ export const CanvasVideo: React.FC<{ spec: VideoSpec }> = ({ spec }) => {
   const { width, height } = useVideoConfig();
   const ref = useRef<HTMLCanvasElement>(null);
   const tx = useMemo(
-    () => planLayouter(spec.props.text ?? {}, browserMeasure(), () => console.warn("georeplay: text laid out by the browser (no plan for this size): lines may differ from a render")),
+    () =>
+      planLayouter(spec.props.text ?? {}, browserMeasure(), () =>
+        console.warn("georeplay: text laid out by the browser (no plan for this size): lines may differ from a render"),
+      ),
     [spec],
   );
   useLayoutEffect(() => {
@@ -54,7 +58,7 @@ export const CanvasVideo: React.FC<{ spec: VideoSpec }> = ({ spec }) => {
         const ctx = ref.current?.getContext("2d");
         if (ctx) {
           const byName = new Map(loaded);
-          paint(ctx, scene, { image: (s) => byName.get(s) ?? null, path2d: () => new Path2D() });
+          paint(ctx, scene, { image: (s) => byName.get(s) ?? null, path2d: () => new Path2D(), atlas: bundledAtlas });
         }
         continueRender(handle);
       })

@@ -1,51 +1,96 @@
 /**
  * The font files the Remotion composition loads, as bundled URLs: the very
  * files the native engine registers with Skia (video/text/fonts.ts lists
- * them; a test holds the two lists equal). Webpack needs static imports.
- * Noto Sans CJK and Noto Color Emoji are Debian's system files, which
- * Chromium finds by family name through fontconfig: the same files again.
+ * them; test/remotion-fonts.test.ts holds the two lists equal). Webpack
+ * needs static imports. Noto Sans CJK and Noto Color Emoji are Debian's
+ * system files, which Chromium finds by family name through fontconfig:
+ * the same files again.
  */
-import inter400latin from "@fontsource/inter/files/inter-latin-400-normal.woff2";
-import inter400latinExt from "@fontsource/inter/files/inter-latin-ext-400-normal.woff2";
-import inter400cyrillic from "@fontsource/inter/files/inter-cyrillic-400-normal.woff2";
-import inter400greek from "@fontsource/inter/files/inter-greek-400-normal.woff2";
-import inter600latin from "@fontsource/inter/files/inter-latin-600-normal.woff2";
-import inter600latinExt from "@fontsource/inter/files/inter-latin-ext-600-normal.woff2";
-import inter600cyrillic from "@fontsource/inter/files/inter-cyrillic-600-normal.woff2";
-import inter600greek from "@fontsource/inter/files/inter-greek-600-normal.woff2";
-import inter800latin from "@fontsource/inter/files/inter-latin-800-normal.woff2";
-import inter800latinExt from "@fontsource/inter/files/inter-latin-ext-800-normal.woff2";
-import inter800cyrillic from "@fontsource/inter/files/inter-cyrillic-800-normal.woff2";
-import inter800greek from "@fontsource/inter/files/inter-greek-800-normal.woff2";
-import mono400latin from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2";
-import mono400latinExt from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-400-normal.woff2";
-import mono700latin from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2";
-import mono700latinExt from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-700-normal.woff2";
-import arabic400 from "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-400-normal.woff2";
-import hebrew400 from "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff2";
-import devanagari400 from "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2";
-import thai400 from "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-400-normal.woff2";
+import f0 from "@fontsource/inter/files/inter-latin-400-normal.woff2";
+import f1 from "@fontsource/inter/files/inter-latin-ext-400-normal.woff2";
+import f2 from "@fontsource/inter/files/inter-cyrillic-400-normal.woff2";
+import f3 from "@fontsource/inter/files/inter-cyrillic-ext-400-normal.woff2";
+import f4 from "@fontsource/inter/files/inter-greek-400-normal.woff2";
+import f5 from "@fontsource/inter/files/inter-vietnamese-400-normal.woff2";
+import f6 from "@fontsource/inter/files/inter-latin-600-normal.woff2";
+import f7 from "@fontsource/inter/files/inter-latin-ext-600-normal.woff2";
+import f8 from "@fontsource/inter/files/inter-cyrillic-600-normal.woff2";
+import f9 from "@fontsource/inter/files/inter-cyrillic-ext-600-normal.woff2";
+import f10 from "@fontsource/inter/files/inter-greek-600-normal.woff2";
+import f11 from "@fontsource/inter/files/inter-vietnamese-600-normal.woff2";
+import f12 from "@fontsource/inter/files/inter-latin-800-normal.woff2";
+import f13 from "@fontsource/inter/files/inter-latin-ext-800-normal.woff2";
+import f14 from "@fontsource/inter/files/inter-cyrillic-800-normal.woff2";
+import f15 from "@fontsource/inter/files/inter-cyrillic-ext-800-normal.woff2";
+import f16 from "@fontsource/inter/files/inter-greek-800-normal.woff2";
+import f17 from "@fontsource/inter/files/inter-vietnamese-800-normal.woff2";
+import f18 from "@fontsource/inter/files/inter-latin-400-italic.woff2";
+import f19 from "@fontsource/inter/files/inter-latin-ext-400-italic.woff2";
+import f20 from "@fontsource/inter/files/inter-cyrillic-400-italic.woff2";
+import f21 from "@fontsource/inter/files/inter-cyrillic-ext-400-italic.woff2";
+import f22 from "@fontsource/inter/files/inter-greek-400-italic.woff2";
+import f23 from "@fontsource/inter/files/inter-vietnamese-400-italic.woff2";
+import f24 from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2";
+import f25 from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-400-normal.woff2";
+import f26 from "@fontsource/jetbrains-mono/files/jetbrains-mono-cyrillic-400-normal.woff2";
+import f27 from "@fontsource/jetbrains-mono/files/jetbrains-mono-greek-400-normal.woff2";
+import f28 from "@fontsource/jetbrains-mono/files/jetbrains-mono-vietnamese-400-normal.woff2";
+import f29 from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2";
+import f30 from "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-700-normal.woff2";
+import f31 from "@fontsource/jetbrains-mono/files/jetbrains-mono-cyrillic-700-normal.woff2";
+import f32 from "@fontsource/jetbrains-mono/files/jetbrains-mono-greek-700-normal.woff2";
+import f33 from "@fontsource/jetbrains-mono/files/jetbrains-mono-vietnamese-700-normal.woff2";
+import f34 from "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-400-normal.woff2";
+import f35 from "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-700-normal.woff2";
+import f36 from "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff2";
+import f37 from "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-700-normal.woff2";
+import f38 from "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2";
+import f39 from "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-700-normal.woff2";
+import f40 from "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-400-normal.woff2";
+import f41 from "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-700-normal.woff2";
 
-/** [family, weight, package file (as FONT_FACES names it), bundled URL] */
-export const BUNDLED_FONTS: [string, number, string, string][] = [
-  ["Inter", 400, "@fontsource/inter/files/inter-latin-400-normal.woff2", inter400latin],
-  ["Inter", 400, "@fontsource/inter/files/inter-latin-ext-400-normal.woff2", inter400latinExt],
-  ["Inter", 400, "@fontsource/inter/files/inter-cyrillic-400-normal.woff2", inter400cyrillic],
-  ["Inter", 400, "@fontsource/inter/files/inter-greek-400-normal.woff2", inter400greek],
-  ["Inter", 600, "@fontsource/inter/files/inter-latin-600-normal.woff2", inter600latin],
-  ["Inter", 600, "@fontsource/inter/files/inter-latin-ext-600-normal.woff2", inter600latinExt],
-  ["Inter", 600, "@fontsource/inter/files/inter-cyrillic-600-normal.woff2", inter600cyrillic],
-  ["Inter", 600, "@fontsource/inter/files/inter-greek-600-normal.woff2", inter600greek],
-  ["Inter", 800, "@fontsource/inter/files/inter-latin-800-normal.woff2", inter800latin],
-  ["Inter", 800, "@fontsource/inter/files/inter-latin-ext-800-normal.woff2", inter800latinExt],
-  ["Inter", 800, "@fontsource/inter/files/inter-cyrillic-800-normal.woff2", inter800cyrillic],
-  ["Inter", 800, "@fontsource/inter/files/inter-greek-800-normal.woff2", inter800greek],
-  ["JetBrains Mono", 400, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2", mono400latin],
-  ["JetBrains Mono", 400, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-400-normal.woff2", mono400latinExt],
-  ["JetBrains Mono", 700, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2", mono700latin],
-  ["JetBrains Mono", 700, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-700-normal.woff2", mono700latinExt],
-  ["Noto Sans Arabic", 400, "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-400-normal.woff2", arabic400],
-  ["Noto Sans Hebrew", 400, "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff2", hebrew400],
-  ["Noto Sans Devanagari", 400, "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2", devanagari400],
-  ["Noto Sans Thai", 400, "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-400-normal.woff2", thai400],
-];
+/** Package file (as FONT_FACES names it) -> bundled URL. */
+export const BUNDLED_FONT_URLS: Record<string, string> = {
+  "@fontsource/inter/files/inter-latin-400-normal.woff2": f0,
+  "@fontsource/inter/files/inter-latin-ext-400-normal.woff2": f1,
+  "@fontsource/inter/files/inter-cyrillic-400-normal.woff2": f2,
+  "@fontsource/inter/files/inter-cyrillic-ext-400-normal.woff2": f3,
+  "@fontsource/inter/files/inter-greek-400-normal.woff2": f4,
+  "@fontsource/inter/files/inter-vietnamese-400-normal.woff2": f5,
+  "@fontsource/inter/files/inter-latin-600-normal.woff2": f6,
+  "@fontsource/inter/files/inter-latin-ext-600-normal.woff2": f7,
+  "@fontsource/inter/files/inter-cyrillic-600-normal.woff2": f8,
+  "@fontsource/inter/files/inter-cyrillic-ext-600-normal.woff2": f9,
+  "@fontsource/inter/files/inter-greek-600-normal.woff2": f10,
+  "@fontsource/inter/files/inter-vietnamese-600-normal.woff2": f11,
+  "@fontsource/inter/files/inter-latin-800-normal.woff2": f12,
+  "@fontsource/inter/files/inter-latin-ext-800-normal.woff2": f13,
+  "@fontsource/inter/files/inter-cyrillic-800-normal.woff2": f14,
+  "@fontsource/inter/files/inter-cyrillic-ext-800-normal.woff2": f15,
+  "@fontsource/inter/files/inter-greek-800-normal.woff2": f16,
+  "@fontsource/inter/files/inter-vietnamese-800-normal.woff2": f17,
+  "@fontsource/inter/files/inter-latin-400-italic.woff2": f18,
+  "@fontsource/inter/files/inter-latin-ext-400-italic.woff2": f19,
+  "@fontsource/inter/files/inter-cyrillic-400-italic.woff2": f20,
+  "@fontsource/inter/files/inter-cyrillic-ext-400-italic.woff2": f21,
+  "@fontsource/inter/files/inter-greek-400-italic.woff2": f22,
+  "@fontsource/inter/files/inter-vietnamese-400-italic.woff2": f23,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2": f24,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-400-normal.woff2": f25,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-cyrillic-400-normal.woff2": f26,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-greek-400-normal.woff2": f27,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-vietnamese-400-normal.woff2": f28,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-700-normal.woff2": f29,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-ext-700-normal.woff2": f30,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-cyrillic-700-normal.woff2": f31,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-greek-700-normal.woff2": f32,
+  "@fontsource/jetbrains-mono/files/jetbrains-mono-vietnamese-700-normal.woff2": f33,
+  "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-400-normal.woff2": f34,
+  "@fontsource/noto-sans-arabic/files/noto-sans-arabic-arabic-700-normal.woff2": f35,
+  "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-400-normal.woff2": f36,
+  "@fontsource/noto-sans-hebrew/files/noto-sans-hebrew-hebrew-700-normal.woff2": f37,
+  "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2": f38,
+  "@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-700-normal.woff2": f39,
+  "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-400-normal.woff2": f40,
+  "@fontsource/noto-sans-thai/files/noto-sans-thai-thai-700-normal.woff2": f41,
+};

@@ -19,11 +19,27 @@ export class Draw {
 
   rect(b: Box, fill?: Paint, r?: Radius, stroke?: { color: string; width: number }): void {
     if (b.w <= 0 || b.h <= 0) return;
-    this.prims.push({ t: "rect", x: b.x, y: b.y, w: b.w, h: b.h, ...(r ? { r } : {}), ...(fill ? { fill } : {}), ...(stroke ? { stroke: stroke.color, lw: stroke.width } : {}) });
+    this.prims.push({
+      t: "rect",
+      x: b.x,
+      y: b.y,
+      w: b.w,
+      h: b.h,
+      ...(r ? { r } : {}),
+      ...(fill ? { fill } : {}),
+      ...(stroke ? { stroke: stroke.color, lw: stroke.width } : {}),
+    });
   }
 
   /** One line at (x, middle y); with maxWidth it is cut with an ellipsis to fit. Returns the text drawn. */
-  text(text: string, x: number, y: number, f: FontSpec, fill: string, o: { align?: "left" | "center" | "right"; maxWidth?: number; spacing?: number; halo?: { color: string; width: number } } = {}): string {
+  text(
+    text: string,
+    x: number,
+    y: number,
+    f: FontSpec,
+    fill: string,
+    o: { align?: "left" | "center" | "right"; maxWidth?: number; spacing?: number; halo?: { color: string; width: number } } = {},
+  ): string {
     const shown = o.maxWidth !== undefined ? this.tx.fit(text, f, o.maxWidth) : text;
     if (shown === "") return shown;
     this.prims.push({
@@ -45,7 +61,13 @@ export class Draw {
   }
 
   /** A label in a rounded box (badges, banners, pills); returns the box. */
-  pill(text: string, x: number, y: number, f: FontSpec, o: { fill: string; color: string; padX: number; padY: number; r: Radius; spacing?: number; anchor?: "left" | "center" | "right" }): Box {
+  pill(
+    text: string,
+    x: number,
+    y: number,
+    f: FontSpec,
+    o: { fill: string; color: string; padX: number; padY: number; r: Radius; spacing?: number; anchor?: "left" | "center" | "right" },
+  ): Box {
     const w = this.width(text, f, o.spacing) + 2 * o.padX;
     const h = lineBox(f.size) + 2 * o.padY;
     const left = o.anchor === "center" ? x - w / 2 : o.anchor === "right" ? x - w : x;
@@ -68,7 +90,12 @@ export class Draw {
     if (o.alpha !== undefined && o.alpha <= 0) return;
     const trivial = (o.alpha === undefined || o.alpha >= 1) && !o.clip && !o.dx && !o.dy;
     if (trivial) return body();
-    this.push({ ...(o.alpha !== undefined && o.alpha < 1 ? { alpha: o.alpha } : {}), ...(o.clip ? { clip: o.clip } : {}), ...(o.dx ? { dx: o.dx } : {}), ...(o.dy ? { dy: o.dy } : {}) });
+    this.push({
+      ...(o.alpha !== undefined && o.alpha < 1 ? { alpha: o.alpha } : {}),
+      ...(o.clip ? { clip: o.clip } : {}),
+      ...(o.dx ? { dx: o.dx } : {}),
+      ...(o.dy ? { dy: o.dy } : {}),
+    });
     body();
     this.pop();
   }

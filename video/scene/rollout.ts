@@ -48,7 +48,8 @@ export function rolloutScene(t: RolloutProps, frame: number, tx: TextLayouter): 
     const noReply = t.episode.recordFormat === "train" ? "training traces keep no model reply, only the parsed tool call" : undefined;
     tracePane(d, t.trace, segment.turn, trace, f.trace.progress, f.trace.offset, u, noReply);
   }
-  if (t.episode.source === "replay" && !t.episode.verified) banner(d, UNVERIFIED_LABEL, C.unverified, width / 2, 0, u, { size: 15, padX: 18, padY: 5, spacing: 2, anchor: "center" });
+  if (t.episode.source === "replay" && !t.episode.verified)
+    banner(d, UNVERIFIED_LABEL, C.unverified, width / 2, 0, u, { size: 15, padX: 18, padY: 5, spacing: 2, anchor: "center" });
   return { width, height, background: C.bg, prims: d.prims };
 }
 
@@ -64,7 +65,15 @@ function header(d: Draw, t: RolloutProps, b: Box, turn: number, u: number): void
   if (t.episode.source === "slideshow") {
     const pf = font("sans", 13 * u, 800);
     const h = lineBox(pf.size) + 8 * u;
-    const p = d.pill(SLIDESHOW_LABEL, right, mid - h / 2, pf, { fill: C.slideshow, color: C.white, padX: 12 * u, padY: 4 * u, r: 5 * u, spacing: 1.5 * u, anchor: "right" });
+    const p = d.pill(SLIDESHOW_LABEL, right, mid - h / 2, pf, {
+      fill: C.slideshow,
+      color: C.white,
+      padX: 12 * u,
+      padY: 4 * u,
+      r: 5 * u,
+      spacing: 1.5 * u,
+      anchor: "right",
+    });
     right = p.x - gap;
   }
   // Left to right: the name, the model, the episode.

@@ -60,7 +60,9 @@ export function compassTape(d: Draw, hud: HudState, x: number, y: number, width:
       if (major || mid) {
         const size = (major ? 15 : 11) * unit;
         // SVG put the baseline 18 px above the bottom; the painter centres on y.
-        d.text(CARDINALS[n] ?? String(n), tx, y + h - 18 * unit - size * 0.36, font(major ? "sans" : "mono", size, major ? 700 : 400), major ? C.text : C.dim, { align: "center" });
+        d.text(CARDINALS[n] ?? String(n), tx, y + h - 18 * unit - size * 0.36, font(major ? "sans" : "mono", size, major ? 700 : 400), major ? C.text : C.dim, {
+          align: "center",
+        });
       }
     }
     const cx = x + width / 2;

@@ -17,9 +17,25 @@ export function creditLine(d: Draw, text: string, b: Box, unit: number): void {
 }
 
 /** A banner hanging from the top edge at x (centred) or right-aligned at x. */
-export function banner(d: Draw, text: string, fill: string, x: number, y: number, unit: number, o: { size: number; padX: number; padY: number; spacing: number; anchor: "center" | "right" }): void {
+export function banner(
+  d: Draw,
+  text: string,
+  fill: string,
+  x: number,
+  y: number,
+  unit: number,
+  o: { size: number; padX: number; padY: number; spacing: number; anchor: "center" | "right" },
+): void {
   const r = 6 * unit;
-  d.pill(text, x, y, font("sans", o.size * unit, 800), { fill, color: C.white, padX: o.padX * unit, padY: o.padY * unit, r: [0, 0, r, r], spacing: o.spacing * unit, anchor: o.anchor });
+  d.pill(text, x, y, font("sans", o.size * unit, 800), {
+    fill,
+    color: C.white,
+    padX: o.padX * unit,
+    padY: o.padY * unit,
+    r: [0, 0, r, r],
+    spacing: o.spacing * unit,
+    anchor: o.anchor,
+  });
 }
 
 /** The banner for this episode, or none for a verified replay. A slideshow's sits top right, clear of the header's text. */

@@ -19,7 +19,16 @@ export function formatKm(km: number): string {
 }
 
 /** A label / value row with a rule under it; returns its height. */
-export function scoreRow(d: Draw, x: number, y: number, w: number, label: string, value: string, unit: number, o: { big?: boolean; color?: string } = {}): number {
+export function scoreRow(
+  d: Draw,
+  x: number,
+  y: number,
+  w: number,
+  label: string,
+  value: string,
+  unit: number,
+  o: { big?: boolean; color?: string } = {},
+): number {
   const vf = o.big ? font("sans", 30 * unit, 800) : font("mono", 18 * unit);
   const pad = o.big ? 6 : 4; // CSS px, as the design had them
   const h = 2 * pad + lineBox(vf.size);

@@ -90,7 +90,14 @@ function activeTurn_(d: Draw, e: TraceEntry, pane: Box, progress: number, offset
     const label = (e.failed ? `✗ ${statusLabel(e)}` : statusLabel(e)).toUpperCase();
     const bx = x + d.width(`Turn ${e.turn}`, tf) + gap;
     const bh = lineBox(bf.size) + 4 * unit;
-    d.pill(label, bx, mid - bh / 2, bf, { fill: e.failed ? C.fail : C.ok, color: e.failed ? C.white : C.bg, padX: 6 * unit, padY: 2 * unit, r: 4 * unit, spacing: 0.6 * unit });
+    d.pill(label, bx, mid - bh / 2, bf, {
+      fill: e.failed ? C.fail : C.ok,
+      color: e.failed ? C.white : C.bg,
+      padX: 6 * unit,
+      padY: 2 * unit,
+      r: 4 * unit,
+      spacing: 0.6 * unit,
+    });
     const meta = `${e.tokensIn !== null ? `${e.tokensIn} in · ${e.tokensOut ?? 0} out` : ""}${e.latencyS !== null ? ` · ${e.latencyS.toFixed(1)} s` : ""}`;
     if (meta) d.text(meta, x + inner, mid, font("mono", 11 * unit), C.faint, { align: "right" });
     y += head + gap;
@@ -105,7 +112,20 @@ function activeTurn_(d: Draw, e: TraceEntry, pane: Box, progress: number, offset
       }
       if (reply.overflow > 0) {
         const fy = y + box.h - 28 * unit;
-        d.rect({ x, y: fy, w: inner, h: 28 * unit }, { kind: "linear", x0: 0, y0: fy, x1: 0, y1: y + box.h, stops: [[0, panelAlpha(0)], [1, C.panel]] });
+        d.rect(
+          { x, y: fy, w: inner, h: 28 * unit },
+          {
+            kind: "linear",
+            x0: 0,
+            y0: fy,
+            x1: 0,
+            y1: y + box.h,
+            stops: [
+              [0, panelAlpha(0)],
+              [1, C.panel],
+            ],
+          },
+        );
       }
     });
     y += box.h + gap;

@@ -94,13 +94,34 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
         d.rect({ x: side.x, y: y + h - unit, w: side.w, h: unit }, C.panelEdge);
         y += h;
       };
-      row("Distance", results.map((r) => (r.distanceKm !== null ? formatKm(r.distanceKm * count) : "—")), true);
-      row("Points", results.map((r) => (r.points !== null ? `${Math.round(r.points * count)}` : "—")), true);
-      row("Reward (geoeval)", results.map((r) => (r.reward !== null ? (r.reward * count).toFixed(3) : "—")), false);
-      row("Turns", results.map((r, i) => String(r.turns) + (sides[i].timeline.outcome?.forcedGuess ? " (forced)" : "")), false);
+      row(
+        "Distance",
+        results.map((r) => (r.distanceKm !== null ? formatKm(r.distanceKm * count) : "—")),
+        true,
+      );
+      row(
+        "Points",
+        results.map((r) => (r.points !== null ? `${Math.round(r.points * count)}` : "—")),
+        true,
+      );
+      row(
+        "Reward (geoeval)",
+        results.map((r) => (r.reward !== null ? (r.reward * count).toFixed(3) : "—")),
+        false,
+      );
+      row(
+        "Turns",
+        results.map((r, i) => String(r.turns) + (sides[i].timeline.outcome?.forcedGuess ? " (forced)" : "")),
+        false,
+      );
       const nf = font("sans", 11.5 * unit);
       y += 4 * unit;
-      for (const l of d.tx.wrap("Points out of 5000. Reward: geoeval's recomputed reward from distance and action cost, not the environment's stored reward.", nf, side.w, 3)) {
+      for (const l of d.tx.wrap(
+        "Points out of 5000. Reward: geoeval's recomputed reward from distance and action cost, not the environment's stored reward.",
+        nf,
+        side.w,
+        3,
+      )) {
         d.text(l, side.x, y + lineBox(nf.size) / 2, nf, C.faint);
         y += lineBox(nf.size);
       }

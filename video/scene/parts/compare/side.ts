@@ -15,7 +15,16 @@ import { banner, creditLine, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../overla
 import { replyText, statusLabel, toolCallText } from "../trace-pane.ts";
 import { mapPanel, viewportImages } from "../viewport.ts";
 
-export function compareSide(d: Draw, side: CompareSide, index: 0 | 1, clock: CompareClock, frame: number, col: CompareColumn, stacked: boolean, u: number): void {
+export function compareSide(
+  d: Draw,
+  side: CompareSide,
+  index: 0 | 1,
+  clock: CompareClock,
+  frame: number,
+  col: CompareColumn,
+  stacked: boolean,
+  u: number,
+): void {
   const t = side.timeline;
   const { sf, view, hud, showMap, panoramaVisible, turnLabel } = compareSideFrame(clock, t, index, frame);
   const { segment, offset } = sf;
@@ -63,7 +72,15 @@ function guessedMarker(d: Draw, text: string, colour: string, box: Box, u: numbe
   d.rect(box, "rgba(14,17,22,0.35)");
   const f = font("sans", 20 * u, 800);
   const h = lineBox(f.size) + 14 * u;
-  d.pill(text, box.x + box.w / 2, box.y + box.h - 18 * u - h, f, { fill: colour, color: C.white, padX: 20 * u, padY: 7 * u, r: 6 * u, spacing: 2.5 * u, anchor: "center" });
+  d.pill(text, box.x + box.w / 2, box.y + box.h - 18 * u - h, f, {
+    fill: colour,
+    color: C.white,
+    padX: 20 * u,
+    padY: 7 * u,
+    r: 6 * u,
+    spacing: 2.5 * u,
+    anchor: "center",
+  });
 }
 
 /** The first `n` non-empty lines of a reply, for the strip (the rest is clipped with a fade). */
@@ -85,7 +102,9 @@ function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: stri
     d.rect(b, C.panel, 8 * u, border);
     const f = font("sans", 14 * u);
     const lh = 14 * u * 1.45;
-    d.group({ clip: inner }, () => d.tx.wrap(intro, f, inner.w, Math.max(1, Math.floor(inner.h / lh))).forEach((l, i) => d.text(l, inner.x, inner.y + (i + 0.5) * lh, f, C.dim)));
+    d.group({ clip: inner }, () =>
+      d.tx.wrap(intro, f, inner.w, Math.max(1, Math.floor(inner.h / lh))).forEach((l, i) => d.text(l, inner.x, inner.y + (i + 0.5) * lh, f, C.dim)),
+    );
     return;
   }
   const appear = traceStripAppear(offset);
@@ -100,7 +119,13 @@ function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: stri
         if (entry.failed) {
           const bf = font("sans", 11 * u, 600);
           const bh = lineBox(bf.size) + 4 * u;
-          d.pill(`✗ ${statusLabel(entry)}`.toUpperCase(), inner.x + d.width(`Turn ${entry.turn}`, tf) + 8 * u, y + head / 2 - bh / 2, bf, { fill: C.fail, color: C.white, padX: 6 * u, padY: 2 * u, r: 4 * u });
+          d.pill(`✗ ${statusLabel(entry)}`.toUpperCase(), inner.x + d.width(`Turn ${entry.turn}`, tf) + 8 * u, y + head / 2 - bh / 2, bf, {
+            fill: C.fail,
+            color: C.white,
+            padX: 6 * u,
+            padY: 2 * u,
+            r: 4 * u,
+          });
         }
         if (note) d.text(note, inner.x + inner.w, y + head / 2, font("sans", 12 * u), C.accent, { align: "right" });
       });
@@ -116,7 +141,20 @@ function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: stri
       const rows = Math.max(1, Math.ceil((inner.y + inner.h - y) / lh));
       d.tx.wrap(r.text, rf, inner.w, rows).forEach((l, i) => d.text(l, inner.x, y + (i + 0.5) * lh, rf, r.present ? C.text : C.faint));
       const fy = b.y + b.h - 22 * u;
-      d.rect({ x: b.x, y: fy, w: b.w, h: 22 * u }, { kind: "linear", x0: 0, y0: fy, x1: 0, y1: b.y + b.h, stops: [[0, panelAlpha(0)], [1, C.panel]] });
+      d.rect(
+        { x: b.x, y: fy, w: b.w, h: 22 * u },
+        {
+          kind: "linear",
+          x0: 0,
+          y0: fy,
+          x1: 0,
+          y1: b.y + b.h,
+          stops: [
+            [0, panelAlpha(0)],
+            [1, C.panel],
+          ],
+        },
+      );
     });
   });
 }
