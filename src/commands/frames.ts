@@ -1,7 +1,8 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { join } from "node:path";
-import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
+import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
+import { parseSize } from "../mp4/size.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export function registerFrames(program: Command): void {
@@ -13,7 +14,9 @@ export function registerFrames(program: Command): void {
         "drifted), then renders one reprojection per video frame along the camera path: shortest-path\n" +
         "heading, zooms uniform in log(tan(fov/2)), eased moves, crossfades for walks. The frame at each\n" +
         "view is the exact JPEG the model saw. Writes <out>/frames/NNNNNN.jpg, a manifest of hashes\n" +
-        "(a rerun reuses correct frames) and, last and atomically, <out>/timeline.json.\n\n" +
+        "(a rerun reuses correct frames) and, last and atomically, <out>/timeline.json, then\n" +
+        "<out>/props.json: the timeline with its text laid out at --size (the lines the video shows),\n" +
+        "what Remotion Studio previews and `npx remotion render Rollout --props=<out>/props.json` takes.\n\n" +
         "Training rollouts (rollouts*.jsonl, ids like rollouts-L4) are verified with their own digest\n" +
         "(16 hex digits of sha256 over the base64 text) and replayed the same way. Example-rollout\n" +
         "folders record images but no camera trajectory or hashes: their episodes become a slideshow of\n" +
@@ -29,7 +32,12 @@ export function registerFrames(program: Command): void {
     .option("--view <px>", "size of the frame files (square)", positiveInt, 640)
     .option("--view-size <px>", "size of the views the model saw (the trace's)", positiveInt, 640)
     .option("--unverified", "render even if a view drifted; the timeline marks the episode unverified")
-    .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public");
+    .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public")
+    .addOption(
+      new Option("--size <WxH>", "video size props.json lays the text out for")
+        .argParser(optionParser(parseSize))
+        .default({ width: 1280, height: 720 }, "1280x720"),
+    );
   addRunOptions(cmd)
     .addHelpText(
       "after",
@@ -60,6 +68,8 @@ export function registerFrames(program: Command): void {
           onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
         }),
       );
+      const { writeStudioProps } = await import("../native/studio-props.ts");
+      const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
       const t = r.timeline;
       const s = r.stats;
       const v = s.views;
@@ -72,6 +82,7 @@ export function registerFrames(program: Command): void {
           views: { checked: v.checked, match: v.match, resolved: v.resolved, mismatch: v.mismatch },
           out: r.outDir,
           timeline: r.timelinePath,
+          props: propsPath,
           frame_files: { total: s.files, rendered: s.rendered, reused: s.reused, keyframes: s.keyframes },
           segments: t.segments.length,
           total_frames: t.totalFrames,
@@ -93,7 +104,7 @@ export function registerFrames(program: Command): void {
       process.stdout.write(
         head +
           `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
-          `\ntimeline: ${r.timelinePath}\n`,
+          `\ntimeline: ${r.timelinePath}\nprops (timeline + text laid out at ${o.size.width}x${o.size.height}): ${propsPath}\n`,
       );
     });
 }

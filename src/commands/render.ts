@@ -47,8 +47,12 @@ export function registerRender(program: Command): void {
     )
     .option("--fps <n>", "video frames per second", positiveInt, 30)
     .option("--unverified", "render even if a view drifted; every frame then says UNVERIFIED REPLAY")
-    .addOption(new Option("--engine <engine>", "native: Skia in Node + x264; remotion: the Remotion composition in Chromium").choices(ENGINES).default("native"))
-    .addOption(new Option("--preset <preset>", "x264 preset: faster presets encode quicker, slower ones make smaller files").choices(X264_PRESETS).default("medium"))
+    .addOption(
+      new Option("--engine <engine>", "native: Skia in Node + x264; remotion: the Remotion composition in Chromium").choices(ENGINES).default("native"),
+    )
+    .addOption(
+      new Option("--preset <preset>", "x264 preset: faster presets encode quicker, slower ones make smaller files").choices(X264_PRESETS).default("medium"),
+    )
     .option("--concurrency <n>", "--engine remotion: Chromium tabs in parallel (1 was fastest on 2 cores)", positiveInt, 1)
     .option("--versus <id|#n>", "two-up video: this episode (from any input) beside --episode")
     .option("--versus-arm <arm>", "two-up video: this arm's (model_name's) attempt at --episode's task (same split and task.index)")

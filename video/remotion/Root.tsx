@@ -30,8 +30,8 @@ loadFonts();
 
 /**
  * Duration, fps and size from the timeline. Given no timeline (the Studio
- * without --props), it previews the first `rollouts/<slug>/timeline.json` in
- * the public dir, e.g. the one `npm run demo` writes.
+ * without --props), it previews the first `rollouts/<slug>/props.json` (or
+ * timeline.json) in the public dir, e.g. the ones `npm run demo` writes.
  */
 export const calculateRolloutMetadata: CalculateMetadataFunction<RolloutProps> = async ({ props }) => {
   let p = props;
@@ -40,10 +40,15 @@ export const calculateRolloutMetadata: CalculateMetadataFunction<RolloutProps> =
   return { durationInFrames: p.totalFrames, fps: p.fps, width, height, props: { ...p, output: props.output, text: props.text ?? p.text } };
 };
 
+/** Per episode folder under public/rollouts/, its props.json (text laid out in Node) or else its timeline.json. */
 function publicTimelineFiles() {
-  return getStaticFiles()
-    .filter((f) => /^rollouts\/[^/]+\/timeline\.json$/.test(f.name))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const files = getStaticFiles().filter((f) => /^rollouts\/[^/]+\/(props|timeline)\.json$/.test(f.name));
+  const byFolder = new Map<string, (typeof files)[number]>();
+  for (const f of files.sort((a, b) => a.name.localeCompare(b.name))) {
+    const folder = f.name.slice(0, f.name.lastIndexOf("/"));
+    if (!byFolder.has(folder) || f.name.endsWith("/props.json")) byFolder.set(folder, f);
+  }
+  return [...byFolder.values()];
 }
 
 async function publicTimeline(): Promise<RolloutProps | null> {
