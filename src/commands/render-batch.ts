@@ -184,7 +184,8 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
   if (o.posterFrame !== undefined && o.poster === undefined) throw new GeoreplayError("--poster-frame goes with --poster");
   if (typeof o.out === "string" && /\.(mp4|webm|gif|webp)$/i.test(o.out))
     throw new GeoreplayError(`-o ${o.out}: a batch writes into a folder (-o DIR/), one file per video`);
-  const inputFormat: InputFormat | undefined = o.format;
+  // A video-format-only --format leaves commander's empty placeholder behind.
+  const inputFormat: InputFormat | undefined = o.format || undefined;
   const { listCandidates, planVideos } = await import("../../replay/batch/plan.ts");
   const { selectVideos } = await import("../../replay/batch/select.ts");
   const { assignShards, parseShard } = await import("../../replay/batch/shard.ts");
