@@ -5,7 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from "commander";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { FORMATS, type InputFormat } from "../../replay/formats/inputs.ts";
 import { VIDEO_FORMATS, type VideoFormat, type ManifestVideo } from "../../replay/batch/manifest-schema.ts";
@@ -254,13 +254,22 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
   const { runBatch } = await import("../batch/run-batch.ts");
   const backend = chromiumBackend({ jobs: o.jobs, concurrency: o.concurrency, onWarning: (m) => process.stderr.write(`warning: ${m}\n`) });
   const bar = progressBar("render", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
-  const offBar = onInterrupt(() => bar.stop());
+  let finished = 0;
+  const offBar = onInterrupt(() => {
+    bar.stop();
+    // interrupt.ts says no output was written: true of the video in progress, not of the ones before it.
+    if (finished > 0)
+      process.stderr.write(
+        `georeplay: the ${finished} video(s) finished before the interrupt are kept and listed in ${join(dir, "manifest.json")}; rerun the same command to render the rest\n`,
+      );
+  });
   const t0 = performance.now();
   const say = (text: string) => {
     bar.stop();
     process.stdout.write(text);
   };
   const onVideo = (r: VideoOutcome) => {
+    if (r.status === "written") finished++;
     if (o.json) return void process.stdout.write(JSON.stringify(videoLine(r)) + "\n");
     if (r.status === "failed") say(`FAILED ${r.file} (${r.failure.kind}): ${r.failure.message}\n`);
     else
