@@ -34,7 +34,8 @@ const BATCH_HELP =
   "--format mp4|webm|gif|webp (the input formats stay accepted too); gif/webp default to\n" +
   "480x270 at 10 fps and fit --max-mb (default 8, per file), lowering fps and size and saying so.\n" +
   "--shard i/n renders a deterministic share balanced by frame count. --json: one line per video,\n" +
-  "then a summary (docs/json-reports.md). CI examples: docs/github-actions-render.yml, docs/k8s-render-job.yml.\n";
+  "then a summary (docs/json-reports.md). CI examples: docs/github-actions-render.yml (a matrix\n" +
+  "of shards) and docs/k8s-render-job.yml (a Kubernetes Indexed Job).\n";
 
 /** `--episode` once is a string (the one-video render); repeated, a list. */
 function collectEpisode(value: string, previous: unknown): string | string[] {
@@ -61,6 +62,10 @@ export function registerBatchOptions(cmd: Command): void {
     episode.argParser(collectEpisode);
     episode.description += " (repeat it for a batch: -o DIR/)";
   }
+  const out = cmd.options.find((x) => x.long === "--out");
+  if (out) out.description = "output MP4, or a folder (DIR/) for a batch";
+  const pass = cmd.options.find((x) => x.long === "--pass");
+  if (pass) pass.description += "; with --improved/--regressed: both sides' pass";
   // --format takes the input format as before, or the video format of a batch.
   const format = cmd.options.find((x) => x.long === "--format");
   if (format) {
