@@ -141,3 +141,52 @@ describe("runBatch", () => {
     await expect(runBatch(await options(bad, testBackend([], new Map())))).rejects.toThrow(/manifest\.json: videos\[0\]\.file: expected string/);
   });
 });
+
+describe("transcode", () => {
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-transcode-"));
+  dirs.push(dir);
+  const src = join(dir, "src.mp4");
+  // 3 s of noisy test pattern at 10 fps: large as a GIF, so budgets bite.
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=480x270:rate=10,noise=alls=40:allf=t",
+    "-frames:v",
+    "30",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    src,
+  ]);
+  const facts = { width: 480, height: 270, fps: 10, frames: 30 };
+
+  it("GIF within a budget: lowered, said so, every frame 100 ms or 200 ms, 3 s long", async () => {
+    const { transcode } = await import("../src/batch/transcode.ts");
+    const sharp = (await import("sharp")).default;
+    const out = join(dir, "a.gif");
+    const r = await transcode(src, out, "gif", facts, { maxBytes: 400_000 });
+    const m = await sharp(out, { animated: true }).metadata();
+    expect(readFileSync(out).length).toBeLessThanOrEqual(400_000);
+    expect(r.notes.join(" ")).toMatch(/lowered to \d+x\d+ at \d+ fps to fit --max-mb 0.40 MB/);
+    expect(m.pages).toBe(r.frames);
+    expect(m.pages).toBe(3 * r.fps);
+    expect(m.delay!.reduce((a, b) => a + b, 0)).toBe(3000);
+  });
+
+  it("a budget nothing fits: the smallest is written and the note says so", async () => {
+    const { transcode } = await import("../src/batch/transcode.ts");
+    const r = await transcode(src, join(dir, "b.webp"), "webp", facts, { maxBytes: 1000 });
+    expect(r.notes.join(" ")).toMatch(/does not fit --max-mb 0.00 MB even at \d+x\d+ and \d+ fps/);
+    expect(r.width).toBeLessThan(480);
+  });
+
+  it("frame rates that are not whole centiseconds become the next lower one", async () => {
+    const { animationRate } = await import("../src/batch/transcode.ts");
+    expect([30, 24, 12, 10, 6, 3].map((f) => animationRate(f))).toEqual([25, 20, 10, 10, 5, 2]);
+  });
+});
