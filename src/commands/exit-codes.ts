@@ -22,3 +22,10 @@ export function verifyExitCode(r: VerifyReport): number {
   if (r.errors.length > 0 || r.checked + r.recorded_images.checked === 0) return EXIT_INPUT;
   return EXIT_OK;
 }
+
+/** A batch's outcome: any drifted video beats any other failure (input, render); all written or skipped is 0. */
+export function batchExitCode(failures: readonly { kind: "drift" | "input" | "render" }[]): number {
+  if (failures.some((f) => f.kind === "drift")) return EXIT_MISMATCH;
+  if (failures.length > 0) return EXIT_INPUT;
+  return EXIT_OK;
+}

@@ -6,6 +6,7 @@ import { interruptSignal } from "./interrupt.ts";
 import { parseSize } from "../mp4/size.ts";
 import { ENGINES } from "../mp4/engine.ts";
 import { X264_PRESETS } from "../native/encoder.ts";
+import { registerBatchOptions, routeBatch } from "./render-batch.ts";
 // Remotion, webpack and the renderer load only when a render runs.
 import type { RenderStage } from "../mp4/render-episode.ts";
 import type { Progress } from "./progress.ts";
@@ -57,6 +58,7 @@ export function registerRender(program: Command): void {
     .option("--versus <id|#n>", "two-up video: this episode (from any input) beside --episode")
     .option("--versus-arm <arm>", "two-up video: this arm's (model_name's) attempt at --episode's task (same split and task.index)")
     .option("--pass <n>", "with --versus-arm: that arm's pass (task.sample); default --episode's pass, else the lowest", nonNegativeInt);
+  registerBatchOptions(cmd);
   addRunOptions(cmd, "worker threads for the frame files")
     .addHelpText(
       "after",
@@ -65,8 +67,9 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24\n" +
         "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4",
     )
-    .action(async (episodes: string[], o) => {
+    .action(async (episodes: string[], o, command: Command) => {
       await configureImageLibrary();
+      if (await routeBatch(episodes, o, command)) return;
       if (o.versus !== undefined || o.versusArm !== undefined || o.pass !== undefined) return renderVersus(episodes, o);
       const r = await withProgress("render", o, async (bar) =>
         (await import("../mp4/render-episode.ts")).renderEpisodeMp4({

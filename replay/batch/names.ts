@@ -1,0 +1,26 @@
+/**
+ * Output names of a batch: `<episode_id>` for one episode, `<split>-<index>-<A>-vs-<B>`
+ * for a two-up video. Every part comes from a trace (ids, split names, arms are model
+ * names): untrusted text, so each is reduced by slugFor to [A-Za-z0-9_-] and never used
+ * as a path of its own.
+ */
+import { slugFor } from "../frames/output.ts";
+
+export type StemOf = { kind: "rollout"; episodeId: string } | { kind: "compare"; split: string; index: number; a: string; b: string };
+
+export function videoStem(v: StemOf): string {
+  if (v.kind === "rollout") return slugFor(v.episodeId);
+  const idx = Number.isSafeInteger(v.index) ? String(v.index) : slugFor(String(v.index));
+  return `${slugFor(v.split)}-${idx}-${slugFor(v.a)}-vs-${slugFor(v.b)}`;
+}
+
+/** Stems made unique in order: a later duplicate gets `-2`, `-3`, ... (case-insensitively, for case-folding file systems). */
+export function uniqueStems(stems: string[]): string[] {
+  const seen = new Set<string>();
+  return stems.map((s) => {
+    let name = s;
+    for (let k = 2; seen.has(name.toLowerCase()); k++) name = `${s}-${k}`;
+    seen.add(name.toLowerCase());
+    return name;
+  });
+}

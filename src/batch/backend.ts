@@ -1,0 +1,173 @@
+/**
+ * The seam between the batch runner and a video engine. The runner overlaps
+ * `prepare(next)` with `encode(current)`: prepare finds and verifies the
+ * episodes and writes their frame files (CPU on the pool's workers), encode
+ * paints and encodes them (the painter's worker and ffmpeg).
+ */
+import { availableParallelism } from "node:os";
+import type { InputFormat } from "../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import { throwIfAborted } from "../../replay/io/abort.ts";
+import type { ManifestSide } from "../../replay/batch/manifest-schema.ts";
+import type { Size } from "../mp4/size.ts";
+import type { Engine } from "../mp4/engine.ts";
+import type { X264Preset } from "../native/encoder.ts";
+import type { PreparedEpisode } from "../mp4/render-episode.ts";
+import type { PreparedCompare } from "../mp4/render-compare.ts";
+
+export interface VideoJob {
+  kind: "rollout" | "compare";
+  /** The recordings (inputs of the command). */
+  episodes: string[];
+  /** Side A: an episode id or #n of the inputs. */
+  episode: string;
+  /** Two-up: side B, an episode id or #n of the inputs. */
+  versus?: string;
+  tasks?: string;
+  panos?: string;
+  /** Input format override (as `--format eval|train|example|sweep`). */
+  format?: InputFormat;
+  size: Size;
+  fps: number;
+  unverified: boolean;
+}
+
+export interface RenderedVideo {
+  out: string;
+  frames: number;
+  fps: number;
+  width: number;
+  height: number;
+  episodeIds: string[];
+  /** Per side: every view reproduced its recorded hash (false for an --unverified drift and for slideshows). */
+  verified: boolean[];
+  /** Per side, for the manifest: arm, pass, replay or slideshow, view counts. */
+  sides?: ManifestSide[];
+}
+
+/** Whatever a backend carries from prepare to encode; the runner only passes it through. */
+export interface PreparedJob {
+  job: VideoJob;
+}
+
+export interface VideoBackend {
+  /** A short name recorded in the manifest (a change re-renders). */
+  readonly name: string;
+  /** CPU work that can run while the previous video encodes (find, verify, frame files). */
+  prepare(job: VideoJob, signal: AbortSignal): Promise<PreparedJob>;
+  /** Encode a prepared job to an MP4 at `out` (atomic). */
+  encode(p: PreparedJob, out: string, signal: AbortSignal, onFrames?: (done: number, total: number) => void): Promise<RenderedVideo>;
+  close(): Promise<void>;
+}
+
+export interface EngineBackendOptions {
+  engine?: Engine;
+  preset?: X264Preset;
+  /** Worker threads for the frame files. */
+  jobs?: number;
+  /** --engine remotion: Chromium tabs (1 was fastest on 2 cores). */
+  concurrency?: number;
+  onWarning?: (message: string) => void;
+}
+
+type Prepared = PreparedJob & { video: { kind: "rollout"; p: PreparedEpisode } | { kind: "compare"; p: PreparedCompare } };
+
+/** The render engines behind the seam: prepare writes a job's verified frame files, encode paints and encodes them. */
+export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
+  const concurrency = opts.concurrency ?? 1;
+  if (concurrency > availableParallelism()) throw new GeoreplayError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
+  const engine = opts.engine ?? "native";
+  // Frame folders prepared but not yet encoded: removed on close (an interrupted or failed batch).
+  const open = new Set<() => void>();
+  return {
+    name: engine,
+    async prepare(job, signal) {
+      throwIfAborted(signal);
+      const common = {
+        episodes: job.episodes,
+        episode: job.episode,
+        tasks: job.tasks,
+        panos: job.panos,
+        format: job.format,
+        size: job.size,
+        fps: job.fps,
+        unverified: job.unverified,
+        jobs: opts.jobs,
+        signal,
+        onWarning: opts.onWarning,
+      };
+      let prepared: Prepared;
+      if (job.kind === "rollout") {
+        const p = await (await import("../mp4/render-episode.ts")).prepareEpisode(common);
+        prepared = { job, video: { kind: "rollout", p } };
+      } else {
+        if (job.versus === undefined) throw new GeoreplayError("a two-up job needs its second episode (versus)");
+        const p = await (await import("../mp4/render-compare.ts")).prepareCompare({ ...common, versus: job.versus });
+        prepared = { job, video: { kind: "compare", p } };
+      }
+      open.add(prepared.video.p.dispose);
+      return prepared;
+    },
+    async encode(pj, out, signal, onFrames) {
+      const { video } = pj as Prepared;
+      const { encodeWith } = await import("../mp4/engine.ts");
+      try {
+        const r = await encodeWith(video.p.spec, { engine, publicDir: video.p.publicDir, out, preset: opts.preset, concurrency, signal, onProgress: onFrames });
+        const { width, height } = video.p.spec.props.output ?? { width: 1280, height: 720 };
+        if (video.kind === "rollout") {
+          const t = video.p.timeline;
+          const e = t.episode;
+          const slideshow = e.source === "slideshow";
+          return {
+            out,
+            frames: r.frames,
+            fps: t.fps,
+            width,
+            height,
+            episodeIds: [e.episodeId],
+            verified: [!slideshow && e.verified],
+            sides: [
+              {
+                episode_id: e.episodeId,
+                arm: e.modelName,
+                pass: null, // the timeline does not carry it; the runner fills it from the record
+                source: slideshow ? "slideshow" : "replay",
+                verified: !slideshow && e.verified,
+                views: slideshow ? null : { ...video.p.stats.views },
+              },
+            ],
+          };
+        }
+        const sides = video.p.sides.map((s): ManifestSide => {
+          const e = s.gen.timeline.episode;
+          const slideshow = e.source === "slideshow";
+          return {
+            episode_id: e.episodeId,
+            arm: s.arm,
+            pass: s.pass,
+            source: slideshow ? "slideshow" : "replay",
+            verified: !slideshow && e.verified,
+            views: slideshow ? null : { ...s.gen.stats.views },
+          };
+        });
+        return {
+          out,
+          frames: r.frames,
+          fps: video.p.spec.props.a.timeline.fps,
+          width,
+          height,
+          episodeIds: sides.map((s) => s.episode_id),
+          verified: sides.map((s) => s.verified),
+          sides,
+        };
+      } finally {
+        video.p.dispose();
+        open.delete(video.p.dispose);
+      }
+    },
+    async close() {
+      for (const dispose of open) dispose();
+      open.clear();
+    },
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * The batch runner behind the VideoBackend seam, with a backend that encodes real MP4s with
+ * ffmpeg's test source (fast): prepare(next) overlaps encode(current); a failing video is
+ * reported and the others written; a rerun skips complete videos and re-renders changed ones.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { MIXED } from "./helpers.ts";
+import { listCandidates, planVideos } from "../replay/batch/plan.ts";
+import { selectVideos } from "../replay/batch/select.ts";
+import { GeoreplayError } from "../replay/io/errors.ts";
+import { runBatch, type BatchRunOptions } from "../src/batch/run-batch.ts";
+import type { VideoBackend } from "../src/batch/backend.ts";
+import { batchExitCode } from "../src/commands/exit-codes.ts";
+import { probeVideo } from "../src/mp4/ffmpeg.ts";
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const EPISODES = join(MIXED, "episodes.jsonl");
+
+type Event = { what: "prepare-start" | "prepare-end" | "encode-start" | "encode-end"; episode: string; t: number };
+
+/** Prepare takes a while (as frame files would); encode writes `frames` frames of testsrc, atomically. */
+function testBackend(events: Event[], fail: Map<string, GeoreplayError>): VideoBackend {
+  const log = (what: Event["what"], episode: string) => events.push({ what, episode, t: performance.now() });
+  return {
+    name: "testsrc",
+    async prepare(job) {
+      log("prepare-start", job.episode);
+      await new Promise((r) => setTimeout(r, 150));
+      log("prepare-end", job.episode);
+      const f = fail.get(job.episode);
+      if (f) throw f;
+      return { job };
+    },
+    async encode(p, out) {
+      log("encode-start", p.job.episode);
+      const frames = 12;
+      const tmp = join(dirname(out), `.${basename(out)}.tmp-test.mp4`);
+      execFileSync("ffmpeg", [
+        "-v",
+        "error",
+        "-y",
+        "-f",
+        "lavfi",
+        "-i",
+        `testsrc=size=${p.job.size.width}x${p.job.size.height}:rate=${p.job.fps}`,
+        "-frames:v",
+        String(frames),
+        "-pix_fmt",
+        "yuv420p",
+        "-c:v",
+        "libx264",
+        tmp,
+      ]);
+      await new Promise((r) => setTimeout(r, 300));
+      renameSync(tmp, out);
+      log("encode-end", p.job.episode);
+      return { out, frames, fps: p.job.fps, width: p.job.size.width, height: p.job.size.height, episodeIds: [p.job.episode], verified: [true] };
+    },
+    async close() {},
+  };
+}
+
+async function options(dir: string, backend: VideoBackend, fps = 6): Promise<BatchRunOptions> {
+  const candidates = await listCandidates([EPISODES]);
+  const selected = selectVideos(candidates, { by: "episodes", wanted: ["b110d889e34e", "0ec192c0f90d", "4b86cb1e4dca"] });
+  const videos = await planVideos([EPISODES], selected, { fps });
+  return {
+    episodes: [EPISODES],
+    tasks: join(MIXED, "tasks.jsonl"),
+    panos: join(MIXED, "panos"),
+    candidates,
+    videos,
+    dir,
+    format: "mp4",
+    size: { width: 160, height: 90 },
+    fps,
+    unverified: false,
+    maxMb: null,
+    poster: null,
+    posterFrame: null,
+    backend,
+    generator: "georeplay test",
+    signal: new AbortController().signal,
+  };
+}
+
+describe("runBatch", () => {
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-batch-runner-"));
+  dirs.push(dir);
+
+  it("overlaps prepare(next) with encode(current), isolates a failure, and maps it to the exit code", async () => {
+    const events: Event[] = [];
+    const drift = new GeoreplayError("episode 0ec192c0f90d turn 5: view drifted", "drift");
+    const r = await runBatch(await options(dir, testBackend(events, new Map([["0ec192c0f90d", drift]]))));
+    expect(r.written.map((v) => v.file)).toEqual(["b110d889e34e.mp4", "4b86cb1e4dca.mp4"]);
+    expect(r.failed).toMatchObject([{ file: "0ec192c0f90d.mp4", kind: "drift" }]);
+    expect(batchExitCode(r.failed)).toBe(1);
+    // The second video's prepare started before the first finished encoding.
+    const at = (what: Event["what"], ep: string) => events.find((e) => e.what === what && e.episode === ep)!.t;
+    expect(at("prepare-start", "0ec192c0f90d")).toBeLessThan(at("encode-end", "b110d889e34e"));
+    expect(at("prepare-start", "4b86cb1e4dca")).toBeLessThan(at("encode-end", "b110d889e34e") + 50);
+    const p = probeVideo(join(dir, "b110d889e34e.mp4"));
+    expect([p.codec, p.frames, p.width]).toEqual(["h264", 12, 160]);
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    expect(m.videos.map((v: { file: string }) => v.file)).toEqual(["4b86cb1e4dca.mp4", "b110d889e34e.mp4"]);
+    expect(m.videos[0].inputs.files[0]).toMatchObject({
+      role: "record",
+      path: EPISODES,
+      line: expect.any(Number),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect(m.failures).toMatchObject([{ file: "0ec192c0f90d.mp4", kind: "drift" }]);
+    expect(batchExitCode([{ kind: "input" }])).toBe(2);
+    expect(batchExitCode([])).toBe(0);
+  });
+
+  it("a rerun skips complete videos; a changed file or changed options re-render", async () => {
+    const events: Event[] = [];
+    const again = await runBatch(await options(dir, testBackend(events, new Map())));
+    expect(again.skipped.map((v) => v.file).sort()).toEqual(["4b86cb1e4dca.mp4", "b110d889e34e.mp4"]);
+    expect(again.written.map((v) => v.file)).toEqual(["0ec192c0f90d.mp4"]);
+    expect(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")).failures).toEqual([]);
+
+    writeFileSync(join(dir, "b110d889e34e.mp4"), "not the video any more");
+    const third = await runBatch(await options(dir, testBackend([], new Map())));
+    expect(third.written.map((v) => v.file)).toEqual(["b110d889e34e.mp4"]);
+
+    const fps = await runBatch(await options(dir, testBackend([], new Map()), 5));
+    expect(fps.written).toHaveLength(3);
+  });
+
+  it("a manifest that does not parse is named with its field", async () => {
+    const bad = mkdtempSync(join(tmpdir(), "georeplay-batch-runner-"));
+    dirs.push(bad);
+    writeFileSync(join(bad, "manifest.json"), JSON.stringify({ version: 1, videos: [{ file: 3 }], failures: [] }));
+    await expect(runBatch(await options(bad, testBackend([], new Map())))).rejects.toThrow(/manifest\.json: videos\[0\]\.file: expected string/);
+  });
+});
+
+describe("transcode", () => {
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-transcode-"));
+  dirs.push(dir);
+  const src = join(dir, "src.mp4");
+  // 3 s of noisy test pattern at 10 fps: large as a GIF, so budgets bite.
+  execFileSync("ffmpeg", [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc2=size=480x270:rate=10,noise=alls=40:allf=t",
+    "-frames:v",
+    "30",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:v",
+    "libx264",
+    src,
+  ]);
+  const facts = { width: 480, height: 270, fps: 10, frames: 30 };
+
+  it("GIF within a budget: lowered, said so, every frame 100 ms or 200 ms, 3 s long", async () => {
+    const { transcode } = await import("../src/batch/transcode.ts");
+    const sharp = (await import("sharp")).default;
+    const out = join(dir, "a.gif");
+    const r = await transcode(src, out, "gif", facts, { maxBytes: 400_000 });
+    const m = await sharp(out, { animated: true }).metadata();
+    expect(readFileSync(out).length).toBeLessThanOrEqual(400_000);
+    expect(r.notes.join(" ")).toMatch(/lowered to \d+x\d+ at \d+ fps to fit --max-mb 0.40 MB/);
+    expect(m.pages).toBe(r.frames);
+    expect(m.pages).toBe(3 * r.fps);
+    expect(m.delay!.reduce((a, b) => a + b, 0)).toBe(3000);
+  });
+
+  it("a budget nothing fits: the smallest is written and the note says so", async () => {
+    const { transcode } = await import("../src/batch/transcode.ts");
+    const r = await transcode(src, join(dir, "b.webp"), "webp", facts, { maxBytes: 1000 });
+    expect(r.notes.join(" ")).toMatch(/does not fit --max-mb 0.00 MB even at \d+x\d+ and \d+ fps/);
+    expect(r.width).toBeLessThan(480);
+  });
+
+  it("frame rates that are not whole centiseconds become the next lower one", async () => {
+    const { animationRate } = await import("../src/batch/transcode.ts");
+    expect([30, 24, 12, 10, 6, 3].map((f) => animationRate(f))).toEqual([25, 20, 10, 10, 5, 2]);
+  });
+});
