@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# ffmpeg with libx264 (the native engine pipes raw frames into it; Remotion's own ffmpeg cannot read them).
+command -v ffmpeg >/dev/null 2>&1 && command -v ffprobe >/dev/null 2>&1 || need_apt+=(ffmpeg)
 [ -x /usr/bin/time ] || need_apt+=(time)
 [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] && [ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc ] || need_apt+=(fonts-noto-cjk)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need_apt+=(fonts-noto-color-emoji)
