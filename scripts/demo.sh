@@ -11,13 +11,13 @@ mkdir -p out
 echo "== 1/5 verify: re-render every recorded view and compare its sha256"
 $GR verify "${IN[@]}"
 
-echo "== 2/5 frames: the Trieste episode's camera path, for Remotion Studio (public/rollouts/)"
+echo "== 2/5 frames: the Trieste episode's camera path and props.json, for Remotion Studio (public/rollouts/)"
 $GR frames "${IN[@]}" --episode 90a9d3eba5ce
 # Two attempts at one task, so the Studio's Compare has a pair to preview.
 $GR frames "${IN[@]}" --episode d37a27bd393a --out public/rollouts/compare-a
 $GR frames "${IN[@]}" --episode ff03ebd569bb --out public/rollouts/compare-b
 
-echo "== 3/5 render: out/trieste.mp4"
+echo "== 3/5 render: out/trieste.mp4 (painted natively, encoded by x264; no browser)"
 $GR render "${IN[@]}" --episode 90a9d3eba5ce -o out/trieste.mp4
 
 echo "== 4/5 render --versus: out/two-up.mp4 (two attempts at eval #0 side by side)"
@@ -33,5 +33,6 @@ Done:
   out/two-up.mp4     two attempts at one task, side by side
   out/sample.html    every episode of the run, turn by turn
 Preview the composition live:  npx remotion studio
-Render it with Remotion's CLI: npx remotion render Rollout out/cli.mp4 --props=public/rollouts/90a9d3eba5ce/timeline.json
+Render it with Remotion's CLI: npx remotion render Rollout out/cli.mp4 --props=public/rollouts/90a9d3eba5ce/props.json
+Or with georeplay's Remotion engine: node dist/src/cli.js render rollouts/sample/episodes.jsonl --episode 90a9d3eba5ce --tasks rollouts/sample/tasks.jsonl --panos rollouts/sample/panos --engine remotion -o out/remotion.mp4
 TXT

@@ -3,7 +3,7 @@
  *
  * Importing this module has no side effects: no signal handlers, no
  * environment or global library settings, and nothing heavy is loaded until
- * a call needs it (renderMp4 loads Remotion, buildPage the page writer).
+ * a call needs it (renderMp4 loads the painter and encoder, buildPage the page writer).
  * Long calls take an AbortSignal (`signal`), and every failure a caller can
  * act on is a GeoreplayError with a `kind` ("input" | "drift") and
  * structured `problems` (file, line, field, message). The CLI is a thin
@@ -40,7 +40,7 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
   return (await import("../replay/frames/frames.ts")).generateFrames(opts);
 }
 
-/** Verifies one episode and renders it to an H.264 MP4 with Remotion and Chromium (written atomically). */
+/** Verifies one episode and renders it to an H.264 MP4 (painted natively and encoded by x264, or `engine: "remotion"`; written atomically). */
 export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
   return (await import("./mp4/render-episode.ts")).renderEpisodeMp4(opts);
 }
