@@ -12,7 +12,7 @@ import type { MapFrame } from "../replay/rules/map-frame.ts";
 
 export type Atlas = "10m" | "50m" | "110m";
 
-/** Atlas resolution for a framing: 10m for pin maps (6° or more) and close reveals, 50m for regions, 110m for continents. */
+/** Atlas resolution for a framing: 10m for close reveals and pin maps, 50m for regions, 110m for continents. */
 export function atlasFor(frame: MapFrame): Atlas {
   if (frame.halfWidthDeg <= 8) return "10m";
   if (frame.halfWidthDeg <= 30) return "50m";
@@ -28,63 +28,89 @@ export const ATLAS_FILES: Record<Atlas, string> = {
 
 type Box = [number, number, number, number]; // min lon, min lat, max lon, max lat
 
-/** One polygon of land or one border line, with its lon/lat box (to skip what a framing cannot show). */
-interface Piece<G> {
-  geometry: G;
-  box: Box;
+/** The lon/lat box a map shows; null for (nearly) the whole world. */
+export type ViewBox = { lon: [number, number]; lat: [number, number] } | null;
+
+interface CountriesTopology {
+  type: "Topology";
+  transform?: { scale: [number, number]; translate: [number, number] };
+  arcs: [number, number][][];
+  objects: { countries: { type: "GeometryCollection"; geometries: { type: string; arcs?: unknown }[] } };
 }
 
-export interface AtlasShapes {
-  land: Piece<GeoJSON.Polygon>[];
-  borders: Piece<GeoJSON.LineString>[];
-}
-
-function boxOf(rings: GeoJSON.Position[][]): Box {
-  const b: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of rings)
-    for (const [x, y] of ring) {
-      if (x < b[0]) b[0] = x;
-      if (y < b[1]) b[1] = y;
-      if (x > b[2]) b[2] = x;
-      if (y > b[3]) b[3] = y;
+/** Each arc's box, decoded from the quantized, delta-encoded arcs (no GeoJSON is made for this). */
+function arcBoxes(topo: CountriesTopology): Float64Array {
+  const out = new Float64Array(topo.arcs.length * 4);
+  const [sx, sy] = topo.transform?.scale ?? [1, 1];
+  const [tx, ty] = topo.transform?.translate ?? [0, 0];
+  topo.arcs.forEach((arc, i) => {
+    let x = 0;
+    let y = 0;
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const [dx, dy] of arc) {
+      if (topo.transform) {
+        x += dx;
+        y += dy;
+      } else {
+        x = dx;
+        y = dy;
+      }
+      const lon = x * sx + tx;
+      const lat = y * sy + ty;
+      if (lon < x0) x0 = lon;
+      if (lon > x1) x1 = lon;
+      if (lat < y0) y0 = lat;
+      if (lat > y1) y1 = lat;
     }
-  return b;
+    out.set([x0, y0, x1, y1], i * 4);
+  });
+  return out;
 }
 
-/** Land (every country's polygons) and borders (arcs two countries share) of a world-atlas countries topology. */
-export function topologyShapes(topology: unknown): AtlasShapes {
-  const topo = topology as Topology<{ countries: GeometryCollection }>;
-  const land: Piece<GeoJSON.Polygon>[] = [];
-  for (const f of (feature(topo, topo.objects.countries) as GeoJSON.FeatureCollection).features) {
-    const g = f.geometry;
-    const polys = g?.type === "Polygon" ? [g.coordinates] : g?.type === "MultiPolygon" ? g.coordinates : [];
-    for (const poly of polys) {
-      const rings = wound(poly);
-      land.push({ geometry: { type: "Polygon", coordinates: rings }, box: boxOf(rings) });
-    }
-  }
-  const mesh_ = mesh(topo, topo.objects.countries, (a, b) => a !== b);
-  const borders = mesh_.coordinates.map((line) => ({ geometry: { type: "LineString" as const, coordinates: line }, box: boxOf([line]) }));
-  return { land, borders };
+/** A geometry's box: the union of its arcs' boxes (arcs nest in rings and polygons; ~i is arc i reversed). */
+function geometryBox(arcs: unknown, boxes: Float64Array, into: Box = [Infinity, Infinity, -Infinity, -Infinity]): Box {
+  if (typeof arcs === "number") {
+    const k = (arcs < 0 ? ~arcs : arcs) * 4;
+    into[0] = Math.min(into[0], boxes[k]);
+    into[1] = Math.min(into[1], boxes[k + 1]);
+    into[2] = Math.max(into[2], boxes[k + 2]);
+    into[3] = Math.max(into[3], boxes[k + 3]);
+  } else if (Array.isArray(arcs)) for (const a of arcs) geometryBox(a, boxes, into);
+  return into;
 }
+
+const meets = (b: Box, view: NonNullable<ViewBox>) =>
+  b[1] <= view.lat[1] && b[3] >= view.lat[0] && [-360, 0, 360].some((k) => b[0] + k <= view.lon[1] && b[2] + k >= view.lon[0]);
 
 /**
- * What a framing can show: the pieces whose box meets the view's lon/lat box
- * (shifted by 360° across the antimeridian). A world view takes everything.
+ * Land and borders a view can show, from a world-atlas countries topology:
+ * only the countries whose box meets the view become GeoJSON (the 10m world
+ * as GeoJSON is ~50 MB of objects; a city-scale view needs a country or two),
+ * and only the borders of those. Polygons are rewound where d3 would read them
+ * inside out.
  */
-export function shapesInView(
-  shapes: AtlasShapes,
-  view: { lon: [number, number]; lat: [number, number] } | null,
-): {
-  land: GeoJSON.GeometryCollection;
-  borders: GeoJSON.MultiLineString;
-} {
-  const meets = (b: Box) =>
-    view === null || (b[1] <= view.lat[1] && b[3] >= view.lat[0] && [-360, 0, 360].some((k) => b[0] + k <= view.lon[1] && b[2] + k >= view.lon[0]));
-  return {
-    land: { type: "GeometryCollection", geometries: shapes.land.filter((p) => meets(p.box)).map((p) => p.geometry) },
-    borders: { type: "MultiLineString", coordinates: shapes.borders.filter((p) => meets(p.box)).map((p) => p.geometry.coordinates) },
-  };
+export function viewShapes(topology: unknown, view: ViewBox): { land: GeoJSON.GeometryCollection; borders: GeoJSON.MultiLineString } {
+  const topo = topology as CountriesTopology;
+  const all = topo.objects.countries.geometries;
+  let shown = all;
+  if (view) {
+    const boxes = arcBoxes(topo);
+    shown = all.filter((g) => meets(geometryBox(g.arcs, boxes), view));
+  }
+  const keep = new Set(shown);
+  const t = topology as Topology<{ countries: GeometryCollection }>;
+  const collection = { type: "GeometryCollection", geometries: shown } as unknown as GeometryCollection;
+  const land: GeoJSON.Polygon[] = [];
+  for (const f of (feature(t, collection) as unknown as GeoJSON.FeatureCollection).features) {
+    const g = f.geometry;
+    const polys = g?.type === "Polygon" ? [g.coordinates] : g?.type === "MultiPolygon" ? g.coordinates : [];
+    for (const poly of polys) land.push({ type: "Polygon", coordinates: wound(poly) });
+  }
+  const borders = mesh(t, t.objects.countries, (a, b) => a !== b && (keep.has(a as never) || keep.has(b as never)));
+  return { land: { type: "GeometryCollection", geometries: land }, borders };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { geoPath, type GeoContext } from "d3-geo";
 import { cssFont } from "./text/fonts.ts";
-import { atlasFor, shapesInView, type Atlas, type AtlasShapes } from "./atlas.ts";
+import { atlasFor, viewShapes, type Atlas, type ViewBox } from "./atlas.ts";
 import { mapProjection } from "./scene/projection.ts";
 import type { Paint, Prim, Radius, Scene } from "./scene/types.ts";
 
@@ -18,8 +18,8 @@ export interface PaintEnv {
   image(src: string): CanvasImageSource | null;
   /** A new, empty Path2D of the backend (map paths are built once per framing and kept). */
   path2d(): Path2D;
-  /** Natural Earth at a resolution (asked only when a new framing is painted). */
-  atlas(atlas: Atlas): AtlasShapes;
+  /** world-atlas's countries topology at a resolution (asked only when a new framing is painted). */
+  atlas(atlas: Atlas): unknown;
 }
 
 const mapPaths = new Map<string, { land: Path2D; borders: Path2D }>();
@@ -30,7 +30,7 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
   let m = mapPaths.get(key);
   if (!m) {
     const projection = mapProjection(p.frame, p.w, p.h);
-    const shapes = shapesInView(env.atlas(atlasFor(p.frame)), viewBox(projection, p.w, p.h, p.frame.halfWidthDeg));
+    const shapes = viewShapes(env.atlas(atlasFor(p.frame)), viewBox(projection, p.w, p.h, p.frame.halfWidthDeg));
     const land = env.path2d();
     geoPath(projection, land as unknown as GeoContext)(shapes.land);
     const borders = env.path2d();

@@ -14,18 +14,17 @@ import { sceneAt, videoSize, type VideoSpec } from "../../video/scene/index.ts";
 import { planLayouter, type TextPlan } from "../../video/scene/text.ts";
 import { nodeMeasure } from "./fonts.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
-import { ATLAS_FILES, topologyShapes, type Atlas, type AtlasShapes } from "../../video/atlas.ts";
+import { ATLAS_FILES, type Atlas } from "../../video/atlas.ts";
 
 const require = createRequire(import.meta.url);
 
 /**
  * Read from disk each time a new framing needs it and then dropped: the 10m
- * atlas is ~90 MB of objects, and kept alive it made every garbage
- * collection of the painter (one per few frames: each frame is a
- * multi-megabyte buffer) mark it again.
+ * topology is ~40 MB of objects, and kept alive it made every garbage
+ * collection of the painter mark it again (and raised its peak memory).
  */
-function atlasFromDisk(atlas: Atlas): AtlasShapes {
-  return topologyShapes(JSON.parse(readFileSync(require.resolve(ATLAS_FILES[atlas]), "utf8")));
+function atlasFromDisk(atlas: Atlas): unknown {
+  return JSON.parse(readFileSync(require.resolve(ATLAS_FILES[atlas]), "utf8"));
 }
 
 export interface PaintOptions {
