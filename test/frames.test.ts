@@ -14,7 +14,8 @@ import { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schem
 import { generateFrames, framesDirFor, slugFor } from "../replay/frames/frames.ts";
 import { planEpisode } from "../replay/plan/segments.ts";
 import { shortestDelta } from "../replay/plan/camera-path.ts";
-import { frameOf, panoPath, viewSpecFor } from "../replay/verify/view-jobs.ts";
+import { frameOf, viewSpecFor } from "../replay/verify/view-jobs.ts";
+import { panoPath } from "../replay/panos/files.ts";
 import { PanoStore } from "../replay/panos/store.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 import { levelIndexMap } from "../replay/render/level-index-map.ts";

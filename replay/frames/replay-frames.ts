@@ -12,7 +12,8 @@ import { TaskIndex } from "../tasks/task-index.ts";
 import type { HashScheme } from "../render/hash.ts";
 import type { ViewSpec } from "../render/reproject.ts";
 import type { TaskRow } from "../schema/task.ts";
-import { frameOf, panoPath } from "../verify/view-jobs.ts";
+import { frameOf } from "../verify/view-jobs.ts";
+import { panoPath } from "../panos/files.ts";
 import { createPool } from "../verify/pool.ts";
 import { planEpisode, PlanError, type FrameJob } from "../plan/segments.ts";
 import { buildTimeline } from "../timeline/timeline.ts";
@@ -141,6 +142,7 @@ export async function generateReplay(
       throwIfAborted(opts.signal);
       await renderInBetween(pool, pending, {
         framesPath,
+        where,
         signal: opts.signal,
         onDone: (item, sha) => {
           files.manifest.set(item.file, { sha256: sha, key: item.key });

@@ -55,6 +55,18 @@ export function describeValue(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * An error raised while work was in flight (a consumer, a worker, sharp), as
+ * the run ends with it: georeplay's own errors and cancellations pass
+ * through; anything else becomes an input error that says where it happened.
+ */
+export function inFlightError(e: unknown, where: { file: string; line: number | null; what: string }): Error {
+  if (e instanceof GeoreplayError || (e instanceof Error && e.name === "AbortError")) return e;
+  const at = where.line === null ? where.file : `${where.file}:${where.line}`;
+  const message = `${at}: ${where.what}: ${errorMessage(e).split("\n")[0]}`;
+  return new GeoreplayError(message, "input", [{ file: where.file, line: where.line, field: null, message }]);
+}
+
 /** Message of an unknown thrown value, for wrapping library errors. */
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
