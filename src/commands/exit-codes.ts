@@ -1,9 +1,12 @@
 /**
  * Exit codes are the CLI's contract, decided here and nowhere in the engine:
  *   0  everything checked and matched
- *   1  the inputs were read, and some view drifted from its recorded hash
+ *   1  the inputs were read completely, and some view drifted from its recorded hash
  *   2  the run could not check what it was asked (bad input, missing file, nothing to check)
  *   130/143 interrupted by SIGINT/SIGTERM
+ * One precedence rule for every command: an input problem (2) wins over drift
+ * (1), because "1" promises the whole run was read; a run with both says so
+ * on stderr and in its JSON (mismatches and errors alike).
  */
 import type { VerifyReport } from "../../replay/verify/verify.ts";
 import type { ErrorKind } from "../../replay/io/errors.ts";
@@ -16,9 +19,15 @@ export function exitCodeForKind(kind: ErrorKind): number {
   return kind === "drift" ? EXIT_MISMATCH : EXIT_INPUT;
 }
 
-/** verify's outcome: drift beats unreadable input, and checking nothing is an input problem. */
-export function verifyExitCode(r: VerifyReport): number {
-  if (r.mismatch > 0) return EXIT_MISMATCH;
-  if (r.errors.length > 0 || r.checked + r.recorded_images.checked === 0) return EXIT_INPUT;
+/** The precedence rule: input problems, then drift, then ok. */
+export function runExitCode(o: { problems: number; mismatch: number }): number {
+  if (o.problems > 0) return EXIT_INPUT;
+  if (o.mismatch > 0) return EXIT_MISMATCH;
   return EXIT_OK;
+}
+
+/** verify's outcome; checking nothing is an input problem. */
+export function verifyExitCode(r: VerifyReport): number {
+  const nothing = r.checked + r.recorded_images.checked === 0 ? 1 : 0;
+  return runExitCode({ problems: r.errors.length + nothing, mismatch: r.mismatch });
 }
