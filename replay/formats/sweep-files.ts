@@ -1,5 +1,8 @@
 /**
- * Which files a board is read from, in the order geoeval reads them.
+ * Which files a sweep or board is read from, in the order geoeval reads them:
+ * the one rule for every command (verify, page and its board tables, report,
+ * frames), so a board page's tables and its episode rows come from the same
+ * files.
  * geoeval globs `ROOT/**\/episodes.jsonl` (recursive, hidden directories
  * skipped, symlinks followed): that visits ROOT, then each subdirectory in
  * directory (scandir) order, depth first. `opendir` reads entries in the same
@@ -13,7 +16,7 @@ import { ioReason } from "../io/jsonl.ts";
 
 export const QUARANTINE_DIR = "_quarantined";
 
-export interface BoardFiles {
+export interface SweepFiles {
   /** Every episodes file to read, in read order (a file reached twice is listed twice, as geoeval does). */
   files: string[];
   /** episodes.jsonl files under `_quarantined/` directories, left out. */
@@ -22,9 +25,10 @@ export interface BoardFiles {
   empty: string[];
 }
 
-export function findBoardFiles(inputs: readonly string[]): BoardFiles {
+/** Every episodes file of the inputs: files as given, folders walked (see episodeFilesUnder). */
+export function findSweepFiles(inputs: readonly string[]): SweepFiles {
   if (inputs.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl or a folder of sweeps)");
-  const out: BoardFiles = { files: [], quarantined: [], empty: [] };
+  const out: SweepFiles = { files: [], quarantined: [], empty: [] };
   for (const p of inputs) {
     let st;
     try {
@@ -37,11 +41,19 @@ export function findBoardFiles(inputs: readonly string[]): BoardFiles {
       continue;
     }
     if (!st.isDirectory()) throw new GeoreplayError(`${p}: not a regular file or directory`);
-    const before = out.files.length;
-    walk(p, out.files, out.quarantined, new Set());
-    if (out.files.length === before) out.empty.push(p);
+    const found = episodeFilesUnder(p);
+    out.files.push(...found.files);
+    out.quarantined.push(...found.quarantined);
+    if (found.files.length === 0) out.empty.push(p);
   }
   return out;
+}
+
+/** The episodes.jsonl files under one folder, in geoeval's order, and those left out under `_quarantined/`. */
+export function episodeFilesUnder(dir: string): { files: string[]; quarantined: string[] } {
+  const found = { files: [] as string[], quarantined: [] as string[] };
+  walk(dir, found.files, found.quarantined, new Set());
+  return found;
 }
 
 function isDir(path: string, ent: { isDirectory(): boolean; isSymbolicLink(): boolean }): boolean {
