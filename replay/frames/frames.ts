@@ -25,7 +25,7 @@ import { generateReplay } from "./replay-frames.ts";
 import { generateSlideshow } from "./slideshow-frames.ts";
 
 export { findEpisode, type FoundEpisode } from "./find-episode.ts";
-export { slugFor, framesDirFor, framesDigest } from "./output.ts";
+export { slugFor, framesDirFor } from "./output.ts";
 
 export interface FramesOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */

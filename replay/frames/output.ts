@@ -6,7 +6,6 @@
  * frame files, then write the manifest, remove stale frames, and write
  * `timeline.json` last, atomically.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GeoreplayError, errorMessage } from "../io/errors.ts";
@@ -162,11 +161,4 @@ export async function withFrameOutput<T extends { timeline: Timeline }>(
   } finally {
     offSweep();
   }
-}
-
-/** Digest of a whole output folder's frame files (for tests and the bench). */
-export function framesDigest(framesPath: string): string {
-  const h = createHash("sha256");
-  for (const name of readdirSync(framesPath).sort()) if (/^\d{6}\.jpg$/.test(name)) h.update(name).update(readFileSync(join(framesPath, name)));
-  return h.digest("hex");
 }
