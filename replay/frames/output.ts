@@ -12,7 +12,7 @@ import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { onAbort } from "../io/abort.ts";
 import { isTempName, writeAtomic } from "../io/atomic.ts";
 import type { Timeline } from "../timeline/timeline-schema.ts";
-import { sha256 } from "./frame-render.ts";
+import { sha256 } from "../render/frame-file.ts";
 
 const MANIFEST_VERSION = 1;
 

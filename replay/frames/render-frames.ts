@@ -6,7 +6,7 @@
 import { onAbort, throwIfAborted } from "../io/abort.ts";
 import { GeoreplayError } from "../io/errors.ts";
 import type { JobPool } from "../verify/pool.ts";
-import type { RenderTask } from "./frame-render.ts";
+import type { RenderTask } from "../render/frame-file.ts";
 import { sweepTemps } from "./output.ts";
 
 export interface PendingRender {

@@ -16,13 +16,13 @@ import { frameOf } from "../verify/view-jobs.ts";
 import { panoPath } from "../panos/files.ts";
 import { createPool } from "../verify/pool.ts";
 import { planEpisode, PlanError, type FrameJob } from "../plan/segments.ts";
-import { buildTimeline } from "../timeline/timeline.ts";
-import { sha256, type RenderTask } from "./frame-render.ts";
+import { buildTimeline } from "./build-timeline.ts";
+import { sha256, type RenderTask } from "../render/frame-file.ts";
 import type { FoundEpisode } from "./find-episode.ts";
 import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
 import { verifyEpisodeViews } from "./verify-episode.ts";
 import { renderInBetween, type PendingRender } from "./render-frames.ts";
-import type { FramesOptions, FramesResult } from "./frames.ts";
+import type { FramesOptions, FramesResult } from "./frames-types.ts";
 
 /** Bump when the frame renderer changes so old manifests stop matching. */
 const RENDERER_TAG = "r1";
