@@ -6,7 +6,7 @@
  */
 import { statSync, existsSync } from "node:fs";
 import { join, relative, basename, dirname } from "node:path";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, fileError } from "../io/errors.ts";
 import { ioReason, readJsonl } from "../io/jsonl.ts";
 import { episodeFilesUnder } from "./sweep-files.ts";
 
@@ -27,7 +27,7 @@ function statOrFail(p: string) {
   try {
     return statSync(p);
   } catch (e) {
-    throw new GeoreplayError(`${p}: ${ioReason(e)}`);
+    throw fileError(p, ioReason(e));
   }
 }
 
@@ -36,10 +36,10 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
   if (st.isDirectory()) {
     const trace = join(p, "trace.jsonl");
     if (override === "example" || (!override && existsSync(trace))) {
-      if (!existsSync(trace)) throw new GeoreplayError(`${p}: not an example-rollout folder (no trace.jsonl)`);
+      if (!existsSync(trace)) throw fileError(p, "not an example-rollout folder (no trace.jsonl)");
       return [{ format: "example", dir: p, file: trace, size: statOrFail(trace).size, sweep: null }];
     }
-    if (override && override !== "sweep") throw new GeoreplayError(`${p}: is a directory; --format ${override} expects a file`);
+    if (override && override !== "sweep") throw fileError(p, `is a directory; --format ${override} expects a file`);
     const { files } = episodeFilesUnder(p);
     if (files.length === 0) {
       throw new GeoreplayError(
@@ -48,10 +48,10 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
     }
     return files.map((file) => ({ format: "eval" as const, file, size: statSync(file).size, sweep: p }));
   }
-  if (!st.isFile()) throw new GeoreplayError(`${p}: not a regular file`);
+  if (!st.isFile()) throw fileError(p, "not a regular file");
   const format = override ?? (await detectFileFormat(p));
   if (format === "example") return [{ format: "example", dir: dirname(p), file: p, size: st.size, sweep: null }];
-  if (format === "sweep") throw new GeoreplayError(`${p}: --format sweep expects a folder`);
+  if (format === "sweep") throw fileError(p, "--format sweep expects a folder");
   return [{ format, file: p, size: st.size, sweep: null }];
 }
 

@@ -11,7 +11,7 @@
  */
 import { opendirSync, statSync, lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, fileError } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
 export const QUARANTINE_DIR = "_quarantined";
@@ -34,13 +34,13 @@ export function findSweepFiles(inputs: readonly string[]): SweepFiles {
     try {
       st = statSync(p);
     } catch (e) {
-      throw new GeoreplayError(`${p}: ${ioReason(e)}`);
+      throw fileError(p, ioReason(e));
     }
     if (st.isFile()) {
       out.files.push(p);
       continue;
     }
-    if (!st.isDirectory()) throw new GeoreplayError(`${p}: not a regular file or directory`);
+    if (!st.isDirectory()) throw fileError(p, "not a regular file or directory");
     const found = episodeFilesUnder(p);
     out.files.push(...found.files);
     out.quarantined.push(...found.quarantined);
@@ -82,7 +82,7 @@ function subdirs(dir: string): string[] {
   try {
     d = opendirSync(dir);
   } catch (e) {
-    throw new GeoreplayError(`${dir}: cannot list: ${ioReason(e)}`);
+    throw fileError(dir, `cannot list: ${ioReason(e)}`);
   }
   try {
     for (let ent = d.readSync(); ent !== null; ent = d.readSync()) {
