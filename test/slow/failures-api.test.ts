@@ -48,12 +48,13 @@ describe("errors in flight end the call with that error", () => {
       let seen = 0;
       try {
         await api.verify({ episodes: [fx.board], tasks: fx.tasks, panos: fx.panos, jobs: 2,
-          onEpisode: () => { if (++seen === 3) throw new Error("the consumer's disk is full"); } });
+          onEpisode: (v) => { seen++; if (v.episode.episode_id === "b62f83ac792b") throw new Error("the consumer's disk is full"); } });
         return { resolved: true };
       } catch (e) { return { seen, ...caught(e) }; }`);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
-    expect(r.out).toMatchObject({ seen: 3, name: "GeoreplayError", kind: "input" });
+    expect(r.out).toMatchObject({ name: "GeoreplayError", kind: "input" });
+    expect(r.out.seen).toBeGreaterThanOrEqual(3); // the folder's own order decides which arm comes first
     expect(r.out.message).toMatch(/base\/episodes\.jsonl:3: episode b62f83ac792b: the consumer's disk is full$/);
     expect(r.out.problems).toEqual([{ file: fx.episodes, line: 3, field: null, message: r.out.message }]);
   });
