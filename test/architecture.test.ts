@@ -3,6 +3,7 @@
  *   replay/  the engine: imports nothing from src/ or video/, no CLI, HTML, Remotion or process policy
  *   video/   the frame-pure composition: only browser-safe replay modules (timeline contract, shared rules)
  *   src/     delivery: CLI, page writer, MP4 driver, public API
+ * Inside replay/ the folders have an order (ENGINE_LAYERS), and no files anywhere import in a circle.
  * A wrong import fails here, naming the file, the line and the rule.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -148,6 +149,91 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
   it("every relative import names a file that exists", () => {
     const missing = edges.filter((e) => e.target && !existsFile(e.target)).map(where);
     expect(missing).toEqual([]);
+  });
+});
+
+/**
+ * The engine's inner order, lowest first: a module imports only from its own
+ * layer or the ones before it. io and schema are the vocabulary; rules and the
+ * timeline contract are browser-safe; panoramas, the renderer and tasks feed
+ * the formats; plans and the one verifier (with its pool) come next; the
+ * board numbers and frame output are the engine's two top-level products.
+ */
+const ENGINE_LAYERS = ["io", "schema", "rules", "timeline", "panos", "render", "tasks", "formats", "plan", "verify", "board", "frames"];
+
+/**
+ * Import circles that exist today and are being removed by the native
+ * renderer (it replaces these files; its replacements must not bring a circle
+ * back). Each entry: the files of one circle, sorted. Nothing else may go here.
+ */
+const KNOWN_CIRCLES: { files: string[]; why: string }[] = [
+  { files: ["src/mp4/frame-encoder.ts", "src/mp4/hold-render.ts", "src/mp4/session.ts"], why: "removed by the native renderer" },
+  { files: ["src/mp4/render-episode.ts", "src/mp4/renderer.ts"], why: "removed by the native renderer" },
+];
+
+/** Strongly connected components of more than one file (Tarjan), each sorted: the import circles. */
+function importCircles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const scc: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      scc.push(w);
+    } while (w !== v);
+    if (scc.length > 1) circles.push(scc.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return circles.sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+describe("the engine has an inner order, and nothing imports in a circle", () => {
+  const layerOf = (f: string) => ENGINE_LAYERS.indexOf(f.split("/")[1]);
+
+  it("every engine folder has a place in the order", () => {
+    const unplaced = [...new Set(files.replay.map((f) => f.split("/")[1]))].filter((d) => !ENGINE_LAYERS.includes(d));
+    expect(unplaced).toEqual([]);
+  });
+
+  it("replay/ imports run downward: a module imports only its own layer or lower ones", () => {
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "replay" && e.target && folderOf(e.target) === "replay")
+      .filter((e) => layerOf(e.target!) > layerOf(e.from))
+      .map((e) => `${where(e)} (${e.from.split("/")[1]} is below ${e.target!.split("/")[1]} in ${ENGINE_LAYERS.join(" < ")})`);
+    expect(bad).toEqual([]);
+  });
+
+  it("no import circles in replay/, src/ or video/ (type-only imports count: they tie modules together too)", () => {
+    const graph = new Map<string, string[]>();
+    for (const f of Object.values(files).flat()) graph.set(f, []);
+    for (const e of edges) {
+      if (!e.target) continue;
+      const to = graph.has(e.target) ? e.target : e.target.replace(/\.ts$/, ".tsx");
+      if (graph.has(to)) graph.get(e.from)!.push(to);
+    }
+    const circles = importCircles(graph).map((c) => c.join(" <-> "));
+    const known = KNOWN_CIRCLES.map((k) => k.files.join(" <-> "));
+    // Report every circle (the known ones too, so their removal shows), fail on any other.
+    if (circles.length) console.info(`import circles:\n  ${circles.join("\n  ")}`);
+    expect(circles.filter((c) => !known.includes(c))).toEqual([]);
+    expect(KNOWN_CIRCLES.every((k) => k.files.every((f) => f.startsWith("src/mp4/")))).toBe(true);
   });
 });
 

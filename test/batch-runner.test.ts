@@ -116,6 +116,7 @@ describe("runBatch", () => {
     });
     expect(m.failures).toMatchObject([{ file: "0ec192c0f90d.mp4", kind: "drift" }]);
     expect(batchExitCode([{ kind: "input" }])).toBe(2);
+    expect(batchExitCode([{ kind: "drift" }, { kind: "input" }])).toBe(2); // the one precedence rule: input beats drift
     expect(batchExitCode([])).toBe(0);
   });
 

@@ -156,7 +156,11 @@ describe("georeplay frames on a training rollout", () => {
     const t = readTimeline(D);
     expect(t.episode).toMatchObject({ episodeId: "train-rollouts-L4", verified: false, source: "replay", recordFormat: "train" });
     const raw4 = rawLines(TRAIN)[3];
-    for (const s of t.segments.filter((x) => x.keyframe)) {
+    const keyed = t.segments.filter((x) => x.keyframe);
+    // Both branches below must run: the drifted turn 1 and at least one verified keyframe.
+    expect(keyed.map((s) => s.turn)).toContain(1);
+    expect(keyed.length).toBeGreaterThan(1);
+    for (const s of keyed) {
       const digest = trainDigest(frameBytes(D, s.keyframe!.file));
       const recordedDigest = raw4.turns.find((x: any) => x.turn === s.turn).image_sha256;
       if (s.turn === 1) {
@@ -275,7 +279,11 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
   });
 
   it("keyframes are the recorded views with their sha256; maps have none", () => {
-    for (const s of tl.segments.filter((x) => x.turn >= 0)) {
+    const turns = tl.segments.filter((x) => x.turn >= 0);
+    const kinds = turns.map((s) => ex.trace.find((r: any) => r.turn === s.turn).image_kind);
+    expect(kinds).toContain("view");
+    expect(kinds).toContain("map");
+    for (const s of turns) {
       const row = ex.trace.find((r: any) => r.turn === s.turn);
       if (row.image_kind === "view") {
         expect(s.keyframe!.sha256).toBe(sha(readFileSync(recorded(row))));
@@ -287,7 +295,10 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
   });
 
   it("the HUD shows the recorded heading and fov, and says pitch, frame index and metres are unknown", () => {
-    for (const s of tl.segments.filter((x) => x.turn >= 0)) {
+    const turns = tl.segments.filter((x) => x.turn >= 0);
+    expect(turns.length).toBeGreaterThan(0);
+    expect(new Set(turns.map((s) => s.turn))).toEqual(new Set(ex.trace.map((r: any) => r.turn).filter((n: number) => n >= 0)));
+    for (const s of turns) {
       const row = ex.trace.find((r: any) => r.turn === s.turn);
       expect(s.hud).toHaveLength(1);
       const h = s.hud[0];
@@ -331,8 +342,12 @@ describe("georeplay frames on an example-rollout episode (slideshow)", () => {
     const r = await generateFrames({ episodes: [EXAMPLE], episode: "#3", out: join(tmp, "slides-320"), view: 320 });
     expect(r.timeline.viewport).toEqual({ width: 320, height: 320 });
     expect(r.stats.keyframes).toBe(0); // none copied byte for byte
-    for (const s of r.timeline.segments) if (s.keyframe) expect(s.keyframe.sha256).toBeNull();
-    for (const n of readdirSync(join(tmp, "slides-320", "frames")).filter((x) => /^\d{6}\.jpg$/.test(x))) {
+    const keyed = r.timeline.segments.filter((s) => s.keyframe);
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const s of keyed) expect(s.keyframe!.sha256).toBeNull();
+    const files = readdirSync(join(tmp, "slides-320", "frames")).filter((x) => /^\d{6}\.jpg$/.test(x));
+    expect(files.length).toBe(r.stats.files);
+    for (const n of files) {
       expect(await sharp(join(tmp, "slides-320", "frames", n)).metadata()).toMatchObject({ format: "jpeg", width: 320, height: 320 });
     }
   });

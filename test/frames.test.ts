@@ -14,10 +14,9 @@ import { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schem
 import { generateFrames, framesDirFor, slugFor } from "../replay/frames/frames.ts";
 import { planEpisode } from "../replay/plan/segments.ts";
 import { shortestDelta } from "../replay/plan/camera-path.ts";
-import { frameOf, panoPath, viewSpecFor } from "../replay/verify/view-jobs.ts";
+import { frameOf, viewSpecFor } from "../replay/verify/view-jobs.ts";
+import { panoPath } from "../replay/panos/files.ts";
 import { PanoStore } from "../replay/panos/store.ts";
-import { indexMapExact } from "../replay/render/reproject.ts";
-import { levelIndexMap } from "../replay/render/level-index-map.ts";
 import { renderView } from "../replay/render/view.ts";
 import { EpisodeSchema, type Episode } from "../replay/schema/episode.ts";
 import { TaskRowSchema, type TaskRow } from "../replay/schema/task.ts";
@@ -284,31 +283,6 @@ describe("camera path on a synthetic episode", () => {
     expect(one.every((h) => h === 0 || h >= 350)).toBe(true);
     // the files really show those poses: the last frame of the turn is the recorded view
     expect(fileSha(r.outDir, seg.frames.at(-1)!)).toBe(ep.turns[2].image_sha256);
-  });
-});
-
-describe("level-camera index maps (the zoom fast path)", () => {
-  it("equal the reference computation on every pixel, for many headings, fovs and sizes", async () => {
-    const store = new PanoStore(join(TRIESTE, "panos"));
-    const pano = await store.get(join(TRIESTE, "panos", "874176541842583.jpg"));
-    const views = [
-      [0, 90, 640, 640],
-      [90, 30, 640, 640],
-      [270, 100, 640, 640],
-      [-3590, 45, 640, 640],
-      [3610, 15, 320, 320],
-      [123.456, 77.7, 101, 77],
-      [359.99, 119.5, 64, 65],
-      [180, 10, 33, 48],
-      [37.25, 60.125, 640, 480],
-    ];
-    for (const [h, fov, w, hgt] of views) {
-      const v = { headingDeg: h, pitchDeg: 0, fovDeg: fov, width: w, height: hgt };
-      const out = new Int32Array(w * hgt);
-      expect(levelIndexMap(v, pano.width, pano.height, out)).toBe(true);
-      expect(Buffer.from(out.buffer).equals(Buffer.from(indexMapExact(v, pano.width, pano.height).buffer))).toBe(true);
-    }
-    expect(levelIndexMap({ headingDeg: 0, pitchDeg: 5, fovDeg: 90, width: 8, height: 8 }, pano.width, pano.height, new Int32Array(64))).toBe(false);
   });
 });
 

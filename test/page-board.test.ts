@@ -266,6 +266,15 @@ describe("board page", () => {
     expect(cur).toBe("3");
     await page.keyboard.press("j");
     expect(await page.evaluate(() => location.hash)).toBe(`#${target.episode_id}/4`);
+    // n/p: the next and previous episode of the list at its first turn, as on the run page (one keyboard module).
+    const rows = await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.id!));
+    const next = rows[rows.indexOf(target.episode_id) + 1];
+    await page.keyboard.press("n");
+    await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, next);
+    expect(await page.evaluate(() => location.hash)).toBe(`#${next}/0`);
+    await page.keyboard.press("p");
+    await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, target.episode_id);
+    expect(await page.evaluate(() => location.hash)).toBe(`#${target.episode_id}/0`);
     expect(await page.textContent("#gr-detail")).toContain("env reward");
     // Every episode opens (the details load from their task's chunk).
     for (const e of raw) {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { ROOT } from "./helpers.ts";
 import { filterAndSort, matchesFilters, nextSortDir, searchText, selectValues, NO_FILTERS, UNKNOWN, compareBy } from "../src/page/client/list.ts";
 import { compareHash, episodeHash, parseHash } from "../src/page/client/route.ts";
+import { stepIndex } from "../src/page/client/keys.ts";
 import { bundleClient, clientScript } from "../src/page/view/client.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
 import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
@@ -224,5 +225,13 @@ describe("board client: reprojection and per-task rows", () => {
         .map((e) => e.id)
         .slice(0, 3),
     ).toEqual(["a1a", "a1b", "a2"]);
+  });
+});
+
+describe("keyboard steps (keys.ts, shared by the run and board pages)", () => {
+  it("clamp at both ends and start at the first item from nowhere", () => {
+    expect([stepIndex(-1, 1, 5), stepIndex(-1, -1, 5)]).toEqual([0, 0]);
+    expect([stepIndex(2, 1, 5), stepIndex(2, -1, 5)]).toEqual([3, 1]);
+    expect([stepIndex(4, 1, 5), stepIndex(0, -1, 5)]).toEqual([4, 0]);
   });
 });

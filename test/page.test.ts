@@ -527,6 +527,33 @@ describe("page in Chromium", () => {
   });
 });
 
+describe("the episode list fits its panel", () => {
+  // Two models (so the model column shows) and mismatch badges (the widest last cell), at the
+  // widths around the breakpoint where the verdict column joins (1500 px).
+  it.each([1280, 1400, 1500, 1920])("at a %i px window no column is cut", async (width) => {
+    const { page, close } = await open(bothOut, { width });
+    const m = await page.evaluate(() => {
+      const aside = document.querySelector("aside.list") as HTMLElement;
+      const heads = [...aside.querySelectorAll("table.episodes thead th")].filter((th) => getComputedStyle(th).display !== "none");
+      const badges = [...aside.querySelectorAll("table.episodes tbody .badge")].map((b) => b.getBoundingClientRect().right);
+      return {
+        heads: heads.map((th) => th.textContent),
+        lastRight: heads[heads.length - 1].getBoundingClientRect().right,
+        badgeRight: Math.max(...badges),
+        panelRight: aside.getBoundingClientRect().left + aside.clientWidth,
+        overflow: aside.scrollWidth - aside.clientWidth,
+      };
+    });
+    await page.locator("aside.list").screenshot({ path: join(dir, `list-${width}.png`) });
+    expect(m.heads).toContain("model");
+    expect(m.heads.at(-1)).toBe("views");
+    expect(m.overflow).toBeLessThanOrEqual(0);
+    expect(m.lastRight).toBeLessThanOrEqual(m.panelRight + 0.5);
+    expect(m.badgeRight).toBeLessThanOrEqual(m.panelRight + 0.5);
+    await close();
+  });
+});
+
 describe("georeplay page (CLI)", () => {
   it("writes the page, reports it, and exits 1 because two views mismatch", () => {
     const out = join(dir, "cli", "run.html");

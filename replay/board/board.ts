@@ -7,7 +7,7 @@
 import { GeoreplayError, describeValue, throwIfAborted } from "../io/errors.ts";
 import { geoevalReward } from "../rules/reward.ts";
 import { FSum } from "./pymath.ts";
-import { findBoardFiles } from "./files.ts";
+import { findSweepFiles } from "../formats/sweep-files.ts";
 import { readEpisodeLines } from "./lines.ts";
 
 /** The behaviour columns that are means over numeric values (bool counts as 0/1, like Python's isinstance int). */
@@ -98,7 +98,7 @@ function newArm(arm: string): ArmTally {
 
 /** Streams every episode under the inputs into a Board. Throws GeoreplayError (kind input) for rows geoeval cannot read. */
 export async function readBoard(inputs: readonly string[], opts: ReadBoardOptions = {}): Promise<Board> {
-  const found = findBoardFiles(inputs);
+  const found = findSweepFiles(inputs);
   const board: Board = {
     inputs: [...inputs],
     arms: [],

@@ -8,7 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import { isUtf8 } from "node:buffer";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, fileError } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
 export type LineItem = { kind: "value"; line: number; value: unknown } | { kind: "torn"; line: number };
@@ -48,7 +48,7 @@ export async function* readEpisodeLines(file: string, signal?: AbortSignal): Asy
   } catch (e) {
     if (e instanceof GeoreplayError) throw e;
     if ((e as Error)?.name === "AbortError") throw e;
-    throw new GeoreplayError(`${file}: cannot read: ${ioReason(e)}`);
+    throw fileError(file, `cannot read: ${ioReason(e)}`);
   }
   if (pendingBytes > 0) yield* finish();
 }

@@ -1,13 +1,14 @@
 /**
  * What the user pointed georeplay at: eval `episodes.jsonl` files, GRPO
- * `rollouts*.jsonl` files, example-rollout folders, or sweep folders (every
- * `**\/episodes.jsonl`, skipping `_quarantined/`). Detected from the content,
+ * `rollouts*.jsonl` files, example-rollout folders, or sweep folders (their
+ * episodes files found by sweep-files.ts, the rule the board uses too). Detected from the content,
  * overridable with --format.
  */
-import { readdirSync, statSync, existsSync } from "node:fs";
+import { statSync, existsSync } from "node:fs";
 import { join, relative, basename, dirname } from "node:path";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, fileError } from "../io/errors.ts";
 import { ioReason, readJsonl } from "../io/jsonl.ts";
+import { episodeFilesUnder } from "./sweep-files.ts";
 
 export const FORMATS = ["eval", "train", "example", "sweep"] as const;
 export type InputFormat = (typeof FORMATS)[number];
@@ -26,7 +27,7 @@ function statOrFail(p: string) {
   try {
     return statSync(p);
   } catch (e) {
-    throw new GeoreplayError(`${p}: ${ioReason(e)}`);
+    throw fileError(p, ioReason(e));
   }
 }
 
@@ -35,11 +36,11 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
   if (st.isDirectory()) {
     const trace = join(p, "trace.jsonl");
     if (override === "example" || (!override && existsSync(trace))) {
-      if (!existsSync(trace)) throw new GeoreplayError(`${p}: not an example-rollout folder (no trace.jsonl)`);
+      if (!existsSync(trace)) throw fileError(p, "not an example-rollout folder (no trace.jsonl)");
       return [{ format: "example", dir: p, file: trace, size: statOrFail(trace).size, sweep: null }];
     }
-    if (override && override !== "sweep") throw new GeoreplayError(`${p}: is a directory; --format ${override} expects a file`);
-    const files = findEpisodeFiles(p);
+    if (override && override !== "sweep") throw fileError(p, `is a directory; --format ${override} expects a file`);
+    const { files } = episodeFilesUnder(p);
     if (files.length === 0) {
       throw new GeoreplayError(
         `${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`,
@@ -47,27 +48,11 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
     }
     return files.map((file) => ({ format: "eval" as const, file, size: statSync(file).size, sweep: p }));
   }
-  if (!st.isFile()) throw new GeoreplayError(`${p}: not a regular file`);
+  if (!st.isFile()) throw fileError(p, "not a regular file");
   const format = override ?? (await detectFileFormat(p));
   if (format === "example") return [{ format: "example", dir: dirname(p), file: p, size: st.size, sweep: null }];
-  if (format === "sweep") throw new GeoreplayError(`${p}: --format sweep expects a folder`);
+  if (format === "sweep") throw fileError(p, "--format sweep expects a folder");
   return [{ format, file: p, size: st.size, sweep: null }];
-}
-
-/** Every episodes.jsonl below a sweep folder, in a stable order, skipping quarantined passes. */
-export function findEpisodeFiles(root: string): string[] {
-  const found: string[] = [];
-  const walk = (d: string, depth: number) => {
-    if (depth > 8) return;
-    for (const ent of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name, "en", { numeric: true }))) {
-      if (ent.name === "_quarantined" || ent.name.startsWith(".")) continue;
-      const full = join(d, ent.name);
-      if (ent.isDirectory()) walk(full, depth + 1);
-      else if (ent.isFile() && ent.name === "episodes.jsonl") found.push(full);
-    }
-  };
-  walk(root, 0);
-  return found;
 }
 
 /** Reads the first record and decides; a record that fits no format says what ruled each one out. */

@@ -18,78 +18,66 @@
  */
 import { availableParallelism } from "node:os";
 import { GeoreplayError } from "../io/errors.ts";
-import type { InputFormat } from "../formats/inputs.ts";
-import type { Timeline } from "../timeline/timeline-schema.ts";
-import { findEpisode } from "./find-episode.ts";
-import { generateReplay } from "./replay-frames.ts";
+import { findEpisode, type FoundEpisode } from "./find-episode.ts";
+import { generateReplay, prepareReplay, writeReplay, type PreparedReplay, type ReplayConfig } from "./replay-frames.ts";
 import { generateSlideshow } from "./slideshow-frames.ts";
+import type { FramesOptions, FramesResult } from "./frames-types.ts";
 
 export { findEpisode, type FoundEpisode } from "./find-episode.ts";
-export { slugFor, framesDirFor, framesDigest } from "./output.ts";
-
-export interface FramesOptions {
-  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
-  episodes: string[];
-  /** episode_id, or "#n": the n-th replayable episode of the input (1-based, as `verify` counts). */
-  episode: string;
-  /** Needed to replay eval and training episodes; optional for example-rollout episodes (then only for the credit line). */
-  tasks?: string;
-  /** Needed to replay eval and training episodes; unused for example-rollout episodes. */
-  panos?: string;
-  /** Overrides input format detection. */
-  format?: InputFormat;
-  /** Output folder; default `<publicDir>/rollouts/<slug>` (slug = sanitised episode id). */
-  out?: string;
-  fps?: number; // 30
-  view?: number; // 640: size of the frame files
-  /** Size the model saw (the trace's view size); keyframes are exact bytes only when view == viewSize. */
-  viewSize?: number; // 640
-  unverified?: boolean;
-  jobs?: number;
-  publicDir?: string; // default <cwd>/public
-  onProgress?: (done: number, total: number) => void;
-  /** Warnings worth a user's attention, as they happen (they are also in the result). */
-  onWarning?: (message: string) => void;
-  /** Cancels the run: workers stop, temp files are removed, no timeline is written; the call rejects. */
-  signal?: AbortSignal;
-}
-
-export interface FramesStats {
-  files: number;
-  rendered: number;
-  reused: number;
-  keyframes: number;
-  views: { checked: number; match: number; resolved: number; mismatch: number };
-  /** Slideshows: recorded images shown (0 for a replay). */
-  recordedImages: number;
-}
-
-export interface FramesResult {
-  timelinePath: string;
-  timeline: Timeline;
-  slug: string;
-  outDir: string;
-  stats: FramesStats;
-  warnings: string[];
-}
+export type { FramesOptions, FramesResult, FramesStats } from "./frames-types.ts";
+export { slugFor, framesDirFor } from "./output.ts";
 
 function checkInt(name: string, v: number, min: number, max: number): number {
   if (!Number.isInteger(v) || v < min || v > max) throw new GeoreplayError(`${name}: expected a whole number in ${min}..${max}, got ${v}`);
   return v;
 }
 
-export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
-  const fps = checkInt("--fps", opts.fps ?? 30, 1, 240);
-  const size = checkInt("--view", opts.view ?? 640, 16, 8192);
-  const viewSize = checkInt("--view-size", opts.viewSize ?? 640, 16, 8192);
-  const jobs = Math.max(1, Math.floor(opts.jobs ?? availableParallelism()));
+/** The validated numbers of a frames run. */
+function configOf(opts: FramesOptions): ReplayConfig {
+  return {
+    fps: checkInt("--fps", opts.fps ?? 30, 1, 240),
+    size: checkInt("--view", opts.view ?? 640, 16, 8192),
+    viewSize: checkInt("--view-size", opts.viewSize ?? 640, 16, 8192),
+    jobs: Math.max(1, Math.floor(opts.jobs ?? availableParallelism())),
+  };
+}
 
-  const found = await findEpisode(opts.episodes, opts.episode, opts.format);
-  if (found.format === "example") return generateSlideshow(found, opts, { fps, size });
+/** Replays need the task index and the panoramas; says so for this episode. */
+function replayInputs(found: FoundEpisode, opts: FramesOptions): { tasks: string; panos: string } {
   if (!opts.tasks || !opts.panos) {
     throw new GeoreplayError(
       `${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`,
     );
   }
-  return generateReplay(found, { ...opts, tasks: opts.tasks, panos: opts.panos }, { fps, size, viewSize, jobs });
+  return { tasks: opts.tasks, panos: opts.panos };
+}
+
+export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
+  const cfg = configOf(opts);
+  const found = await findEpisode(opts.episodes, opts.episode, opts.format);
+  if (found.format === "example") return generateSlideshow(found, opts, cfg);
+  return generateReplay(found, { ...opts, ...replayInputs(found, opts) }, cfg);
+}
+
+/** An episode found, planned and (for replays) verified, ready for writeFrames. */
+export type PreparedEpisode = PreparedReplay | { kind: "slideshow"; found: FoundEpisode; cfg: ReplayConfig };
+
+/**
+ * Steps 1 and 2 of `generateFrames` for one episode, once: finds it (unless
+ * `found` is given), plans it and verifies every view, so drift and input
+ * problems throw here, before any file is written. A two-up video prepares
+ * both sides, then writes each (writeFrames) without reading or checking
+ * anything again.
+ */
+export async function prepareEpisode(opts: FramesOptions, found?: FoundEpisode): Promise<PreparedEpisode> {
+  const cfg = configOf(opts);
+  const f = found ?? (await findEpisode(opts.episodes, opts.episode, opts.format));
+  if (f.format === "example") return { kind: "slideshow", found: f, cfg };
+  return prepareReplay(f, { ...opts, ...replayInputs(f, opts) }, cfg);
+}
+
+/** Step 3 for a prepared episode: its frame files and `timeline.json` (opts: out, publicDir, progress, signal). */
+export async function writeFrames(prepared: PreparedEpisode, opts: FramesOptions): Promise<FramesResult> {
+  if (prepared.kind === "slideshow") return generateSlideshow(prepared.found, opts, prepared.cfg);
+  return writeReplay(prepared, opts);
 }

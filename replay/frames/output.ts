@@ -6,14 +6,13 @@
  * frame files, then write the manifest, remove stale frames, and write
  * `timeline.json` last, atomically.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { onAbort } from "../io/abort.ts";
 import { isTempName, writeAtomic } from "../io/atomic.ts";
 import type { Timeline } from "../timeline/timeline-schema.ts";
-import { sha256 } from "./frame-render.ts";
+import { sha256 } from "../render/frame-file.ts";
 
 const MANIFEST_VERSION = 1;
 
@@ -162,11 +161,4 @@ export async function withFrameOutput<T extends { timeline: Timeline }>(
   } finally {
     offSweep();
   }
-}
-
-/** Digest of a whole output folder's frame files (for tests and the bench). */
-export function framesDigest(framesPath: string): string {
-  const h = createHash("sha256");
-  for (const name of readdirSync(framesPath).sort()) if (/^\d{6}\.jpg$/.test(name)) h.update(name).update(readFileSync(join(framesPath, name)));
-  return h.digest("hex");
 }

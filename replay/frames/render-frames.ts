@@ -4,8 +4,9 @@
  * removed, and the call rejects with the signal's reason.
  */
 import { onAbort, throwIfAborted } from "../io/abort.ts";
+import { GeoreplayError } from "../io/errors.ts";
 import type { JobPool } from "../verify/pool.ts";
-import type { RenderTask } from "./frame-render.ts";
+import type { RenderTask } from "../render/frame-file.ts";
 import { sweepTemps } from "./output.ts";
 
 export interface PendingRender {
@@ -17,7 +18,7 @@ export interface PendingRender {
 export async function renderInBetween(
   pool: JobPool,
   items: PendingRender[],
-  opts: { framesPath: string; signal?: AbortSignal; onDone: (item: PendingRender, sha: string) => void },
+  opts: { framesPath: string; where: string; signal?: AbortSignal; onDone: (item: PendingRender, sha: string) => void },
 ): Promise<void> {
   if (items.length === 0) return;
   throwIfAborted(opts.signal);
@@ -36,7 +37,8 @@ export async function renderInBetween(
           },
           (e: Error) => {
             failed = true;
-            throw new Error(`frame ${item.file}: ${e.message}`);
+            // The first failure ends the run (a dead worker fails every task: its own error says so).
+            throw e instanceof GeoreplayError ? e : new GeoreplayError(`${opts.where}: frame ${item.file}: ${e.message}`);
           },
         ),
       ),

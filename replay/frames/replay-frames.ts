@@ -1,7 +1,9 @@
 /**
- * Eval episodes and training rollouts: plan the camera path, verify every
- * view, write the keyframes from the verified bytes, render the in-between
- * frames on the pool, then the timeline.
+ * Eval episodes and training rollouts, in two steps: prepare (look up the
+ * task row, plan the camera path, verify every view: drift stops here, before
+ * any file is written), then write (the keyframes from the verified bytes, the
+ * in-between frames on the pool, then the timeline). A two-up video prepares
+ * both sides before writing either.
  */
 import { join } from "node:path";
 import { GeoreplayError, errorMessage } from "../io/errors.ts";
@@ -12,26 +14,60 @@ import { TaskIndex } from "../tasks/task-index.ts";
 import type { HashScheme } from "../render/hash.ts";
 import type { ViewSpec } from "../render/reproject.ts";
 import type { TaskRow } from "../schema/task.ts";
-import { frameOf, panoPath } from "../verify/view-jobs.ts";
-import { createPool } from "../verify/pool.ts";
-import { planEpisode, PlanError, type FrameJob } from "../plan/segments.ts";
-import { buildTimeline } from "../timeline/timeline.ts";
-import { sha256, type RenderTask } from "./frame-render.ts";
+import { frameOf } from "../verify/view-jobs.ts";
+import { panoPath } from "../panos/files.ts";
+import { createPool, type JobPool } from "../verify/pool.ts";
+import type { ViewOutcome } from "../verify/job-runner.ts";
+import { planEpisode, PlanError, type EpisodePlan, type FrameJob } from "../plan/segments.ts";
+import { buildTimeline } from "./build-timeline.ts";
+import { sha256, type RenderTask } from "../render/frame-file.ts";
 import type { FoundEpisode } from "./find-episode.ts";
 import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
 import { verifyEpisodeViews } from "./verify-episode.ts";
 import { renderInBetween, type PendingRender } from "./render-frames.ts";
-import type { FramesOptions, FramesResult } from "./frames.ts";
+import type { FramesOptions, FramesResult } from "./frames-types.ts";
 
 /** Bump when the frame renderer changes so old manifests stop matching. */
 const RENDERER_TAG = "r1";
 
-export async function generateReplay(
+export interface ReplayConfig {
+  fps: number;
+  size: number;
+  viewSize: number;
+  jobs: number;
+}
+
+/** A replay ready to be written: its task row, its plan, and every view verified. */
+export interface PreparedReplay {
+  kind: "replay";
+  found: FoundEpisode;
+  cfg: ReplayConfig;
+  panos: string;
+  row: TaskRow;
+  plan: EpisodePlan;
+  /** Verification outcome per view turn (with our render's JPEG). */
+  outcomes: Map<number, ViewOutcome>;
+  /** Views that drifted (only with `unverified`; otherwise preparing threw). */
+  drifted: ViewOutcome[];
+}
+
+export async function generateReplay(found: FoundEpisode, opts: FramesOptions & { tasks: string; panos: string }, cfg: ReplayConfig): Promise<FramesResult> {
+  const pool = createPool({ jobs: cfg.jobs, panos: opts.panos });
+  try {
+    return await writeReplay(await prepareReplay(found, opts, cfg, pool), opts, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Steps 1 and 2: task row, plan, and every view verified (on `pool`, or a pool of its own). */
+export async function prepareReplay(
   found: FoundEpisode,
-  opts: FramesOptions & { tasks: string; panos: string },
-  cfg: { fps: number; size: number; viewSize: number; jobs: number },
-): Promise<FramesResult> {
-  const { fps, size, viewSize, jobs } = cfg;
+  opts: Pick<FramesOptions, "unverified"> & { tasks: string; panos: string },
+  cfg: ReplayConfig,
+  pool?: JobPool,
+): Promise<PreparedReplay> {
+  const { fps, viewSize } = cfg;
   const { episode, file, line } = found;
   // Eval traces record sha256 of the JPEG bytes; training traces 16 hex digits of sha256 over their base64 text.
   const scheme: HashScheme = found.scheme ?? "sha256";
@@ -54,12 +90,25 @@ export async function generateReplay(
     throw e;
   }
 
-  const pool = createPool({ jobs, panos });
+  // 2. Verify first: a drifted view stops here, before any file is written.
+  const own = pool ?? createPool({ jobs: cfg.jobs, panos });
   try {
-    // 2. Verify first: a drifted view stops here, before any file is written.
-    const { outcomes, drifted } = await verifyEpisodeViews(episode, row, { pool, panos, viewSize, scheme, unverified: opts.unverified ?? false, where });
-    const verified = drifted.length === 0;
+    const { outcomes, drifted } = await verifyEpisodeViews(episode, row, { pool: own, panos, viewSize, scheme, unverified: opts.unverified ?? false, where });
+    return { kind: "replay", found, cfg, panos, row, plan, outcomes, drifted };
+  } finally {
+    if (!pool) await own.close();
+  }
+}
 
+/** Step 3: the frame files, manifest and timeline of a prepared replay (on `pool`, or a pool of its own). */
+export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions, pool?: JobPool): Promise<FramesResult> {
+  const { found, row, plan, outcomes, drifted, panos } = prepared;
+  const { fps, size, viewSize } = prepared.cfg;
+  const { episode } = found;
+  const where = `${found.file}:${found.line}: episode ${episode.episode_id}`;
+  const verified = drifted.length === 0;
+  const own = pool ?? createPool({ jobs: prepared.cfg.jobs, panos });
+  try {
     // 3. Frame files, manifest and timeline.
     const done = await withFrameOutput(opts, episode.episode_id, async (files) => {
       const { framesPath } = files.out;
@@ -139,8 +188,9 @@ export async function generateReplay(
       // 3b. In-between frames; the manifest stays current, so an interrupted run's frames are reused next time.
       let sinceSave = 0;
       throwIfAborted(opts.signal);
-      await renderInBetween(pool, pending, {
+      await renderInBetween(own, pending, {
         framesPath,
+        where,
         signal: opts.signal,
         onDone: (item, sha) => {
           files.manifest.set(item.file, { sha256: sha, key: item.key });
@@ -190,6 +240,6 @@ export async function generateReplay(
       warnings: [],
     };
   } finally {
-    await pool.close();
+    if (!pool) await own.close();
   }
 }

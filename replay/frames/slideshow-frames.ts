@@ -11,12 +11,12 @@ import { TaskIndex } from "../tasks/task-index.ts";
 import type { TaskRow } from "../schema/task.ts";
 import { PlanError } from "../plan/segments.ts";
 import { planSlideshow } from "../plan/slideshow.ts";
-import { buildTimeline } from "../timeline/timeline.ts";
-import { sha256 } from "./frame-render.ts";
+import { buildTimeline } from "./build-timeline.ts";
+import { sha256 } from "../render/frame-file.ts";
 import { recordedFrame, RECORDED_FRAME_TAG } from "./recorded-frame.ts";
 import type { FoundEpisode } from "./find-episode.ts";
 import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
-import type { FramesOptions, FramesResult } from "./frames.ts";
+import type { FramesOptions, FramesResult } from "./frames-types.ts";
 
 const emptyViews = { checked: 0, match: 0, resolved: 0, mismatch: 0 };
 

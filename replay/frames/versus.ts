@@ -90,7 +90,3 @@ export async function listAttempts(files: string[], format?: InputFormat, signal
   }
   return out;
 }
-
-export function passOf(e: { task: { sample?: number | null } }): number | null {
-  return e.task.sample ?? null;
-}

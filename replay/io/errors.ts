@@ -19,12 +19,41 @@ export interface Problem {
 export class GeoreplayError extends Error {
   readonly kind: ErrorKind;
   readonly problems: Problem[];
+  /** Without `problems`, they are read from the message (see problemsOf): every throw site writes the same form. */
   constructor(message: string, kind: ErrorKind = "input", problems?: Problem[]) {
     super(message);
     this.name = "GeoreplayError";
     this.kind = kind;
-    this.problems = problems ?? [{ file: null, line: null, field: null, message }];
+    this.problems = problems ?? problemsOf(message);
   }
+}
+
+/** An error about one file (no line): `file: message`, with the file in its problem. */
+export function fileError(file: string, message: string, kind: ErrorKind = "input"): GeoreplayError {
+  const text = `${file}: ${message}`;
+  return new GeoreplayError(text, kind, [{ file, line: null, field: null, message: text }]);
+}
+
+/** `file:line: ` at the start of a message line, then `field: ` when the next words are "expected …". */
+const LOCATED = /^\s*(?<file>[^\s:][^:]*?):(?<line>\d+)(?::\d+)?: (?:(?<field>[A-Za-z_][\w.[\]]*): (?=expected\b))?/;
+/** `--tasks PATH: `, `--panos PATH: `, `-o PATH: `: the path the user gave for that option. */
+const OPTION_PATH = /^(?:--tasks|--panos|--out|-o) (?<file>[^:]+): /;
+
+/**
+ * The problems a message names. georeplay's messages have one form: each line
+ * about a place in a file starts `file:line: ` (and `field: ` when a field is
+ * at fault), each about a path option `--tasks PATH: `. Every located line is
+ * one problem; a message with none is one problem without a place.
+ */
+export function problemsOf(message: string): Problem[] {
+  const located: Problem[] = [];
+  for (const text of message.split("\n")) {
+    const m = LOCATED.exec(text);
+    if (m?.groups) located.push({ file: m.groups.file, line: Number(m.groups.line), field: m.groups.field ?? null, message: text.trim() });
+  }
+  if (located.length) return located;
+  const opt = OPTION_PATH.exec(message);
+  return [{ file: opt?.groups?.file ?? null, line: null, field: null, message }];
 }
 
 /** Thrown (as `signal.reason` when it is one) when a long call is cancelled through its AbortSignal. */
@@ -53,6 +82,18 @@ export function describeValue(v: unknown): string {
   if (Array.isArray(v)) return `array of ${v.length}`;
   if (typeof v === "object") return "object";
   return typeof v;
+}
+
+/**
+ * An error raised while work was in flight (a consumer, a worker, sharp), as
+ * the run ends with it: georeplay's own errors and cancellations pass
+ * through; anything else becomes an input error that says where it happened.
+ */
+export function inFlightError(e: unknown, where: { file: string; line: number | null; what: string }): Error {
+  if (e instanceof GeoreplayError || (e instanceof Error && e.name === "AbortError")) return e;
+  const at = where.line === null ? where.file : `${where.file}:${where.line}`;
+  const message = `${at}: ${where.what}: ${errorMessage(e).split("\n")[0]}`;
+  return new GeoreplayError(message, "input", [{ file: where.file, line: where.line, field: null, message }]);
 }
 
 /** Message of an unknown thrown value, for wrapping library errors. */

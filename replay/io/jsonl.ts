@@ -4,7 +4,7 @@
  * invalid UTF-8 is reported, not silently replaced.
  */
 import { createReadStream } from "node:fs";
-import { GeoreplayError, errorMessage } from "./errors.ts";
+import { errorMessage, fileError } from "./errors.ts";
 
 export type JsonlItem =
   { kind: "value"; line: number; value: unknown; bytes: number } | { kind: "error"; line: number; message: string; bytes: number; endedEarly?: boolean };
@@ -84,7 +84,7 @@ async function* readLines(file: string, opts: JsonlOptions): AsyncGenerator<Json
       }
     }
   } catch (e) {
-    throw new GeoreplayError(`${file}: cannot read: ${ioReason(e)}`);
+    throw fileError(file, `cannot read: ${ioReason(e)}`);
   }
   if (pendingBytes > 0 || overlong) {
     const item = finishLine();

@@ -1,11 +1,9 @@
 /**
- * Panorama store: resolves `<image_id>.jpg` / `<image_id>.orig.jpg` under a
- * trusted --panos directory, decodes with sharp to 8-bit RGB exactly as the
+ * Panorama store: decodes panorama files (which file: files.ts) with sharp to 8-bit RGB exactly as the
  * environment does (no ICC transform, no EXIF rotation), and keeps decoded
  * panoramas in an LRU bounded by bytes so a pan over one frame decodes once.
  */
-import { statSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { statSync } from "node:fs";
 import sharp from "sharp";
 import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
@@ -97,16 +95,6 @@ export class PanoStore {
   has(path: string, band?: RowsFor): boolean {
     const p = this.cache.get(path);
     return !!p && covers(p, band);
-  }
-
-  /** The file the environment would sample for this image at this fov (the hires rule). */
-  resolve(imageId: string, fovDeg: number): string {
-    checkImageId(imageId);
-    if (fovDeg <= HIRES_FOV_DEG) {
-      const orig = join(this.dir, `${imageId}.orig.jpg`);
-      if (existsSync(orig)) return orig;
-    }
-    return join(this.dir, `${imageId}.jpg`);
   }
 
   /**
@@ -203,9 +191,17 @@ export async function decodePano(path: string, band?: RowsFor): Promise<Pano> {
     }
     return { path, width, height, top: rows.top, rows: info.height, data: rgb };
   } catch (e) {
-    if (e instanceof PanoError) throw e;
-    const msg = errorMessage(e).split("\n")[0];
-    const why = /premature end|truncated|corrupt/i.test(msg) ? `truncated or corrupt JPEG (${msg})` : `cannot decode (${msg})`;
-    throw new PanoError(`panorama ${path}: ${why}`);
+    throw panoReadError(path, e);
   }
+}
+
+/** What went wrong reading a panorama file, said plainly (sharp's and the file system's errors alike). */
+export function panoReadError(path: string, e: unknown): PanoError {
+  if (e instanceof PanoError) return e;
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const msg = errorMessage(e).split("\n")[0];
+  if (code === "ENOENT" || /input file is missing/i.test(msg)) return new PanoError(`panorama ${path}: no such file`);
+  // sharp names libjpeg's complaint, or (with failOn) only that a warning became an error.
+  const why = /premature end|truncated|corrupt|due to failOn/i.test(msg) ? `truncated or corrupt JPEG (${msg})` : `cannot decode (${msg})`;
+  return new PanoError(`panorama ${path}: ${why}`);
 }

@@ -9,7 +9,7 @@
  */
 import type { Camera, Episode, Turn } from "../schema/episode.ts";
 import type { HudState, SegmentKind } from "../timeline/timeline-schema.ts";
-import { actionName, GUESS_ACTIONS, MAP_ACTIONS, turnFailed } from "../rules/turns.ts";
+import { actionName, MAP_ACTIONS, turnFailed, turnGuessed } from "../rules/turns.ts";
 import {
   cameraMove,
   CROSSFADE_S,
@@ -194,7 +194,7 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
         crossfade: null,
         keyframe,
       });
-    } else if (t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name))) {
+    } else if (turnGuessed(t)) {
       guessed = true;
       const d = Math.max(toFrames(GUESS_HOLD_S, fps), hold(t));
       push({

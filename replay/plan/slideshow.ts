@@ -16,7 +16,7 @@ import type { RecordedImage } from "../formats/example.ts";
 import type { HudState } from "../timeline/timeline-schema.ts";
 import { CROSSFADE_S, GUESS_HOLD_S, holdSeconds, MAP_HOLD_S, OPENING_S, SCORE_S, toFrames, wrapHeading } from "./camera-path.ts";
 import { frameFileName, PlanError, type SegmentPlan } from "./segments.ts";
-import { actionName, GUESS_ACTIONS, turnFailed } from "../rules/turns.ts";
+import { actionName, MAP_ACTIONS, turnFailed, turnGuessed } from "../rules/turns.ts";
 
 /** One frame file of a slideshow: a recorded image, copied or transcoded to the viewport. */
 export interface SlideJob {
@@ -34,7 +34,6 @@ export interface SlideshowPlan {
   guessed: boolean;
 }
 
-const MAP_ACTIONS = new Set(["place_pin", "pin", "view_map", "measure"]);
 const MOVE_ACTIONS = new Set(["move"]);
 
 /** What an example-rollout row does not record: shown as unknown, not as the placeholder numbers. */
@@ -130,7 +129,7 @@ export function planSlideshow(episode: Episode, images: RecordedImage[], shaOf: 
     };
     const name = actionName(t);
     const image = imageOf.get(t.turn);
-    const isGuess = t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
+    const isGuess = turnGuessed(t);
     if (isGuess) guessed = true;
     const kind: SegmentPlan["kind"] = turnFailed(t)
       ? "hold"

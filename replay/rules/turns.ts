@@ -33,9 +33,15 @@ export function turnFailed(t: Pick<Turn, "status">): boolean {
   return t.status !== "ok" && t.status !== "forced_guess";
 }
 
-/** The turn that guessed: the environment said done, forced a guess, or the model submitted one. */
-export function turnGuessed(t: Turn): boolean {
-  const name = actionName(t);
+/**
+ * The turn that guessed, the one rule for page and video: a turn the
+ * environment accepted (never a failed one) that forced a guess, submitted
+ * one, or that the environment marked `done` (it sets `done` only on the
+ * guess that ends the episode: docs/trace-format.md).
+ */
+export function turnGuessed(t: Pick<Turn, "status" | "done" | "action">): boolean {
+  if (turnFailed(t)) return false;
+  const name = actionNameOf(t.action as ActionObject);
   return t.done === true || t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
 }
 

@@ -22,8 +22,6 @@ export const CameraSchema = z.looseObject({
 });
 export type Camera = z.infer<typeof CameraSchema>;
 
-export const Sha256Schema = z.string().regex(/^[0-9a-fA-F]{64}$/, "64 hex digits (sha256)");
-
 export const AttributionSchema = z.looseObject({
   creator_username: z.string().nullish(),
   creator_id: z.string().nullish(),

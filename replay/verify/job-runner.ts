@@ -8,7 +8,7 @@
 import { PanoError, PanoStore, type Pano, type RowsFor } from "../panos/store.ts";
 import { viewRows } from "../render/reproject.ts";
 import { checkView, viewBuffers, type ViewBuffers } from "../render/view.ts";
-import { renderFrameFile, type RenderTask } from "../frames/frame-render.ts";
+import { renderFrameFile, type RenderTask } from "../render/frame-file.ts";
 import type { ViewJob } from "./view-jobs.ts";
 
 export interface ViewOutcome {

@@ -12,13 +12,23 @@
 import { Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { JobRunner, type PoolTask, type PoolResult } from "./job-runner.ts";
 
 export interface JobPool {
+  /**
+   * Runs one task. Rejects with the task's own error, or, once the pool has
+   * failed (a worker died), with that first failure.
+   */
   run(task: PoolTask): Promise<PoolResult>;
-  /** Stops the workers; anything still waiting rejects. */
+  /** Stops the workers; anything still waiting rejects (with the first failure, if there was one). */
   close(): Promise<void>;
+  /** The worker threads (none when the pool runs in the calling thread). */
+  readonly workers: readonly Worker[];
 }
+
+/** Why work on a closed pool was refused: only ever seen when nothing else went wrong first. */
+const CLOSED = "the worker pool was closed";
 
 /** Views of imbalance a path's worker may carry before the path moves to the least-loaded worker. */
 const AFFINITY_SLACK = 24;
@@ -35,9 +45,10 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
     return {
       run: (task) => (closed ? Promise.reject(closed) : runner.run(task)),
       close: async () => {
-        closed ??= new Error("the worker pool was closed");
+        closed ??= new Error(CLOSED);
         runner.cancel(closed);
       },
+      workers: [],
     };
   }
   type Waiter = { resolve: (r: PoolResult) => void; reject: (e: Error) => void; weight: number };
@@ -46,6 +57,7 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
   const affinity = new Map<string, Slot>();
   let nextId = 0;
   let failure: Error | null = null;
+  let closing = false;
   const fail = (e: Error) => {
     failure ??= e;
     for (const s of slots) {
@@ -69,7 +81,12 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
       }
       w.resolve(m.result);
     });
-    worker.on("error", (e) => fail(e));
+    // A worker that fails or stops ends the run with that reason; its tasks are never silently lost.
+    worker.on("error", (e) => fail(new GeoreplayError(`worker thread ${i + 1} of ${opts.jobs} failed: ${errorMessage(e).split("\n")[0]}`)));
+    worker.on("exit", (code) => {
+      if (closing) return;
+      fail(new GeoreplayError(`worker thread ${i + 1} of ${opts.jobs} stopped (exit code ${code}) while ${slot.pending.size} task(s) were in flight`));
+    });
     slots.push(slot);
   }
   const pick = (path: string): Slot => {
@@ -99,8 +116,10 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
     },
     async close() {
       // Anything still waiting fails rather than hanging (close during a run = cancel).
-      fail(new Error("the worker pool was closed"));
+      closing = true;
+      fail(new Error(CLOSED));
       await Promise.all(slots.map((s) => s.worker.terminate()));
     },
+    workers: slots.map((s) => s.worker),
   };
 }

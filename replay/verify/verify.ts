@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import sharp from "sharp";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, abortError, inFlightError } from "../io/errors.ts";
 import { onAbort, throwIfAborted } from "../io/abort.ts";
 import { readEpisodeRecords, recordProblem } from "../formats/records.ts";
 import { resolveInputs, type InputFormat } from "../formats/inputs.ts";
@@ -197,7 +197,17 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     for (const message of v.errors) report.errors.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
     for (const message of v.warnings) report.warnings.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
     progress();
-    await opts.onEpisode?.(v);
+    try {
+      await opts.onEpisode?.(v);
+    } catch (e) {
+      throw inFlightError(e, { file: v.file, line: v.line, what: `episode ${v.episode.episode_id}` });
+    }
+  };
+  const start = (p: Promise<VerifiedEpisode>) => {
+    // Settled in order below; if the run ends early (a consumer threw, a worker died), the
+    // episodes still in flight reject when the pool closes, with nobody left to await them.
+    p.catch(() => undefined);
+    inflight.push(p);
   };
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
@@ -247,7 +257,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       report.episodes++;
       report.formats[rec.format]++;
 
-      inflight.push(
+      start(
         rec.images
           ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal)
           : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
@@ -262,6 +272,10 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     }
     for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
     throwIfAborted(opts.signal);
+  } catch (e) {
+    // An abort closes the pool under running work: the run ends with the abort, not with what it broke.
+    if (opts.signal?.aborted) throw abortError(opts.signal);
+    throw e;
   } finally {
     offAbort();
     await closePool();

@@ -7,9 +7,7 @@ import type { Episode, Turn, Camera } from "../schema/episode.ts";
 import type { Frame, TaskRow } from "../schema/task.ts";
 import type { HashScheme } from "../render/hash.ts";
 import type { ViewSpec } from "../render/reproject.ts";
-import { checkImageId, PanoError, HIRES_FOV_DEG } from "../panos/store.ts";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { panoPath } from "../panos/files.ts";
 
 export interface ViewJob {
   turn: number;
@@ -41,20 +39,6 @@ export function frameOf(task: TaskRow, camera: Camera, where: string): Frame {
     );
   }
   return frame;
-}
-
-/** The file the environment sampled for this image at this fov: `.orig.jpg` when zoomed in and present. */
-export function panoPath(panosDir: string, imageId: string, fovDeg: number): string {
-  try {
-    checkImageId(imageId);
-  } catch (e) {
-    throw new Error((e as PanoError).message);
-  }
-  if (fovDeg <= HIRES_FOV_DEG) {
-    const orig = join(panosDir, `${imageId}.orig.jpg`);
-    if (existsSync(orig)) return orig;
-  }
-  return join(panosDir, `${imageId}.jpg`);
 }
 
 export function viewSpecFor(camera: Camera, frame: Frame, size: number): ViewSpec {

@@ -1,9 +1,12 @@
 /**
  * Exit codes are the CLI's contract, decided here and nowhere in the engine:
  *   0  everything checked and matched
- *   1  the inputs were read, and some view drifted from its recorded hash
+ *   1  the inputs were read completely, and some view drifted from its recorded hash
  *   2  the run could not check what it was asked (bad input, missing file, nothing to check)
  *   130/143 interrupted by SIGINT/SIGTERM
+ * One precedence rule for every command: an input problem (2) wins over drift
+ * (1), because "1" promises the whole run was read; a run with both says so
+ * on stderr and in its JSON (mismatches and errors alike).
  */
 import type { VerifyReport } from "../../replay/verify/verify.ts";
 import type { ErrorKind } from "../../replay/io/errors.ts";
@@ -16,16 +19,21 @@ export function exitCodeForKind(kind: ErrorKind): number {
   return kind === "drift" ? EXIT_MISMATCH : EXIT_INPUT;
 }
 
-/** verify's outcome: drift beats unreadable input, and checking nothing is an input problem. */
-export function verifyExitCode(r: VerifyReport): number {
-  if (r.mismatch > 0) return EXIT_MISMATCH;
-  if (r.errors.length > 0 || r.checked + r.recorded_images.checked === 0) return EXIT_INPUT;
+/** The precedence rule: input problems, then drift, then ok. */
+export function runExitCode(o: { problems: number; mismatch: number }): number {
+  if (o.problems > 0) return EXIT_INPUT;
+  if (o.mismatch > 0) return EXIT_MISMATCH;
   return EXIT_OK;
 }
 
-/** A batch's outcome: any drifted video beats any other failure (input, render); all written or skipped is 0. */
+/** verify's outcome; checking nothing is an input problem. */
+export function verifyExitCode(r: VerifyReport): number {
+  const nothing = r.checked + r.recorded_images.checked === 0 ? 1 : 0;
+  return runExitCode({ problems: r.errors.length + nothing, mismatch: r.mismatch });
+}
+
+/** A batch's outcome, by the same rule: a video that could not be read or rendered (2) beats a drifted one (1). */
 export function batchExitCode(failures: readonly { kind: "drift" | "input" | "render" }[]): number {
-  if (failures.some((f) => f.kind === "drift")) return EXIT_MISMATCH;
-  if (failures.length > 0) return EXIT_INPUT;
-  return EXIT_OK;
+  const drift = failures.filter((f) => f.kind === "drift").length;
+  return runExitCode({ problems: failures.length - drift, mismatch: drift });
 }

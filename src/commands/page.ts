@@ -3,15 +3,13 @@ import { Command } from "commander";
 // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
 import type { BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { EXIT_INPUT, EXIT_MISMATCH, EXIT_OK } from "./exit-codes.ts";
+import { runExitCode } from "./exit-codes.ts";
 import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
 
-/** Exit code of a page build: 2 when the run could not be read completely (page written or not), else 1 on drift, else 0. */
+/** Exit code of a page build, by the one precedence rule (exit-codes.ts). */
 export function pageExitCode(r: BuildPageResult): number {
-  if (r.errors.length) return EXIT_INPUT;
-  if (r.mismatch) return EXIT_MISMATCH;
-  return EXIT_OK;
+  return runExitCode({ problems: r.errors.length, mismatch: r.mismatch });
 }
 
 /** The `--json` summary (docs/json-reports.md): fields are only ever added. */

@@ -96,7 +96,7 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   else if (r.checked + r.recorded_images.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
   else if (r.mismatch > 0)
     out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
-  if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2 unless a view drifted)`);
+  if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2)`);
   const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
   return { out: join(out), err: join(err) };
 }

@@ -7,12 +7,12 @@
  * stay in memory. At the end the parts are joined into a temp file beside
  * the output and renamed into place.
  */
-import { createReadStream, createWriteStream, mkdirSync, openSync, rmSync, type WriteStream } from "node:fs";
+import { createReadStream, mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { verifyRun, type VerifyProgress, type ProblemEntry } from "../../replay/verify/verify.ts";
-import { resolveInputs, type InputFormat } from "../../replay/formats/inputs.ts";
+import { verifyRun } from "../../replay/verify/verify.ts";
+import { resolveInputs } from "../../replay/formats/inputs.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
-import { openAtomicStream, tempPathFor } from "../../replay/io/atomic.ts";
+import { openAtomicStream } from "../../replay/io/atomic.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ioReason } from "../../replay/io/jsonl.ts";
@@ -25,87 +25,10 @@ import { sweepSection, trainingSection } from "./view/sections.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
 import { summariseTraining, type Rollout } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
+import { PartFile } from "./part-file.ts";
+import type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
 
-export interface BuildPageOptions {
-  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
-  episodes: string[];
-  /** Needed to re-render eval and training episodes (not for example-rollout folders). */
-  tasks?: string;
-  panos?: string;
-  /** Overrides format detection. */
-  format?: InputFormat;
-  /**
-   * Write the page even when the run could not be read completely (invalid or
-   * unreadable records, missing task rows or panoramas), listing the problems
-   * at the top. Without it nothing is written in that case.
-   */
-  partial?: boolean;
-  out: string;
-  /** Longest side of the embedded views, px (default 320). */
-  imageSize?: number;
-  jobs?: number;
-  title?: string;
-  /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
-  baseline?: string;
-  onProgress?: (p: VerifyProgress) => void;
-  /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
-  signal?: AbortSignal;
-}
-
-export interface BuildPageResult {
-  out: string;
-  /** False when the run could not be read completely and --partial was not given: nothing was written. */
-  written: boolean;
-  /** The page was written although the run could not be read completely (--partial). */
-  partial: boolean;
-  /** Size of the written page (0 when nothing was written). */
-  bytes: number;
-  episodes: number;
-  formats: { eval: number; train: number; example: number };
-  /** View turns re-rendered and checked. */
-  views: number;
-  /** Distinct images stored in the page. */
-  images: number;
-  /** Example-rollout image files: referenced and checked to exist and decode. */
-  recordedImages: { checked: number; ok: number };
-  checked: number;
-  match: number;
-  resolved: number;
-  mismatch: number;
-  /** What kept part of the run from being read or checked (exit 2). */
-  errors: ProblemEntry[];
-  /** Episodes that errored in the environment (nothing to replay; listed in the page). */
-  erroredEpisodes: ProblemEntry[];
-  warnings: ProblemEntry[];
-}
-
-export class PartFile {
-  readonly path: string;
-  private stream: WriteStream;
-  private failed: Error | null = null;
-  bytes = 0;
-  constructor(target: string) {
-    this.path = tempPathFor(target);
-    // Opened synchronously so that remove() can never race a pending open and leave the file behind.
-    this.stream = createWriteStream(this.path, { fd: openSync(this.path, "w") });
-    this.stream.on("error", (e) => (this.failed = e));
-  }
-  write(chunk: string): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
-    this.bytes += Buffer.byteLength(chunk);
-    return new Promise((resolve, reject) => {
-      if (this.stream.write(chunk, (e) => (e ? reject(e) : undefined))) resolve();
-      else this.stream.once("drain", () => resolve());
-    });
-  }
-  close(): Promise<void> {
-    return new Promise((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
-  }
-  remove(): void {
-    this.stream.destroy();
-    rmSync(this.path, { force: true });
-  }
-}
+export type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
 
 export function checkImageSize(size: number): number {
   if (!Number.isInteger(size) || size < 32 || size > 640) {

@@ -102,7 +102,7 @@ describe("interrupting real processes", () => {
     expect(readFileSync(out, "utf8")).toBe("previous page");
     expect(leftovers(dir)).toEqual([]);
     const again = runCli(["page", join(MIXED, "episodes.jsonl"), "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "-o", out]);
-    expect([0, 1]).toContain(again.code);
+    expect(again.code, again.stderr).toBe(1); // the mixed run reads completely and has its two drifted views
     expect(readFileSync(out, "utf8")).toContain("<!doctype html>");
   });
 

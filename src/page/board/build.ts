@@ -12,14 +12,16 @@ import { createReadStream } from "node:fs";
 import { readBoard, boardReport } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
-import { verifyRun } from "../../../replay/verify/verify.ts";
-import { panoPath } from "../../../replay/verify/view-jobs.ts";
+import { verifyRun, type ProblemEntry } from "../../../replay/verify/verify.ts";
+import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { PanoError } from "../../../replay/panos/store.ts";
 import type { Episode } from "../../../replay/schema/episode.ts";
 import { openAtomicStream, tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
-import { PartFile, type BuildPageOptions, type BuildPageResult } from "../build.ts";
+import { PartFile } from "../part-file.ts";
+import type { BuildPageOptions, BuildPageResult } from "../page-options.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -44,27 +46,38 @@ async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise
 
 const cut = (s: string | null) => (s !== null && s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) : s);
 
-/** The episode as its chunk stores it: text cut (with the full lengths), views pointing at panoramas. */
+/** Views the verifier rendered (a view it could not render already has its problem reported). */
+const RENDERED = new Set(["match", "resolved", "mismatch"]);
+
+/**
+ * The episode as its chunk stores it: text cut (with the full lengths), views
+ * pointing at panoramas; and the panoramas that could not be embedded.
+ */
 async function compactEpisode(
   page: PageEpisode,
   ep: Episode,
   task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
   panosDir: string | undefined,
   panos: PanoTable,
-): Promise<PageEpisode> {
+): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
   const turns = [];
+  const problems = new Map<string, number[]>();
   for (const t of page.turns) {
     let pano: PanoRef | null = null;
     const cam = byTurn.get(t.turn)?.camera_after;
     const frame = cam && task ? task.frames[cam.frame_index] : undefined;
-    if (t.kind === "view" && t.check !== null && cam && frame && panosDir) {
-      pano = {
-        pano: await panos.add(panoPath(panosDir, frame.image_id, 90)),
-        heading: cam.heading_deg + (frame.compass_angle ?? 0),
-        pitch: cam.pitch_deg,
-        fov: cam.fov_deg,
-      };
+    if (t.kind === "view" && t.check !== null && RENDERED.has(t.check) && cam && frame && panosDir) {
+      let index: number | null = null;
+      try {
+        const file = anyPanoPath(panosDir, frame.image_id);
+        if (file === null) throw new PanoError(`panorama ${frame.image_id}: neither ${frame.image_id}.jpg nor ${frame.image_id}.orig.jpg is in ${panosDir}`);
+        index = await panos.add(file);
+      } catch (e) {
+        if (!(e instanceof PanoError)) throw e;
+        problems.set(e.message, [...(problems.get(e.message) ?? []), t.turn]);
+      }
+      if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
     }
     turns.push({
       ...t,
@@ -75,7 +88,8 @@ async function compactEpisode(
       pano,
     });
   }
-  return { ...page, turns };
+  const said = [...problems].map(([msg, ts]) => `turn${ts.length > 1 ? "s" : ""} ${ts.join(", ")}: cannot embed the panorama: ${msg}`);
+  return { episode: { ...page, turns }, problems: said };
 }
 
 export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
@@ -99,6 +113,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
+    // Panoramas the page could not embed: input problems like the verifier's own (exit 2, no page unless --partial).
+    const embedErrors: ProblemEntry[] = [];
     const verified = await verifyRun({
       episodes: opts.episodes,
       tasks: opts.tasks,
@@ -112,7 +128,15 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         const { page, stats: s } = await pageEpisode(v, async () => -1);
         views += v.views.length;
         stats.push(s);
-        const compact = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
+        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
+        for (const p of problems) {
+          embedErrors.push({
+            file: v.file,
+            line: v.line,
+            episode_id: v.episode.episode_id,
+            message: `${v.file}:${v.line}: episode ${v.episode.episode_id}: ${p}`,
+          });
+        }
         const at = chunks.add(page.index, scriptJson(compact));
         const o = v.episode.outcome ?? null;
         rows.push({
@@ -134,6 +158,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
     });
     if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
+    const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();
     const chunkOf = new Map(order.map((t, i) => [t, i]));
     const countries: Record<string, string | null> = {};
@@ -165,11 +190,11 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       match: verified.match,
       resolved: verified.resolved,
       mismatch: verified.mismatch,
-      errors: verified.errors,
+      errors,
       erroredEpisodes: verified.errored_episodes,
       warnings: verified.warnings,
     };
-    if (verified.errors.length && !opts.partial) return result;
+    if (errors.length && !opts.partial) return result;
 
     await chunks.writeTo(chunkPart);
     await Promise.all([chunkPart.close(), panoPart.close()]);
@@ -184,11 +209,11 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         resolved: verified.resolved,
         mismatch: verified.mismatch,
         errored: verified.errored_episodes.map((e) => ({ id: e.episode_id, message: e.message })),
-        problems: [...verified.errors, ...verified.warnings].map((e) => e.message),
+        problems: [...errors, ...verified.warnings].map((e) => e.message),
         formats: verified.formats,
         recorded: 0,
         sections: "",
-        incomplete: verified.errors.map((e) => e.message),
+        incomplete: errors.map((e) => e.message),
         board: boardSections(report, notes),
       },
       summariseRun(stats),
@@ -218,7 +243,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       out.abort();
       throw e;
     }
-    return { ...result, written: true, partial: verified.errors.length > 0, bytes };
+    return { ...result, written: true, partial: errors.length > 0, bytes };
   } finally {
     cleanup();
     off();

@@ -8,6 +8,7 @@
  * its bytes checked against the recorded sha256 while building the page.
  */
 import sharp from "sharp";
+import { panoReadError } from "../../../replay/panos/store.ts";
 import type { ImageSink } from "../images.ts";
 
 export const PANO_WIDTH = 1024;
@@ -15,6 +16,7 @@ export const PANO_QUALITY = 50;
 
 export class PanoTable {
   private index = new Map<string, number>();
+  private failed = new Map<string, Error>();
   bytes = 0;
   constructor(
     private readonly sink: ImageSink,
@@ -29,13 +31,30 @@ export class PanoTable {
     return this.width / 2;
   }
 
-  /** The table index of this panorama file, encoding and writing it the first time. */
+  /**
+   * The table index of this panorama file, encoding and writing it the first
+   * time; a file that cannot be read throws PanoError (every time it is asked
+   * for, so each episode that needs it can say so).
+   */
   async add(path: string): Promise<number> {
     const hit = this.index.get(path);
     if (hit !== undefined) return hit;
+    const failed = this.failed.get(path);
+    if (failed) throw failed;
+    let small: Buffer;
+    try {
+      small = await sharp(path, { failOn: "warning" })
+        .resize(this.width, this.height, { fit: "fill", kernel: "lanczos3" })
+        .webp({ quality: PANO_QUALITY, effort: 4 })
+        .toBuffer();
+    } catch (e) {
+      const err = panoReadError(path, e);
+      this.failed.set(path, err);
+      throw err;
+    }
+    // Indexed once written: a failed panorama never takes a slot the page would point at.
     const n = this.index.size;
     this.index.set(path, n);
-    const small = await sharp(path).resize(this.width, this.height, { fit: "fill", kernel: "lanczos3" }).webp({ quality: PANO_QUALITY, effort: 4 }).toBuffer();
     const entry = `${n ? "," : ""}"data:image/webp;base64,${small.toString("base64")}"`;
     this.bytes += entry.length;
     await this.sink.write(entry);

@@ -13,6 +13,7 @@ import { outcomeBox, renderEpisode, turnCard, episodeMeta } from "./detail.ts";
 import { compareHash, episodeHash, parseHash } from "./route.ts";
 import { episodesByTask, filterRows, taskRows, type RowSortKey, type TaskFilters } from "./tasks.ts";
 import { selectValues } from "./list.ts";
+import { bindKeys } from "./keys.ts";
 
 const PAGE_ROWS = 300;
 const sgn = (x: number | null) => (x == null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(4));
@@ -209,7 +210,7 @@ export function startBoard(): void {
   }
   const rewardLine = (r: BoardEpisodeRow) =>
     el("p", "meta", `reward ${r.score.toFixed(4)} (recomputed as geoeval report does) · env reward ${fmt(r.env, 4)} (the environment's stored reward)`);
-  async function go(id: string, turn: number | null, fromUser: boolean): Promise<void> {
+  async function go(id: string, at: number | "first" | null, fromUser: boolean): Promise<void> {
     const r = byId.get(id);
     if (!r) {
       current = null;
@@ -233,6 +234,7 @@ export function startBoard(): void {
     }
     const e = currentEp;
     if (!e) return;
+    const turn = at === "first" ? (e.turns[0]?.turn ?? null) : at;
     const tn = turn !== null && e.turns.some((x) => x.turn === turn) ? turn : e.turns.length ? e.turns[0].turn : null;
     markTurn(tn, turn !== null || fromUser);
     if (fromUser && turn === null) detail.scrollIntoView({ block: "start" });
@@ -337,28 +339,12 @@ export function startBoard(): void {
   }
   window.addEventListener("hashchange", () => fromHash(true));
 
-  // ---- keyboard: j/k turn, n/p episode, / search ----
-  doc.addEventListener("keydown", (ev) => {
-    const tag = (ev.target as HTMLElement).tagName;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
-      if (ev.key === "Escape") (ev.target as HTMLElement).blur();
-      return;
-    }
-    const k = ev.key;
-    if (k === "j" || k === "k") {
-      if (!currentEp || !current) return;
-      const ts = currentEp.turns.map((x) => x.turn);
-      const i = currentTurn === null ? -1 : ts.indexOf(currentTurn);
-      const j = Math.min(ts.length - 1, Math.max(0, i + (k === "j" ? 1 : -1)));
-      if (ts.length) void go(current.id, ts[j], true);
-    } else if (k === "n" || k === "p") {
-      if (!shown.length) return;
-      const i = current ? shown.indexOf(current) : -1;
-      const j = i < 0 ? 0 : Math.min(shown.length - 1, Math.max(0, i + (k === "n" ? 1 : -1)));
-      void go(shown[j].id, null, true);
-    } else if (k === "/") f.q.focus();
-    else return;
-    ev.preventDefault();
+  // ---- keyboard (keys.ts): j/k turn, n/p episode, / search ----
+  bindKeys(doc, {
+    open: () => (current && currentEp ? { id: current.id, turns: currentEp.turns.map((x) => x.turn), turn: currentTurn } : null),
+    shown: () => shown.map((r) => r.id),
+    go: (id, turn) => void go(id, turn, true),
+    search: f.q,
   });
 
   renderTasks();

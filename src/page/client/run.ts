@@ -8,6 +8,7 @@ import { LazyImages } from "./images.ts";
 import { filterAndSort, nextSortDir, searchText, selectValues, type ListFilters, type SortKey } from "./list.ts";
 import { renderEpisode } from "./detail.ts";
 import { episodeHash, parseHash } from "./route.ts";
+import { bindKeys } from "./keys.ts";
 
 export function startRun(): void {
   const doc = document;
@@ -135,7 +136,7 @@ export function startRun(): void {
   }
 
   /** Opens an episode (and a turn), updating the address for deep links. */
-  function go(id: string, turn: number | null, fromUser: boolean): void {
+  function go(id: string, at: number | "first" | null, fromUser: boolean): void {
     const e = byId.get(id);
     if (!e) {
       current = null;
@@ -150,6 +151,7 @@ export function startRun(): void {
       const tr = rowOf.get(id);
       if (tr) tr.scrollIntoView({ block: "nearest" });
     }
+    const turn = at === "first" ? (e.turns[0]?.turn ?? null) : at;
     const t = turn !== null && e.turns.some((x) => x.turn === turn) ? turn : e.turns.length ? e.turns[0].turn : null;
     markTurn(t, turn !== null || fromUser);
     if (fromUser && turn === null) detail.scrollIntoView({ block: "start" });
@@ -168,37 +170,12 @@ export function startRun(): void {
   }
   window.addEventListener("hashchange", () => fromHash(true));
 
-  // ---- keyboard: j/k turn, n/p episode, / search ----
-  function stepTurn(d: number): void {
-    if (!current) {
-      if (shown.length) go(shown[0].id, null, true);
-      return;
-    }
-    const ts = current.turns.map((t) => t.turn);
-    const i = currentTurn === null ? -1 : ts.indexOf(currentTurn);
-    const j = Math.min(ts.length - 1, Math.max(0, i + d));
-    if (ts.length) go(current.id, ts[j], true);
-  }
-  function stepEpisode(d: number): void {
-    if (!shown.length) return;
-    const i = current ? shown.indexOf(current) : -1;
-    const j = i < 0 ? 0 : Math.min(shown.length - 1, Math.max(0, i + d));
-    go(shown[j].id, shown[j].turns.length ? shown[j].turns[0].turn : null, true);
-  }
-  doc.addEventListener("keydown", (ev) => {
-    const tag = (ev.target as HTMLElement).tagName;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") {
-      if (ev.key === "Escape") (ev.target as HTMLElement).blur();
-      return;
-    }
-    const k = ev.key;
-    if (k === "j") stepTurn(1);
-    else if (k === "k") stepTurn(-1);
-    else if (k === "n") stepEpisode(1);
-    else if (k === "p") stepEpisode(-1);
-    else if (k === "/") f.q.focus();
-    else return;
-    ev.preventDefault();
+  // ---- keyboard (keys.ts): j/k turn, n/p episode, / search ----
+  bindKeys(doc, {
+    open: () => (current ? { id: current.id, turns: current.turns.map((t) => t.turn), turn: currentTurn } : null),
+    shown: () => shown.map((e) => e.id),
+    go: (id, turn) => go(id, turn, true),
+    search: f.q,
   });
 
   applyFilters();

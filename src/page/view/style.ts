@@ -42,7 +42,8 @@ table.stats{font-size:.86rem;background:var(--panel);border:1px solid var(--line
 table.stats th,table.stats td{padding:4px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 table.stats th:first-child,table.stats td:first-child{text-align:left}
 table.stats thead th{color:var(--muted);font-weight:600;font-size:.78rem}
-.layout{display:grid;grid-template-columns:minmax(340px,440px) 1fr;gap:0;align-items:start}
+/* The list is as wide as its columns need when every text column is cut at 8em: the verdict column joins at 1500px. */
+.layout{display:grid;grid-template-columns:minmax(340px,520px) 1fr;gap:0;align-items:start}
 aside.list{position:sticky;top:0;max-height:100vh;overflow:auto;border-right:1px solid var(--line);background:var(--panel)}
 .filters{display:flex;flex-wrap:wrap;gap:6px;padding:10px;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel);z-index:2}
 .filters input,.filters select{font:inherit;font-size:.82rem;padding:3px 5px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);min-width:0}
@@ -54,7 +55,7 @@ table.episodes th[aria-sort=ascending]::after{content:" \\25B2"}
 table.episodes th[aria-sort=descending]::after{content:" \\25BC"}
 table.episodes td{padding:4px 6px;border-bottom:1px solid var(--line);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:8em}
 table.episodes .wide{display:none}
-@media (min-width:1500px){table.episodes .wide{display:table-cell}}
+@media (min-width:1500px){table.episodes .wide{display:table-cell}.layout{grid-template-columns:minmax(340px,620px) 1fr}}
 table.episodes tr{cursor:pointer}
 table.episodes tr:hover td{background:var(--sel)}
 table.episodes tr[aria-selected=true] td{background:var(--sel);font-weight:600}

@@ -5,7 +5,7 @@
  */
 import type { Episode, Turn } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
-import { TimelineSchema, type EpisodeInfo, type Outcome, type Timeline, type TraceEntry } from "./timeline-schema.ts";
+import { TimelineSchema, type EpisodeInfo, type Outcome, type Timeline, type TraceEntry } from "../timeline/timeline-schema.ts";
 import { pointsForDistance } from "../plan/camera-path.ts";
 import type { EpisodePlan } from "../plan/segments.ts";
 import { actionName, intOrNull, numOrNull, SUBMITTED_GUESS_ACTIONS, toolCall, turnFailed } from "../rules/turns.ts";

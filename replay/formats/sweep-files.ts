@@ -1,5 +1,8 @@
 /**
- * Which files a board is read from, in the order geoeval reads them.
+ * Which files a sweep or board is read from, in the order geoeval reads them:
+ * the one rule for every command (verify, page and its board tables, report,
+ * frames), so a board page's tables and its episode rows come from the same
+ * files.
  * geoeval globs `ROOT/**\/episodes.jsonl` (recursive, hidden directories
  * skipped, symlinks followed): that visits ROOT, then each subdirectory in
  * directory (scandir) order, depth first. `opendir` reads entries in the same
@@ -8,12 +11,12 @@
  */
 import { opendirSync, statSync, lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, fileError } from "../io/errors.ts";
 import { ioReason } from "../io/jsonl.ts";
 
 export const QUARANTINE_DIR = "_quarantined";
 
-export interface BoardFiles {
+export interface SweepFiles {
   /** Every episodes file to read, in read order (a file reached twice is listed twice, as geoeval does). */
   files: string[];
   /** episodes.jsonl files under `_quarantined/` directories, left out. */
@@ -22,26 +25,35 @@ export interface BoardFiles {
   empty: string[];
 }
 
-export function findBoardFiles(inputs: readonly string[]): BoardFiles {
+/** Every episodes file of the inputs: files as given, folders walked (see episodeFilesUnder). */
+export function findSweepFiles(inputs: readonly string[]): SweepFiles {
   if (inputs.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl or a folder of sweeps)");
-  const out: BoardFiles = { files: [], quarantined: [], empty: [] };
+  const out: SweepFiles = { files: [], quarantined: [], empty: [] };
   for (const p of inputs) {
     let st;
     try {
       st = statSync(p);
     } catch (e) {
-      throw new GeoreplayError(`${p}: ${ioReason(e)}`);
+      throw fileError(p, ioReason(e));
     }
     if (st.isFile()) {
       out.files.push(p);
       continue;
     }
-    if (!st.isDirectory()) throw new GeoreplayError(`${p}: not a regular file or directory`);
-    const before = out.files.length;
-    walk(p, out.files, out.quarantined, new Set());
-    if (out.files.length === before) out.empty.push(p);
+    if (!st.isDirectory()) throw fileError(p, "not a regular file or directory");
+    const found = episodeFilesUnder(p);
+    out.files.push(...found.files);
+    out.quarantined.push(...found.quarantined);
+    if (found.files.length === 0) out.empty.push(p);
   }
   return out;
+}
+
+/** The episodes.jsonl files under one folder, in geoeval's order, and those left out under `_quarantined/`. */
+export function episodeFilesUnder(dir: string): { files: string[]; quarantined: string[] } {
+  const found = { files: [] as string[], quarantined: [] as string[] };
+  walk(dir, found.files, found.quarantined, new Set());
+  return found;
 }
 
 function isDir(path: string, ent: { isDirectory(): boolean; isSymbolicLink(): boolean }): boolean {
@@ -70,7 +82,7 @@ function subdirs(dir: string): string[] {
   try {
     d = opendirSync(dir);
   } catch (e) {
-    throw new GeoreplayError(`${dir}: cannot list: ${ioReason(e)}`);
+    throw fileError(dir, `cannot list: ${ioReason(e)}`);
   }
   try {
     for (let ent = d.readSync(); ent !== null; ent = d.readSync()) {

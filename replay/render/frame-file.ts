@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import { writeAtomic } from "../io/atomic.ts";
 import type { Pano } from "../panos/store.ts";
-import { indexMap, type ViewSpec } from "../render/reproject.ts";
-import { encodeJpeg } from "../render/encode.ts";
-import { viewBuffers, type ViewBuffers } from "../render/view.ts";
+import { indexMap, type ViewSpec } from "./reproject.ts";
+import { encodeJpeg } from "./encode.ts";
+import { viewBuffers, type ViewBuffers } from "./view.ts";
 
 export interface RenderTask {
   /** Absolute path of the frame file to write. */

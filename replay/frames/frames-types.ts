@@ -1,0 +1,53 @@
+/**
+ * What `generateFrames` takes and gives, in their own module so the
+ * dispatcher (frames.ts) and the two generators it calls (replay-frames.ts,
+ * slideshow-frames.ts) share them without importing each other.
+ */
+import type { InputFormat } from "../formats/inputs.ts";
+import type { Timeline } from "../timeline/timeline-schema.ts";
+
+export interface FramesOptions {
+  /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
+  episodes: string[];
+  /** episode_id, or "#n": the n-th replayable episode of the input (1-based, as `verify` counts). */
+  episode: string;
+  /** Needed to replay eval and training episodes; optional for example-rollout episodes (then only for the credit line). */
+  tasks?: string;
+  /** Needed to replay eval and training episodes; unused for example-rollout episodes. */
+  panos?: string;
+  /** Overrides input format detection. */
+  format?: InputFormat;
+  /** Output folder; default `<publicDir>/rollouts/<slug>` (slug = sanitised episode id). */
+  out?: string;
+  fps?: number; // 30
+  view?: number; // 640: size of the frame files
+  /** Size the model saw (the trace's view size); keyframes are exact bytes only when view == viewSize. */
+  viewSize?: number; // 640
+  unverified?: boolean;
+  jobs?: number;
+  publicDir?: string; // default <cwd>/public
+  onProgress?: (done: number, total: number) => void;
+  /** Warnings worth a user's attention, as they happen (they are also in the result). */
+  onWarning?: (message: string) => void;
+  /** Cancels the run: workers stop, temp files are removed, no timeline is written; the call rejects. */
+  signal?: AbortSignal;
+}
+
+export interface FramesStats {
+  files: number;
+  rendered: number;
+  reused: number;
+  keyframes: number;
+  views: { checked: number; match: number; resolved: number; mismatch: number };
+  /** Slideshows: recorded images shown (0 for a replay). */
+  recordedImages: number;
+}
+
+export interface FramesResult {
+  timelinePath: string;
+  timeline: Timeline;
+  slug: string;
+  outDir: string;
+  stats: FramesStats;
+  warnings: string[];
+}

@@ -1,0 +1,34 @@
+/**
+ * A part of a page being built: streamed to a temp file beside the output,
+ * copied into the page at the end, and always removed.
+ */
+import { createWriteStream, openSync, rmSync, type WriteStream } from "node:fs";
+import { tempPathFor } from "../../replay/io/atomic.ts";
+
+export class PartFile {
+  readonly path: string;
+  private stream: WriteStream;
+  private failed: Error | null = null;
+  bytes = 0;
+  constructor(target: string) {
+    this.path = tempPathFor(target);
+    // Opened synchronously so that remove() can never race a pending open and leave the file behind.
+    this.stream = createWriteStream(this.path, { fd: openSync(this.path, "w") });
+    this.stream.on("error", (e) => (this.failed = e));
+  }
+  write(chunk: string): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    this.bytes += Buffer.byteLength(chunk);
+    return new Promise((resolve, reject) => {
+      if (this.stream.write(chunk, (e) => (e ? reject(e) : undefined))) resolve();
+      else this.stream.once("drain", () => resolve());
+    });
+  }
+  close(): Promise<void> {
+    return new Promise((resolve, reject) => this.stream.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  }
+  remove(): void {
+    this.stream.destroy();
+    rmSync(this.path, { force: true });
+  }
+}
