@@ -7,7 +7,7 @@
  * temporary folder is removed.
  */
 import { join } from "node:path";
-import { generateFrames, findEpisode, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
+import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
@@ -73,7 +73,7 @@ export interface PreparedCompare extends PreparedVideo {
   sides: [CompareSideResult, CompareSideResult];
 }
 
-/** Finds, verifies and films both sides (A, then B) into one private folder. */
+/** Finds and verifies both sides, once each, then films them (A, then B) into one private folder. */
 export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): Promise<PreparedCompare> {
   const foundA = await findEpisode(opts.episodes, opts.episode, opts.format);
   const versus = await resolveVersus(opts, foundA);
@@ -83,35 +83,42 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
-    // Frame progress: A's files are the first half of the stage, B's the second.
-    const side = async (which: 0 | 1, found: FoundEpisode, wanted: string): Promise<CompareSideResult> => {
-      const framesOpts: FramesOptions = {
-        episodes: opts.episodes,
-        episode: wanted,
-        tasks: opts.tasks,
-        panos: opts.panos,
-        format: opts.format,
-        fps: opts.fps ?? 30,
-        unverified: opts.unverified ?? false,
-        jobs: opts.jobs,
-        publicDir: work.dir,
-        out: join(work.dir, which === 0 ? "a" : "b"),
-        onProgress: (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total),
-        onWarning: opts.onWarning,
-        signal: opts.signal,
-      };
+    const framesOpts = (which: 0 | 1, wanted: string): FramesOptions => ({
+      episodes: opts.episodes,
+      episode: wanted,
+      tasks: opts.tasks,
+      panos: opts.panos,
+      format: opts.format,
+      fps: opts.fps ?? 30,
+      unverified: opts.unverified ?? false,
+      jobs: opts.jobs,
+      publicDir: work.dir,
+      out: join(work.dir, which === 0 ? "a" : "b"),
+      // Frame progress: A's files are the first half of the stage, B's the second.
+      onProgress: (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total),
+      onWarning: opts.onWarning,
+      signal: opts.signal,
+    });
+    // Say which side failed; the kind (drift: exit 1) is kept.
+    const sideError = (which: 0 | 1, e: unknown) =>
+      e instanceof GeoreplayError ? new GeoreplayError(`${which === 0 ? "--episode (A)" : "--versus (B)"}: ${e.message}`, e.kind, e.problems) : e;
+    // Both sides found, planned and verified once, before either is filmed: a drift on either stops here.
+    const prepare = (which: 0 | 1) =>
+      prepareEpisode(framesOpts(which, which === 0 ? opts.episode : versus), which === 0 ? foundA : foundB).catch((e) => {
+        throw sideError(which, e);
+      });
+    const prepared = [await prepare(0), await prepare(1)] as const;
+    const side = async (which: 0 | 1, found: FoundEpisode): Promise<CompareSideResult> => {
       let gen: FramesResult;
       try {
-        gen = await generateFrames(framesOpts);
+        gen = await writeFrames(prepared[which], framesOpts(which, which === 0 ? opts.episode : versus));
       } catch (e) {
-        // Say which side failed; the kind (drift: exit 1) is kept.
-        if (e instanceof GeoreplayError) throw new GeoreplayError(`${which === 0 ? "--episode (A)" : "--versus (B)"}: ${e.message}`, e.kind, e.problems);
-        throw e;
+        throw sideError(which, e);
       }
       return { gen, arm: found.episode.model_name, pass: found.episode.task.sample ?? null };
     };
-    const a = await side(0, foundA, opts.episode);
-    const b = await side(1, foundB, versus);
+    const a = await side(0, foundA);
+    const b = await side(1, foundB);
     const [la, lb] = sideLabels(a, b);
     const props: CompareProps = ComparePropsSchema.parse({
       version: 1,
