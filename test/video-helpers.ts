@@ -13,7 +13,7 @@ import { FIXTURES, MIXED, TRIESTE } from "./helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { paint, type Ctx } from "../video/paint.ts";
-import { ATLAS_FILES, topologyShapes, type Atlas } from "../video/atlas.ts";
+import { ATLAS_FILES, type Atlas } from "../video/atlas.ts";
 import type { Rect } from "../video/layout.ts";
 import type { Box, Prim, Scene } from "../video/scene/types.ts";
 import { measuringLayouter, type TextLayouter } from "../video/scene/text.ts";
@@ -151,7 +151,7 @@ export async function paintNative(spec: VideoSpec, frames: number[], publicDir: 
 }
 
 const require = createRequire(import.meta.url);
-const atlases = new Map<Atlas, ReturnType<typeof topologyShapes>>();
+const atlases = new Map<Atlas, unknown>();
 
 /** Paints a scene (possibly a modified one) exactly as paint-frames.ts does: Skia, the same painter and env. */
 export async function paintScene(scene: Scene, publicDir: string): Promise<PNG> {
@@ -165,7 +165,7 @@ export async function paintScene(scene: Scene, publicDir: string): Promise<PNG> 
     path2d: () => new Path2D() as unknown as globalThis.Path2D,
     atlas: (a) => {
       let s = atlases.get(a);
-      if (!s) atlases.set(a, (s = topologyShapes(JSON.parse(readFileSync(require.resolve(ATLAS_FILES[a]), "utf8")))));
+      if (!s) atlases.set(a, (s = JSON.parse(readFileSync(require.resolve(ATLAS_FILES[a]), "utf8"))));
       return s;
     },
   });
