@@ -7,7 +7,7 @@
  *
  *  native, x264 preset medium (the default)   goal >= 2x real time, peak RSS <= 400 MB
  *  native, x264 preset veryfast                goal >= 3.5x real time
- *  native, two-up (base vs ckpt200, eval #0)
+ *  native, two-up (the sample's two attempts at eval #0)
  *  remotion engine (Chromium), same episode   the reference, when Remotion is installed
  *
  * Reported as multiples of real time (video seconds / wall seconds) and as
@@ -23,7 +23,6 @@ import { ROOT } from "./common.ts";
 const CLI = join(ROOT, "dist", "src", "cli.js");
 const S = join(ROOT, "rollouts", "sample");
 const IN = [join(S, "episodes.jsonl"), "--tasks", join(S, "tasks.jsonl"), "--panos", join(S, "panos")];
-const ARMS = join(ROOT, "test", "fixtures", "arms");
 const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1] || 1) || 1;
 const withRemotion = !process.argv.includes("--no-remotion");
 const load = () => spawnSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).stdout.split(" ").slice(0, 3).join(" ");
@@ -35,7 +34,7 @@ interface Timed {
 }
 
 function timed(args: string[], out: string): Timed | string {
-  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, ...args, "-o", out, "--no-progress"], { encoding: "utf8" });
+  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, "render", ...args, "-o", out, "--no-progress"], { encoding: "utf8" });
   if (r.status !== 0)
     return `exit ${r.status}: ${(r.stderr || "")
       .split("\n")
@@ -53,21 +52,7 @@ const work = mkdtempSync(join(tmpdir(), "georeplay-bench-render-"));
 const cases: [string, string[]][] = [
   ["native, preset medium", [...IN, "--episode", "90a9d3eba5ce"]],
   ["native, preset veryfast", [...IN, "--episode", "90a9d3eba5ce", "--preset", "veryfast"]],
-  [
-    "native, two-up (base vs ckpt200)",
-    [
-      join(ARMS, "base"),
-      join(ARMS, "ckpt200"),
-      "--episode",
-      "d37a27bd393a",
-      "--versus-arm",
-      "ckpt200",
-      "--tasks",
-      join(ROOT, "test", "fixtures", "mixed", "tasks.jsonl"),
-      "--panos",
-      join(ROOT, "test", "fixtures", "mixed", "panos"),
-    ],
-  ],
+  ["native, two-up (two attempts at eval #0)", [...IN, "--episode", "d37a27bd393a", "--versus", "ff03ebd569bb"]],
 ];
 if (withRemotion) cases.push(["remotion engine (Chromium), preset medium", [...IN, "--episode", "90a9d3eba5ce", "--engine", "remotion"]]);
 

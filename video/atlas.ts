@@ -12,11 +12,14 @@ import type { MapFrame } from "../replay/rules/map-frame.ts";
 
 export type Atlas = "10m" | "50m" | "110m";
 
-/** Atlas resolution for a framing: 10m for close reveals and pin maps, 50m for regions, 110m for continents. */
+/**
+ * Atlas resolution for a framing: 50m for pin maps, close reveals and
+ * regions, 110m for continents and the world. Not 10m: its topology alone is
+ * ~80 MB of objects when read, which put a render's peak memory past 500 MB
+ * for a city-scale score card that 50m draws recognisably.
+ */
 export function atlasFor(frame: MapFrame): Atlas {
-  if (frame.halfWidthDeg <= 8) return "10m";
-  if (frame.halfWidthDeg <= 30) return "50m";
-  return "110m";
+  return frame.halfWidthDeg <= 30 ? "50m" : "110m";
 }
 
 /** The world-atlas file of a resolution (a package-relative path). */
