@@ -98,30 +98,45 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
     expect(bad).toEqual([]);
   });
 
-  it("video/ imports only video/, browser-safe replay modules, and the composition's packages", () => {
-    const allowedPackages = new Set([
-      "remotion",
-      "react",
-      "react-dom",
-      "zod",
-      "@remotion/zod-types",
-      "d3-geo",
-      "topojson-client",
-      "world-atlas",
-      "@fontsource/inter",
-      "@fontsource/jetbrains-mono",
-      "topojson-specification",
-      "linebreak",
-    ]);
+  it("video/ imports only video/, browser-safe replay modules, and the scene and painter's packages (video/remotion/: also Remotion's)", () => {
+    // Scenes, layout, text and the painter: pure, for both engines.
+    const scenePackages = new Set(["zod", "d3-geo", "topojson-client", "topojson-specification", "linebreak"]);
+    // The Remotion compositions add Remotion, React, and the files they bundle (fonts, the atlas).
+    const remotionPackages = new Set(["remotion", "react", "world-atlas"]);
+    const isRemotion = (f: string) => f.startsWith("video/remotion/");
     const bad = edges
       .filter((e) => folderOf(e.from) === "video")
       .filter((e) => {
-        if (!e.target) return !allowedPackages.has(packageOf(e.spec));
+        if (!e.target) {
+          const pkg = packageOf(e.spec);
+          if (scenePackages.has(pkg)) return false;
+          return !(isRemotion(e.from) && (remotionPackages.has(pkg) || pkg.startsWith("@fontsource/")));
+        }
         if (folderOf(e.target) === "video") return false;
         return !(folderOf(e.target) === "replay" && BROWSER_SAFE.some((re) => re.test(e.target!)));
       })
       .map(where);
     expect(bad).toEqual([]);
+  });
+
+  it("only video/remotion/ imports Remotion or React, and nothing outside it imports video/remotion/", () => {
+    const remotionish = (spec: string) => ["remotion", "react", "react-dom"].includes(packageOf(spec)) || packageOf(spec).startsWith("@remotion/");
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "video" && !e.from.startsWith("video/remotion/"))
+      .filter((e) => (e.target ? e.target.startsWith("video/remotion/") : remotionish(e.spec)))
+      .map(where);
+    expect(bad).toEqual([]);
+    expect(edges.some((e) => e.from.startsWith("video/remotion/") && !e.target && packageOf(e.spec) === "remotion")).toBe(true);
+  });
+
+  it("video/ imports no node: builtins and no @napi-rs/canvas (it runs in the browser too); src/native/ may", () => {
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "video" && !e.target)
+      .filter((e) => e.spec.startsWith("node:") || packageOf(e.spec) === "@napi-rs/canvas")
+      .map(where);
+    expect(bad).toEqual([]);
+    // src/native/ may (the rule above sees its imports).
+    expect(edges.some((e) => e.from.startsWith("src/native/") && !e.target && packageOf(e.spec) === "@napi-rs/canvas")).toBe(true);
   });
 
   it("the replay modules video/ may use are browser-safe all the way down (no node builtins, no sharp)", () => {
