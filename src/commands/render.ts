@@ -69,6 +69,7 @@ export function registerRender(program: Command): void {
     )
     .action(async (episodes: string[], o, command: Command) => {
       await configureImageLibrary();
+      await warnMissingFonts();
       if (await routeBatch(episodes, o, command)) return;
       if (o.versus !== undefined || o.versusArm !== undefined || o.pass !== undefined) return renderVersus(episodes, o);
       const r = await withProgress("render", o, async (bar) =>
@@ -105,6 +106,17 @@ export function registerRender(program: Command): void {
           `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(t.totalFrames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
       );
     });
+}
+
+/** Replies in Chinese, Japanese, Korean or emoji draw as boxes without Debian's Noto fonts: say so before rendering. */
+async function warnMissingFonts(): Promise<void> {
+  const { registerFonts } = await import("../native/fonts.ts");
+  const missing = registerFonts().missing;
+  if (missing.length === 0) return;
+  const packages = [...new Set(missing.map((m) => m.debianPackage))].join(" ");
+  process.stderr.write(
+    `warning: ${missing.map((m) => m.family).join(", ")} not found (${missing.map((m) => m.path).join(", ")}): text in those scripts will draw as boxes; apt-get install ${packages}\n`,
+  );
 }
 
 function nonNegativeInt(text: string): number {
