@@ -1,20 +1,25 @@
 /**
  * `georeplay render --versus`: two episodes of one task to a real two-up MP4
- * through real Chromium, checked with ffprobe against the Compare
+ * with the native engine (Skia + libx264), checked with ffprobe (h264,
+ * yuv420p, bt709 space/primaries/transfer, faststart) against the Compare
  * composition's duration (the turn-aligned clock of both timelines); a
  * drifted side refuses to render; --json names both episodes and their
- * verification. Small size and low fps keep each render short on 2 cores.
+ * verification; nothing is left in the temp dir. Small size and low fps
+ * keep each render short on 2 cores.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { BT709, colourTags } from "../video-helpers.ts";
 import { generateFrames } from "../../replay/frames/frames.ts";
 import { alignTimelines } from "../../replay/timeline/align.ts";
 
-// Short: Chromium's socket path under TMPDIR must stay within 107 bytes.
 const tmp = mkdtempSync("/tmp/grc-");
+/** The render's own temp dir: it must be empty afterwards (no frame files, no work folders). */
+const childTmp = mkdtempSync("/tmp/grct-");
+afterAll(() => rmSync(childTmp, { recursive: true, force: true }));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const ARMS = join(FIXTURES, "arms");
 const replayArgs = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--jobs", "1"];
@@ -62,7 +67,7 @@ describe("render --versus", () => {
         "--json",
       ],
       {
-        env: { TMPDIR: tmp },
+        env: { TMPDIR: childTmp },
         timeoutMs: 900_000,
       },
     );
@@ -70,6 +75,7 @@ describe("render --versus", () => {
     const want = await clockFrames("d37a27bd393a", "ff03ebd569bb", 10);
     const p = probeVideo(out);
     expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 640, height: 360, fps: 10, frames: want, faststart: true });
+    expect(colourTags(out)).toEqual(BT709);
     const report = JSON.parse(r.stdout);
     expect(report).toMatchObject({
       out,
@@ -110,6 +116,7 @@ describe("render --versus", () => {
     for (const e of report.episodes) expect(e.views.mismatch).toBe(0);
     expect(report.views.checked).toBe(report.episodes[0].views.checked + report.episodes[1].views.checked);
     expect(readdirSync(outDir)).toEqual(["two-up.mp4"]); // no temp file beside it
+    expect(readdirSync(childTmp)).toEqual([]); // frame files and work folders removed
   });
 
   it("a drifted side refuses to render (exit 1, no file) unless --unverified, which renders it and reports that side unverified", () => {
@@ -117,12 +124,12 @@ describe("render --versus", () => {
     const out = join(outDir, "drift.mp4");
     // ckpt200 on eval #3 against base's attempt, whose turn 5 drifts.
     const args = ["render", ARMS, "--episode", "b62f83ac792b", "--versus-arm", "base", ...replayArgs, "-o", out];
-    const refused = runCli(args, { env: { TMPDIR: tmp } });
+    const refused = runCli(args, { env: { TMPDIR: childTmp } });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--versus \(B\).*0ec192c0f90d.*drifted/);
     expect(refused.stderr).toMatch(/turn 5/);
     expect(statSync(outDir, { throwIfNoEntry: false }) === undefined || readdirSync(outDir).length === 0, "nothing written").toBe(true);
-    const r = runCli([...args, "--unverified", "--fps", "5", "--size", "480x270", "--json"], { env: { TMPDIR: tmp }, timeoutMs: 900_000 });
+    const r = runCli([...args, "--unverified", "--fps", "5", "--size", "480x270", "--json"], { env: { TMPDIR: childTmp }, timeoutMs: 900_000 });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.verified).toBe(false);
@@ -132,6 +139,7 @@ describe("render --versus", () => {
       ["b62f83ac792b", true, 0],
       ["0ec192c0f90d", false, 1],
     ]);
-    expect(probeVideo(out)).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 480, height: 270 });
+    expect(probeVideo(out)).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 480, height: 270, faststart: true, frames: report.frames });
+    expect(readdirSync(childTmp)).toEqual([]);
   });
 });

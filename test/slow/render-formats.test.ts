@@ -1,8 +1,9 @@
 /**
  * `georeplay render` on the other recordings: one training rollout (a
  * verified replay) and one example-rollout episode (a slideshow of the
- * recorded images) to real MP4s through real Chromium, checked with ffprobe.
- * Small size and 15 fps keep each render to about half a minute on 2 cores.
+ * recorded images) to real MP4s with the native engine, checked with ffprobe
+ * (h264, yuv420p, bt709 tags, faststart, every timeline frame). Small size
+ * and 15 fps keep each render short on 2 cores.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -10,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { BT709, colourTags } from "../video-helpers.ts";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-formats-"));
@@ -36,7 +38,8 @@ describe("render for every recording that has images", () => {
     });
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
-    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
+    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 854, height: 480, fps: 15, frames: want.frames, faststart: true });
+    expect(colourTags(out)).toEqual(BT709);
     // Verified with the training digest: every view of this rollout matched.
     expect(JSON.parse(r.stdout)).toMatchObject({
       episode_id: "train-rollouts-L1",
@@ -57,7 +60,8 @@ describe("render for every recording that has images", () => {
     const r = runCli(["render", input, "--episode", "#3", ...replayArgs, "-o", out, "--size", "854x480", "--fps", "15", "--json"], { timeoutMs: 600_000 });
     expect(r.code, r.stderr).toBe(0);
     const p = probeVideo(out);
-    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", width: 854, height: 480, fps: 15, frames: want.frames });
+    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 854, height: 480, fps: 15, frames: want.frames, faststart: true });
+    expect(colourTags(out)).toEqual(BT709);
     expect(JSON.parse(r.stdout)).toMatchObject({
       format: "example",
       source: "slideshow",

@@ -1,10 +1,11 @@
 /**
- * Ctrl-C / SIGTERM during `georeplay render`: exit 130 / 143, nothing at the
- * output path, no temp MP4 beside it, and no bundle, Chromium profile or
- * frame files left in the temp dir. Runs the built CLI with real Chromium.
+ * Ctrl-C / SIGTERM during `georeplay render` (native engine, the built CLI:
+ * frames painted in a worker, piped into ffmpeg): exit 130 / 143, nothing at
+ * the output path, no temp MP4 (.tmp-*) beside it, no georeplay-render-*
+ * work folder (frame files) in the temp dir, and no ffmpeg left running.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, TRIESTE } from "../helpers.ts";
@@ -12,21 +13,22 @@ import { CLI, TRIESTE } from "../helpers.ts";
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/**
- * The video render has started: the encoder's temp MP4 beside the output (the hold-aware
- * renderer), or Remotion's working folder for a video (renderMedia).
- */
-function renderingStarted(childTmp: string, outDir: string): boolean {
-  if (readdirSync(outDir).some((n) => n.includes(".tmp-") && n.endsWith(".mp4"))) return true;
-  return readdirSync(childTmp).some((n) => n.startsWith("react-motion-render"));
+/** The video encode has started: the encoder's temp MP4 is beside the output. */
+const encoding = (outDir: string) => readdirSync(outDir).some((n) => n.includes(".tmp-") && n.endsWith(".mp4"));
+
+/** ffmpeg processes whose arguments mention `dir` (the ones this render started write there). */
+function ffmpegsIn(dir: string): string[] {
+  return execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((l) => /ffmpeg/.test(l) && l.includes(dir));
 }
 
-/** Starts a render, waits until Remotion is rendering video frames, then sends the signal. */
-function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | null; outDir: string; childTmp: string; sawTemp: boolean }> {
-  // Short paths: Chromium's socket under TMPDIR must stay within 107 bytes.
+/** Starts a render, waits until ffmpeg is encoding, lets it run a little, then sends the signal. */
+function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | null; outDir: string; childTmp: string; sawEncode: boolean; sawFfmpeg: boolean; stderr: string }> {
   const outDir = mkdtempSync("/tmp/gro-");
   const childTmp = mkdtempSync("/tmp/grt-");
   dirs.push(outDir, childTmp);
+  // 30 fps at 640x360: 871 frames, long enough to interrupt mid-encode on any machine.
   const args = [
     CLI,
     "render",
@@ -45,19 +47,22 @@ function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | nul
     "1",
   ];
   const child = spawn(process.execPath, args, { env: { ...process.env, TMPDIR: childTmp }, stdio: ["ignore", "ignore", "pipe"] });
-  let sawTemp = false; // the video render had started
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  let sawEncode = false;
+  let sawFfmpeg = false;
   const poll = setInterval(() => {
-    if (renderingStarted(childTmp, outDir)) {
-      sawTemp = true;
-      clearInterval(poll);
-      // Let Remotion get some frames into its file first.
-      setTimeout(() => child.kill(signal), 1500);
+    if (!sawEncode && encoding(outDir)) {
+      sawEncode = true;
+      sawFfmpeg = ffmpegsIn(outDir).length > 0;
+      // Let some frames reach the file first.
+      setTimeout(() => child.kill(signal), 1000);
     }
   }, 100);
   return new Promise((resolve) => {
     child.on("exit", (code) => {
       clearInterval(poll);
-      resolve({ code, outDir, childTmp, sawTemp });
+      resolve({ code, outDir, childTmp, sawEncode, sawFfmpeg, stderr });
     });
   });
 }
@@ -67,14 +72,16 @@ describe("georeplay render, interrupted", () => {
     ["SIGINT", 130],
     ["SIGTERM", 143],
   ] as const) {
-    it(`${signal} mid-render leaves no partial MP4 and no temp folders`, async () => {
+    it(`${signal} mid-encode exits ${code} and leaves no partial MP4, no temp files or folders, no ffmpeg`, async () => {
       const r = await interrupted(signal);
-      expect(r.sawTemp, "the video render had started").toBe(true);
-      expect(r.code).toBe(code);
-      // Cleanup runs before exit; Chromium's children may take a moment to go.
-      await new Promise((res) => setTimeout(res, 1500));
+      expect(r.sawEncode, "the encode had started").toBe(true);
+      expect(r.sawFfmpeg, "ffmpeg was running").toBe(true);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(readdirSync(r.outDir)).toEqual([]);
       expect(readdirSync(r.childTmp)).toEqual([]);
+      // The encoder kills ffmpeg before the process exits.
+      expect(ffmpegsIn(r.outDir)).toEqual([]);
     });
   }
 });
