@@ -79,22 +79,24 @@ export function openRawEncoder(o: RawEncoderOptions): RawEncoder {
     if (stderr.length < 8000) stderr += b.toString("utf8");
   });
   let failure: Error | null = null;
+  let how = "";
   const exited = new Promise<number | null>((resolve) => {
     child.on("error", (e) => {
       failure = new GeoreplayError(`could not run ${ffmpeg.path}: ${e.message}`);
       resolve(null);
     });
-    child.on("close", (code) => resolve(code));
+    child.on("close", (code, signal) => {
+      how = signal ? `was killed (${signal})` : `exited with code ${code}`;
+      resolve(code);
+    });
   });
   child.stdin.on("error", () => {
     /* ffmpeg went away: its exit code and stderr say why */
   });
   let aborted = false;
   const failed = async () => {
-    const code = await exited;
-    return (
-      failure ?? new GeoreplayError(`ffmpeg (${ffmpeg.path}) exited with code ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ") || "no message"}`)
-    );
+    await exited;
+    return failure ?? new GeoreplayError(`ffmpeg (${ffmpeg.path}) ${how}: ${stderr.trim().split("\n").slice(-3).join(" / ") || "no message"}`);
   };
   return {
     async write(frame) {

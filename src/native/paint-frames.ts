@@ -68,9 +68,22 @@ async function decode(path: string): Promise<Image> {
   } catch (e) {
     throw new GeoreplayError(`${path}: cannot read a frame file (${(e as Error).message})`);
   }
+  // Skia draws what it can of a cut-off file: refuse it instead of filming grey half-frames.
+  if (truncated(bytes)) throw new GeoreplayError(`${path}: not a decodable image (truncated: it does not end where its format ends)`);
   try {
     return await loadImage(bytes);
   } catch (e) {
     throw new GeoreplayError(`${path}: not a decodable image (${(e as Error).message})`);
   }
+}
+
+/** A JPEG must end with its EOI marker, a PNG with its IEND chunk (the only formats frame files come in). */
+function truncated(b: Buffer): boolean {
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xd8) {
+    // Some writers pad after EOI: look for it near the end.
+    const tail = b.subarray(Math.max(0, b.length - 64));
+    return !tail.includes(Buffer.from([0xff, 0xd9]));
+  }
+  if (b.length >= 8 && b.toString("latin1", 1, 4) === "PNG") return b.length < 12 || b.toString("latin1", b.length - 8, b.length - 4) !== "IEND";
+  return false;
 }
