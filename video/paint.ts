@@ -43,12 +43,7 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
 }
 
 /** The lon/lat box a map shows (with a margin), or null when it shows (nearly) the whole world. */
-function viewBox(
-  projection: ReturnType<typeof mapProjection>,
-  w: number,
-  h: number,
-  halfWidthDeg: number,
-): { lon: [number, number]; lat: [number, number] } | null {
+function viewBox(projection: ReturnType<typeof mapProjection>, w: number, h: number, halfWidthDeg: number): ViewBox {
   if (halfWidthDeg >= 60) return null;
   const nw = projection.invert?.([0, 0]);
   const se = projection.invert?.([w, h]);

@@ -54,11 +54,9 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promi
   const encoder = openRawEncoder({ out: tmp, width, height, fps: videoFps(spec), runs, preset: o.preset, crf: o.crf });
   const stop = new AbortController();
   const offAbort = onAbort(o.signal, () => stop.abort(o.signal?.reason));
-  let painted = 0;
   try {
     for await (const f of frameSource(spec, piped, tx.plan(), o, stop.signal)) {
       await encoder.write(f.rgba);
-      painted++;
       o.onProgress?.(Math.min(total, f.frame + 1), total);
     }
     throwIfAborted(o.signal);

@@ -9,6 +9,7 @@ import { rolloutLayout } from "../layout.ts";
 import { creditLine as creditText } from "../lookup.ts";
 import { rolloutFrame } from "../frame-state.ts";
 import { C } from "../theme.ts";
+import type { FontSpec } from "../text/fonts.ts";
 import { Draw, font, lineBox, rectOf } from "./draw.ts";
 import type { TextLayouter } from "./text.ts";
 import type { Box, Scene } from "./types.ts";
@@ -104,11 +105,17 @@ function intro(d: Draw, t: RolloutProps, b: Box, u: number): void {
   let y = b.y + pad;
   d.text("Where is this?", b.x + pad, y + lh(title) / 2, title, C.text, { maxWidth: w });
   y += lh(title) + 6 * u;
-  for (const l of para) (d.text(l, b.x + pad, y + lh(body) / 2, body, C.dim), (y += lh(body)));
+  const lines = (ls: string[], f: FontSpec, colour: string) => {
+    for (const l of ls) {
+      d.text(l, b.x + pad, y + lh(f) / 2, f, colour);
+      y += lh(f);
+    }
+  };
+  lines(para, body, C.dim);
   y += 6 * u;
-  for (const l of prov) (d.text(l, b.x + pad, y + lh(small) / 2, small, C.faint), (y += lh(small)));
+  lines(prov, small, C.faint);
   if (note.length) y += 6 * u;
-  for (const l of note) (d.text(l, b.x + pad, y + lh(small) / 2, small, C.accent), (y += lh(small)));
+  lines(note, small, C.accent);
 }
 
 /** What the viewer is looking at: the one sentence that keeps a slideshow from passing for a replay. */

@@ -5,7 +5,6 @@
  * encoder gets are the ones a full render would take for those frames.
  */
 import { renderFrames, selectComposition, type HeadlessBrowser, type CancelSignal } from "@remotion/renderer";
-import type { VideoConfig } from "remotion";
 import type { FrameRuns } from "./frame-runs.ts";
 import { openFrameEncoder } from "./frame-encoder.ts";
 import { DEFAULT_REMOTION_PRESET, type CompositionId, type CompositionProps } from "./types.ts";
