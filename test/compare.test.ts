@@ -8,7 +8,7 @@
  * and test/remotion-parity.test.ts (the Remotion composition, metadata).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "./helpers.ts";
@@ -29,7 +29,8 @@ import { SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../video/scene/parts/overlays
 import { framePath } from "../video/scene/parts/viewport.ts";
 import { isStacked } from "../video/layout.ts";
 import type { Scene } from "../video/scene/types.ts";
-import { armsTimeline, images, inRect, slideshowTimeline, texts, textStrings, tx } from "./video-helpers.ts";
+import { armsTimeline, BT709, colourTags, images, inRect, slideshowTimeline, texts, textStrings, tx } from "./video-helpers.ts";
+import { probeVideo } from "../src/mp4/ffmpeg.ts";
 
 const ARMS = join(FIXTURES, "arms");
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-compare-test-"));
@@ -297,11 +298,22 @@ describe("Compare scenes", () => {
       const imgs = images(scene(f));
       for (const [i, t] of [base, ckpt].entries()) {
         const sf = sideAt(clock, t.segments, i as 0 | 1, f);
-        const file = sf.segment.crossfade && sf.offset < sf.segment.crossfade.blendFrames ? null : (sf.segment.frames[Math.min(sf.offset, sf.segment.frames.length - 1)] ?? null);
+        const file =
+          sf.segment.crossfade && sf.offset < sf.segment.crossfade.blendFrames
+            ? null
+            : (sf.segment.frames[Math.min(sf.offset, sf.segment.frames.length - 1)] ?? null);
         const inCol = imgs.filter((p) => inRect(p.x + 1, p.y + 1, L.columns[i].viewportBox));
         expect(inCol.length, `side ${i} at frame ${f}`).toBeGreaterThan(0);
-        expect(inCol.every((p) => p.src.startsWith(`${t.framesDir}/`)), `side ${i} shows only its own files`).toBe(true);
-        expect(inCol[0]).toMatchObject({ x: L.columns[i].viewport.x, y: L.columns[i].viewport.y, w: L.columns[i].viewport.width, h: L.columns[i].viewport.height });
+        expect(
+          inCol.every((p) => p.src.startsWith(`${t.framesDir}/`)),
+          `side ${i} shows only its own files`,
+        ).toBe(true);
+        expect(inCol[0]).toMatchObject({
+          x: L.columns[i].viewport.x,
+          y: L.columns[i].viewport.y,
+          w: L.columns[i].viewport.width,
+          h: L.columns[i].viewport.height,
+        });
         if (file) expect(inCol[0].src).toBe(framePath(t.framesDir, file));
       }
     }
@@ -310,8 +322,7 @@ describe("Compare scenes", () => {
   it("stamps only the unverified side, on every kind of frame but the score card, and a slideshow side as RECORDED IMAGES", () => {
     const L = compareLayout(1280, 720, [base.viewport, ckpt.viewport]);
     const clock = clockOf();
-    const stamped = (s: Scene, label: string) =>
-      [0, 1].filter((i) => texts(s).some((p) => p.text === label && inRect(p.x, p.y, L.columns[i].viewportBox)));
+    const stamped = (s: Scene, label: string) => [0, 1].filter((i) => texts(s).some((p) => p.text === label && inRect(p.x, p.y, L.columns[i].viewportBox)));
     const frames = [clock.slots[0].startFrame + 5, turnFrame(1, 10), turnFrame(3, 20), turnFrame(10, 30)];
     for (const f of frames) {
       expect(stamped(scene(f, withB(unverified(ckpt))), UNVERIFIED_LABEL), `frame ${f}`).toEqual([1]);
@@ -396,4 +407,44 @@ describe("Compare scenes", () => {
       expect(180 - Math.abs(m.frame.center[1])).toBeLessThan(1);
     }
   });
+});
+
+describe("render --versus-arm (native engine)", () => {
+  it("a two-up MP4: h264, yuv420p, bt709, faststart, every frame of the shared clock (and --json says so)", async () => {
+    const outDir = mkdtempSync(join(tmp, "two-up-"));
+    const out = join(outDir, "two-up.mp4");
+    const r = runCli(
+      // ckpt200's pass 0 at this task drifts (a fixture of the drift tests): pass 1 is verified.
+      [
+        "render",
+        ARMS,
+        "--episode",
+        "d37a27bd393a",
+        "--versus-arm",
+        "ckpt200",
+        "--pass",
+        "1",
+        "--tasks",
+        join(MIXED, "tasks.jsonl"),
+        "--panos",
+        join(MIXED, "panos"),
+      ].concat(["-o", out, "--fps", "5", "--size", "480x270", "--preset", "ultrafast", "--jobs", "1", "--json"]),
+      { timeoutMs: 600_000 },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.episodes.map((e: { arm: string; pass: number }) => [e.arm, e.pass])).toEqual([
+      ["base", 0],
+      ["ckpt200", 1],
+    ]);
+    const pub = join(tmp, "two-up-public");
+    const a = await armsTimeline(pub, "d37a27bd393a", "a", 5);
+    const b = await armsTimeline(pub, report.episodes[1].episode_id, "b", 5);
+    const want = alignTimelines(a, b).totalFrames;
+    const p = probeVideo(out);
+    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 480, height: 270, fps: 5, frames: want, faststart: true });
+    expect(colourTags(out)).toEqual(BT709);
+    expect(report).toMatchObject({ out, frames: want, fps: 5, codec: "h264", pix_fmt: "yuv420p", composition: "Compare", same_task: true });
+    expect(readdirSync(outDir)).toEqual(["two-up.mp4"]);
+  }, 600_000);
 });

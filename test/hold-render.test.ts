@@ -110,7 +110,11 @@ async function rawStream(spec: VideoSpec, holds: boolean): Promise<string[]> {
   const runs = frameRuns(spec, tx(), holds);
   const out: string[] = [];
   let i = 0;
-  for await (const f of paintFrames(spec, runs.map((r) => r.start), { publicDir, text: {} })) {
+  for await (const f of paintFrames(
+    spec,
+    runs.map((r) => r.start),
+    { publicDir, text: {} },
+  )) {
     expect(f.frame).toBe(runs[i].start);
     const h = md5(f.rgba);
     for (let k = 0; k < runs[i].length; k++) out.push(h);
@@ -121,7 +125,10 @@ async function rawStream(spec: VideoSpec, holds: boolean): Promise<string[]> {
 
 /** Per-frame md5 of the decoded video (ffmpeg's framemd5 muxer), plus the frame count. */
 function decodedMd5(mp4: string): string[] {
-  const text = execFileSync(resolveFfmpeg().path, ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const text = execFileSync(resolveFfmpeg().path, ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return text
     .split("\n")
     .filter((l) => l && !l.startsWith("#"))

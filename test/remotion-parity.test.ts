@@ -147,12 +147,21 @@ describe("Remotion stills equal native frames within the stated PSNR", () => {
     ["rollout square camera", () => rollout(trieste, SQUARE), () => frameIn(trieste, "camera", 20, 1), () => rolloutRegions(trieste, SQUARE)],
     ["compare aligned", () => compare(), () => alignedFrame(2, 10), () => compareRegions(WIDE)],
     ["compare hold", () => compare(), () => alignedFrame(10, 10), () => compareRegions(WIDE)],
-    ["compare score", () => compare(), () => alignTimelines(base, ckpt).scoreStart + 30, () => scoreRegions(compare(), alignTimelines(base, ckpt).scoreStart + 30)],
+    [
+      "compare score",
+      () => compare(),
+      () => alignTimelines(base, ckpt).scoreStart + 30,
+      () => scoreRegions(compare(), alignTimelines(base, ckpt).scoreStart + 30),
+    ],
   ];
   for (const [name, spec, frame, regions] of cases) {
-    it(name, async () => {
-      await expectParity(name, spec(), frame(), regions());
-    }, 300_000);
+    it(
+      name,
+      async () => {
+        await expectParity(name, spec(), frame(), regions());
+      },
+      300_000,
+    );
   }
 
   it("is tight enough that a layout drift fails: the HUD moved 4 px right drops below it", async () => {
@@ -163,7 +172,9 @@ describe("Remotion stills equal native frames within the stated PSNR", () => {
     // The HUD's primitives: from its compass tape's group (clipped to the tape) to the trace pane's group.
     const tapeAt = scene.prims.findIndex((p) => p.t === "push" && p.clip?.x === L.hud.x && p.clip?.y === L.hud.y && p.clip?.w === L.hud.width);
     const trace = boxOf(L.trace);
-    const traceAt = scene.prims.findIndex((p) => p.t === "push" && p.clip?.x === trace.x && p.clip?.y === trace.y && p.clip?.w === trace.w && p.clip?.h === trace.h);
+    const traceAt = scene.prims.findIndex(
+      (p) => p.t === "push" && p.clip?.x === trace.x && p.clip?.y === trace.y && p.clip?.w === trace.w && p.clip?.h === trace.h,
+    );
     expect(tapeAt).toBeGreaterThan(0);
     expect(traceAt).toBeGreaterThan(tapeAt);
     const moved = (dx: number, dy: number): Scene => ({

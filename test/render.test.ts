@@ -385,7 +385,16 @@ describe("georeplay render (native engine)", () => {
       })
     ).timeline;
     const p = probeVideo(out);
-    expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 640, height: 360, fps: 10, frames: t10.totalFrames, faststart: true });
+    expect(p).toMatchObject({
+      codec: "h264",
+      pixFmt: "yuv420p",
+      colorSpace: "bt709",
+      width: 640,
+      height: 360,
+      fps: 10,
+      frames: t10.totalFrames,
+      faststart: true,
+    });
     expect(colourTags(out)).toEqual(BT709);
     expect(p.durationS).toBeCloseTo(t10.totalFrames / 10, 1);
     // --json: exactly one object on stdout, its fields as documented, agreeing with the file.
@@ -413,7 +422,18 @@ describe("georeplay render (native engine)", () => {
 
   it("refuses a drifted episode (exit 1, no file) unless --unverified, which marks every video frame UNVERIFIED REPLAY", () => {
     const outDir = mkdtempSync(join(tmp, "u-"));
-    const args = ["render", join(MIXED, "episodes.jsonl"), "--episode", "0ec192c0f90d", "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--jobs", "1"];
+    const args = [
+      "render",
+      join(MIXED, "episodes.jsonl"),
+      "--episode",
+      "0ec192c0f90d",
+      "--tasks",
+      join(MIXED, "tasks.jsonl"),
+      "--panos",
+      join(MIXED, "panos"),
+      "--jobs",
+      "1",
+    ];
     const out = join(outDir, "drift.mp4");
     const refused = runCli([...args, "-o", out]);
     expect(refused.code).toBe(1);
@@ -473,7 +493,18 @@ describe("georeplay render (native engine)", () => {
     const notMp4 = runCli(["render", ...triesteArgs, "-o", join(bad, "x.webm")]);
     expect(notMp4.code).toBe(2);
     expect(notMp4.stderr).toMatch(/\.mp4/);
-    const noEpisode = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "nope", "--tasks", join(TRIESTE, "tasks.jsonl"), "--panos", join(TRIESTE, "panos"), "-o", out]);
+    const noEpisode = runCli([
+      "render",
+      join(TRIESTE, "episodes.jsonl"),
+      "--episode",
+      "nope",
+      "--tasks",
+      join(TRIESTE, "tasks.jsonl"),
+      "--panos",
+      join(TRIESTE, "panos"),
+      "-o",
+      out,
+    ]);
     expect(noEpisode.code).toBe(2);
     expect(noEpisode.stderr).toMatch(/not found/);
     const noTasks = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "-o", out]);

@@ -93,7 +93,12 @@ describe("the Rollout trace pane", () => {
         }
         const ms = performance.now() - t0;
         // The reply's lines, broken once for the segment: capped, the cut marked; the frames show only those.
-        const layout = replyLayout(new Draw(tx()), t.trace.find((e) => e.turn === turn)!, pane, L.unit);
+        const layout = replyLayout(
+          new Draw(tx()),
+          t.trace.find((e) => e.turn === turn)!,
+          pane,
+          L.unit,
+        );
         expect(layout.lines.length).toBe(MAX_REPLY_LINES);
         expect(layout.lines.at(-1)!.endsWith("…"), "the cut is marked").toBe(true);
         expect([...replyLines].every((l) => layout.lines.includes(l))).toBe(true);

@@ -44,7 +44,16 @@ describe("render --engine remotion", () => {
       expect(f.code, f.stderr).toBe(0);
       const t = TimelineSchema.parse(JSON.parse(readFileSync(join(framesDir, "timeline.json"), "utf8")));
       const p = probeVideo(out);
-      expect(p).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 480, height: 270, fps: 5, frames: t.totalFrames, faststart: true });
+      expect(p).toMatchObject({
+        codec: "h264",
+        pixFmt: "yuv420p",
+        colorSpace: "bt709",
+        width: 480,
+        height: 270,
+        fps: 5,
+        frames: t.totalFrames,
+        faststart: true,
+      });
       expect(colourTags(out)).toEqual(BT709);
       expect(JSON.parse(r.stdout)).toMatchObject({ out, bytes: statSync(out).size, frames: t.totalFrames, codec: "h264", pix_fmt: "yuv420p", verified: true });
       expect(readdirSync(outDir)).toEqual(["remotion.mp4"]);
@@ -60,7 +69,19 @@ describe("Studio: the compositions with the public dir `georeplay frames` writes
     const publicDir = join(tmp, "public");
     // As `npm run demo` does: the Trieste episode, and two attempts at one task for Compare.
     const frames = (episode: string, out?: string) => {
-      const r = runCli(["frames", ...IN, "--episode", episode, "--public-dir", publicDir, "--fps", "10", "--jobs", "1", ...(out ? ["--out", join(publicDir, out)] : [])]);
+      const r = runCli([
+        "frames",
+        ...IN,
+        "--episode",
+        episode,
+        "--public-dir",
+        publicDir,
+        "--fps",
+        "10",
+        "--jobs",
+        "1",
+        ...(out ? ["--out", join(publicDir, out)] : []),
+      ]);
       expect(r.code, r.stderr).toBe(0);
     };
     frames("90a9d3eba5ce");

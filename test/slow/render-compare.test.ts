@@ -139,7 +139,15 @@ describe("render --versus", () => {
       ["b62f83ac792b", true, 0],
       ["0ec192c0f90d", false, 1],
     ]);
-    expect(probeVideo(out)).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 480, height: 270, faststart: true, frames: report.frames });
+    expect(probeVideo(out)).toMatchObject({
+      codec: "h264",
+      pixFmt: "yuv420p",
+      colorSpace: "bt709",
+      width: 480,
+      height: 270,
+      faststart: true,
+      frames: report.frames,
+    });
     expect(readdirSync(childTmp)).toEqual([]);
   });
 });

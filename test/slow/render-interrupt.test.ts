@@ -24,7 +24,9 @@ function ffmpegsIn(dir: string): string[] {
 }
 
 /** Starts a render, waits until ffmpeg is encoding, lets it run a little, then sends the signal. */
-function interrupted(signal: "SIGINT" | "SIGTERM"): Promise<{ code: number | null; outDir: string; childTmp: string; sawEncode: boolean; sawFfmpeg: boolean; stderr: string }> {
+function interrupted(
+  signal: "SIGINT" | "SIGTERM",
+): Promise<{ code: number | null; outDir: string; childTmp: string; sawEncode: boolean; sawFfmpeg: boolean; stderr: string }> {
   const outDir = mkdtempSync("/tmp/gro-");
   const childTmp = mkdtempSync("/tmp/grt-");
   dirs.push(outDir, childTmp);
