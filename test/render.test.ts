@@ -472,6 +472,29 @@ describe("georeplay render (native engine)", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ frames: t.totalFrames, source: "slideshow", verified: false, format: "example" });
   }, 900_000);
 
+  // KNOWN BUG (fails until fixed): the tools an engine needs are resolved only when encoding
+  // starts, after every view was verified and every frame file written (src/mp4/render-episode.ts
+  // renderEpisodeMp4: prepareEpisode, then encodeWith -> openRawEncoder -> resolveFfmpeg;
+  // encodeRemotion -> resolveBrowser). A drifted episode shows it: the drift is reported (exit 1)
+  // instead of the missing ffmpeg (exit 2), after ~8 s of work on the Trieste episode.
+  it("refuses a missing ffmpeg or Chromium before verifying or writing anything (exit 2, not the episode's drift)", () => {
+    const out = join(tmp, "early", "x.mp4");
+    const drifted = [
+      "render",
+      join(MIXED, "episodes.jsonl"),
+      "--episode",
+      "0ec192c0f90d",
+      "--tasks",
+      join(MIXED, "tasks.jsonl"),
+      "--panos",
+      join(MIXED, "panos"),
+    ];
+    const ff = runCli([...drifted, "-o", out, "--jobs", "1"], { env: { [FFMPEG_ENV]: join(tmp, "no-such-ffmpeg") } });
+    expect([ff.code, ff.stderr]).toEqual([2, expect.stringMatching(/GEOREPLAY_FFMPEG=.*no such file/)]);
+    const chrome = runCli([...drifted, "-o", out, "--jobs", "1", "--engine", "remotion"], { env: { [BROWSER_ENV]: join(tmp, "no-such-chrome") } });
+    expect([chrome.code, chrome.stderr]).toEqual([2, expect.stringMatching(/GEOREPLAY_CHROMIUM=.*no such file/)]);
+  });
+
   it("refuses bad options before doing any work, with exit 2 and a reason", () => {
     const bad = join(tmp, "bad");
     const out = join(bad, "x.mp4");
