@@ -1,8 +1,11 @@
 /**
  * The package as a user gets it: `npm pack`, install the tarball into an empty
- * project, then run the CLI (verify, page, render with real Chromium and an
- * MP4 checked with ffprobe), import the API from a Node ESM script, and
- * type-check a TypeScript consumer against the shipped .d.ts files.
+ * project, then run the CLI (verify, page, render with the native engine and
+ * an MP4 checked with ffprobe), import the API from a Node ESM script, and
+ * type-check a TypeScript consumer against the shipped .d.ts files. Remotion
+ * is not installed with it (an optional peer): no remotion or @remotion/*
+ * package in the tree, and `--engine remotion` says how to add it and what
+ * its licence is.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawnSync } from "node:child_process";
@@ -10,6 +13,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { join } from "node:path";
 import { ROOT } from "../helpers.ts";
 import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { REMOTION_MISSING } from "../../src/mp4/engine.ts";
+import { BT709, colourTags } from "../video-helpers.ts";
 
 const SAMPLE = join(ROOT, "rollouts", "sample");
 const IN = [join(SAMPLE, "episodes.jsonl"), "--tasks", join(SAMPLE, "tasks.jsonl"), "--panos", join(SAMPLE, "panos")];
@@ -66,7 +71,9 @@ describe("the installed package", () => {
     for (const f of [
       "package/dist/src/cli.js",
       "package/dist/src/index.d.ts",
-      "package/dist/video/index.js",
+      "package/dist/video/api.js",
+      "package/dist/video/remotion/index.js",
+      "package/dist/src/native/paint-worker.js",
       "package/dist/replay/timeline/timeline-schema.d.ts",
       "package/dist/replay/verify/pool-worker.js",
       "package/LICENSE",
@@ -96,15 +103,27 @@ describe("the installed package", () => {
     expect(readFileSync(out, "utf8")).toMatch(/^<!doctype html>/i);
   });
 
-  it("render: a real MP4 from the shipped composition", () => {
+  it("render: a real MP4 painted natively (no browser, no Remotion)", () => {
     const out = join(work, "trieste.mp4");
     const r = georeplay("render", ...IN, "--episode", "90a9d3eba5ce", "-o", out, "--size", "640x360", "--fps", "10", "--json");
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     const stream = probeVideo(out);
-    expect(stream).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 640, height: 360, fps: 10 });
+    expect(stream).toMatchObject({ codec: "h264", pixFmt: "yuv420p", colorSpace: "bt709", width: 640, height: 360, fps: 10, faststart: true });
+    expect(colourTags(out)).toEqual(BT709);
     expect(stream.frames).toBe(report.frames);
     expect(report.verified).toBe(true);
+  });
+
+  it("render --engine remotion without Remotion installed: exit 2, the npm command to add it and its licence terms", () => {
+    const out = join(work, "remotion.mp4");
+    const r = georeplay("render", ...IN, "--episode", "90a9d3eba5ce", "-o", out, "--engine", "remotion");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("npm install --save-exact remotion@4.0.527 @remotion/bundler@4.0.527 @remotion/renderer@4.0.527 react@19.3.1 react-dom@19.3.1");
+    expect(r.stderr).toContain("Remotion's licence is not open source");
+    expect(r.stderr).toContain(REMOTION_MISSING);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
   });
 
   it("import { verify } from 'georeplay' in a Node ESM script gives the CLI's report", () => {
@@ -175,8 +194,16 @@ describe("the installed package", () => {
     expect(bad.stdout).toMatch(/consumer\.ts\(3,\d+\): error TS2322/);
   });
 
-  it("installs nothing that downloads at run time: no Chrome download, the MP4 came from Debian's Chromium", () => {
+  it("installs no Remotion: npm ls lists no remotion or @remotion/* package", () => {
     expect(existsSync(join(app, "node_modules", "georeplay", "dist", "src", "cli.js"))).toBe(true);
-    expect(existsSync(join(app, "node_modules", ".remotion"))).toBe(false);
+    const ls = inApp("npm", ["ls", "--all", "--parseable"]);
+    const paths = ls.stdout.split("\n").filter(Boolean);
+    expect(
+      paths.some((p) => p.endsWith(join("node_modules", "georeplay"))),
+      ls.stderr,
+    ).toBe(true);
+    expect(paths.filter((p) => /node_modules\/(remotion|@remotion\/[^/]+)$/.test(p))).toEqual([]);
+    expect(existsSync(join(app, "node_modules", "remotion"))).toBe(false);
+    expect(existsSync(join(app, "node_modules", "@remotion"))).toBe(false);
   });
 });
