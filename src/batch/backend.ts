@@ -77,12 +77,16 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
   const concurrency = opts.concurrency ?? 1;
   if (concurrency > availableParallelism()) throw new GeoreplayError(`--concurrency ${concurrency}: this machine has ${availableParallelism()} cores`);
   const engine = opts.engine ?? "native";
+  let checked: Promise<void> | null = null;
   // Frame folders prepared but not yet encoded: removed on close (an interrupted or failed batch).
   const open = new Set<() => void>();
   return {
     name: engine,
     async prepare(job, signal) {
       throwIfAborted(signal);
+      // The engine's tools once, before the first video's work (a missing ffmpeg fails every video alike).
+      checked ??= import("../mp4/engine.ts").then((m) => m.checkEngine(engine));
+      await checked;
       const common = {
         episodes: job.episodes,
         episode: job.episode,

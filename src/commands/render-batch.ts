@@ -255,6 +255,8 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
     throw new GeoreplayError(`-o ${o.out}: cannot create the folder (${(e as Error).message})`);
   }
 
+  // A missing ffmpeg (or Remotion/Chromium for --engine remotion) stops the batch before any video.
+  await (await import("../mp4/engine.ts")).checkEngine(o.engine);
   const { engineBackend } = await import("../batch/backend.ts");
   const { runBatch } = await import("../batch/run-batch.ts");
   const backend = engineBackend({

@@ -7,6 +7,7 @@
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { VideoSpec } from "../../video/scene/index.ts";
 import { encodeVideo, type EncodeVideoOptions, type EncodeVideoResult } from "../native/encode-video.ts";
+import { resolveFfmpeg } from "./ffmpeg.ts";
 
 export const ENGINES = ["native", "remotion"] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -22,6 +23,20 @@ export interface EngineOptions extends EncodeVideoOptions {
   /** Remotion only: Chromium tabs in parallel. */
   concurrency?: number;
   onBundleProgress?: (percent: number) => void;
+}
+
+/**
+ * Checks, before any work, that the engine can run: ffmpeg for native
+ * (resolved as the encoder will), Remotion installed and a Chromium for
+ * remotion. A missing tool is exit 2 up front, not after every view was
+ * verified and every frame file written.
+ */
+export async function checkEngine(engine: Engine = "native"): Promise<void> {
+  resolveFfmpeg();
+  if (engine === "remotion") {
+    await loadRemotionEngine();
+    (await import("./remotion/browser.ts")).resolveBrowser();
+  }
 }
 
 export async function encodeWith(spec: VideoSpec, o: EngineOptions): Promise<EncodeVideoResult> {

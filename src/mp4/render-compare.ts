@@ -11,7 +11,7 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
-import { encodeWith } from "./engine.ts";
+import { checkEngine, encodeWith } from "./engine.ts";
 import { checkOutputPath, ensureOutputFolder, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
@@ -135,6 +135,7 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
 
 export async function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
   const target = checkOutputPath(opts.out);
+  await checkEngine(opts.engine);
   const prepared = await prepareCompare(opts);
   try {
     ensureOutputFolder(target, opts.out);

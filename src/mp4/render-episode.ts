@@ -15,7 +15,7 @@ import { onAbort } from "../../replay/io/abort.ts";
 import { RolloutPropsSchema } from "../../video/props.ts";
 import type { VideoSpec } from "../../video/scene/index.ts";
 import type { X264Preset } from "../native/encoder.ts";
-import { encodeWith, type Engine } from "./engine.ts";
+import { checkEngine, encodeWith, type Engine } from "./engine.ts";
 import type { Size } from "./size.ts";
 
 export type RenderStage = "frames" | "bundle" | "render";
@@ -143,6 +143,7 @@ export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): P
 /** One episode to one MP4: prepare, encode, clean up. */
 export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
   const target = checkOutputPath(opts.out);
+  await checkEngine(opts.engine);
   const prepared = await prepareEpisode(opts);
   try {
     ensureOutputFolder(target, opts.out);

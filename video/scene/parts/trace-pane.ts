@@ -34,13 +34,17 @@ export function replyText(e: TraceEntry, noReply?: string): { text: string; pres
 }
 
 /** Geometry of the active turn's reply (constant through a segment). */
+/** The active card's height without its reply, in design px: padding, border, header, tool call, feedback and the gaps. */
+const CARD_CHROME = 2 * 12 + 2 + 17 * 1.2 + 3 * 8 + (14 * 1.2 + 12) + 13 * 1.2;
+
 export function replyLayout(d: Draw, e: TraceEntry, pane: Box, unit: number, noReply?: string) {
   const { text, present } = replyText(e, noReply);
   const f = font("sans", 13.5 * unit, 400, !present);
   const lineHeight = 13.5 * unit * 1.42;
   const innerW = pane.w - 26 * unit; // 12 px padding and a 1 px border each side
   const lines = d.tx.wrap(text, f, innerW, MAX_REPLY_LINES);
-  const replyHeight = Math.round(pane.h * 0.42);
+  // 42% of the pane, but never so tall that the card (header, tool call, feedback: CARD_CHROME) outgrows the pane.
+  const replyHeight = Math.max(lineHeight, Math.min(Math.round(pane.h * 0.42), pane.h - CARD_CHROME * unit));
   const overflow = Math.max(0, lines.length * lineHeight - replyHeight + lineHeight);
   return { lines, font: f, present, lineHeight, overflow, boxHeight: Math.min(replyHeight, Math.max(1, lines.length) * lineHeight) };
 }
