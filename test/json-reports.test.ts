@@ -35,6 +35,7 @@ describe("--json reports", () => {
         "views",
         "out",
         "timeline",
+        "props",
         "frame_files",
         "segments",
         "total_frames",

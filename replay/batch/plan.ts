@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { readEpisodeRecords } from "../formats/records.ts";
+import { listAttempts } from "../frames/versus.ts";
 import type { InputFormat } from "../formats/inputs.ts";
 import { throwIfAborted } from "../io/abort.ts";
 import { errorMessage } from "../io/errors.ts";
@@ -16,25 +17,11 @@ import { alignTimelines } from "../timeline/align.ts";
 import type { Segment } from "../timeline/timeline-schema.ts";
 import type { Candidate, SelectedVideo } from "./select.ts";
 
-/** Every replayable episode of the inputs, in input order (#n = position + 1). */
+/** Every replayable episode of the inputs, in input order (#n = position + 1): the two-up chooser's list, numbered. */
 export async function listCandidates(files: string[], format?: InputFormat, signal?: AbortSignal): Promise<Candidate[]> {
-  const out: Candidate[] = [];
-  for await (const r of readEpisodeRecords(files, { format })) {
-    throwIfAborted(signal);
-    if (r.kind !== "episode") continue;
-    const e = r.episode;
-    out.push({
-      episodeId: e.episode_id,
-      arm: e.model_name,
-      split: e.task.split,
-      index: e.task.index,
-      sample: e.task.sample ?? null,
-      file: r.file,
-      line: r.line,
-      ordinal: out.length + 1,
-    });
-  }
-  return out;
+  const attempts = await listAttempts(files, format, signal);
+  throwIfAborted(signal);
+  return attempts.map((a, i) => ({ ...a, ordinal: i + 1 }));
 }
 
 /** What planning learned about one side. */

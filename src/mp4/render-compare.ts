@@ -11,8 +11,8 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
-import { checkEngine, encodeWith } from "./engine.ts";
-import { checkOutputPath, ensureOutputFolder, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { checkEngine } from "./engine.ts";
+import { checkOutputPath, encodePrepared, ensureOutputFolder, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -139,17 +139,7 @@ export async function renderCompareMp4(opts: RenderCompareOptions): Promise<Rend
   const prepared = await prepareCompare(opts);
   try {
     ensureOutputFolder(target, opts.out);
-    const r = await encodeWith(prepared.spec, {
-      engine: opts.engine,
-      publicDir: prepared.publicDir,
-      out: target,
-      preset: opts.preset,
-      holds: opts.holds,
-      concurrency: opts.concurrency,
-      signal: opts.signal,
-      onProgress: (done, total) => opts.onProgress?.("render", done, total),
-      onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100),
-    });
+    const r = await encodePrepared(prepared, target, opts);
     const props = prepared.spec.props;
     return {
       out: target,

@@ -140,6 +140,21 @@ export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): P
   }
 }
 
+/** Encodes a prepared video to `target` with the chosen engine, progress reported as the render stage. */
+export function encodePrepared(p: PreparedVideo, target: string, opts: Omit<RenderEpisodeOptions, "episodes" | "episode" | "out">) {
+  return encodeWith(p.spec, {
+    engine: opts.engine,
+    publicDir: p.publicDir,
+    out: target,
+    preset: opts.preset,
+    holds: opts.holds,
+    concurrency: opts.concurrency,
+    signal: opts.signal,
+    onProgress: (done, total) => opts.onProgress?.("render", done, total),
+    onBundleProgress: (pct) => opts.onProgress?.("bundle", pct, 100),
+  });
+}
+
 /** One episode to one MP4: prepare, encode, clean up. */
 export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
   const target = checkOutputPath(opts.out);
@@ -147,17 +162,7 @@ export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<Rend
   const prepared = await prepareEpisode(opts);
   try {
     ensureOutputFolder(target, opts.out);
-    const r = await encodeWith(prepared.spec, {
-      engine: opts.engine,
-      publicDir: prepared.publicDir,
-      out: target,
-      preset: opts.preset,
-      holds: opts.holds,
-      concurrency: opts.concurrency,
-      signal: opts.signal,
-      onProgress: (done, total) => opts.onProgress?.("render", done, total),
-      onBundleProgress: (p) => opts.onProgress?.("bundle", p, 100),
-    });
+    const r = await encodePrepared(prepared, target, opts);
     const size = { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height };
     return {
       out: target,
