@@ -23,9 +23,33 @@ const EPISODES = join(MIXED, "episodes.jsonl");
 
 type Event = { what: "prepare-start" | "prepare-end" | "encode-start" | "encode-end"; episode: string; t: number };
 
-/** Prepare takes a while (as frame files would); encode writes `frames` frames of testsrc, atomically. */
-function testBackend(events: Event[], fail: Map<string, GeoreplayError>): VideoBackend {
-  const log = (what: Event["what"], episode: string) => events.push({ what, episode, t: performance.now() });
+/** Resolves once `what` of `episode` has happened; rejects (failing the test, never hanging it) after 20 s. */
+type Gate = { after: string; what: Event["what"]; episode: string };
+function waitFor(events: Event[], heard: EventTarget, g: Gate): Promise<void> {
+  const seen = () => events.some((e) => e.what === g.what && e.episode === g.episode);
+  if (seen()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${g.after}: ${g.what} of ${g.episode} never happened`)), 20_000);
+    heard.addEventListener("event", function check() {
+      if (!seen()) return;
+      heard.removeEventListener("event", check);
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Prepare takes a while (as frame files would); encode writes `frames` frames of testsrc,
+ * atomically. `gates` hold an episode's encode open until another event has happened, so an
+ * overlap is proven by the order of events, not by timing.
+ */
+function testBackend(events: Event[], fail: Map<string, GeoreplayError>, gates: Gate[] = []): VideoBackend {
+  const heard = new EventTarget();
+  const log = (what: Event["what"], episode: string) => {
+    events.push({ what, episode, t: performance.now() });
+    heard.dispatchEvent(new Event("event"));
+  };
   return {
     name: "testsrc",
     async prepare(job) {
@@ -38,6 +62,7 @@ function testBackend(events: Event[], fail: Map<string, GeoreplayError>): VideoB
     },
     async encode(p, out) {
       log("encode-start", p.job.episode);
+      for (const g of gates.filter((g) => g.after === p.job.episode)) await waitFor(events, heard, g);
       const frames = 12;
       const tmp = join(dirname(out), `.${basename(out)}.tmp-test.mp4`);
       execFileSync("ffmpeg", [
@@ -96,14 +121,17 @@ describe("runBatch", () => {
   it("overlaps prepare(next) with encode(current), isolates a failure, and maps it to the exit code", async () => {
     const events: Event[] = [];
     const drift = new GeoreplayError("episode 0ec192c0f90d turn 5: view drifted", "drift");
-    const r = await runBatch(await options(dir, testBackend(events, new Map([["0ec192c0f90d", drift]]))));
+    // The first video's encode stays open until the third video has started preparing: that can
+    // only happen if the failed second prepare handed its place on at once.
+    const gates = [{ after: "b110d889e34e", what: "prepare-start" as const, episode: "4b86cb1e4dca" }];
+    const r = await runBatch(await options(dir, testBackend(events, new Map([["0ec192c0f90d", drift]]), gates)));
     expect(r.written.map((v) => v.file)).toEqual(["b110d889e34e.mp4", "4b86cb1e4dca.mp4"]);
     expect(r.failed).toMatchObject([{ file: "0ec192c0f90d.mp4", kind: "drift" }]);
     expect(batchExitCode(r.failed)).toBe(1);
-    // The second video's prepare started before the first finished encoding.
-    const at = (what: Event["what"], ep: string) => events.find((e) => e.what === what && e.episode === ep)!.t;
-    expect(at("prepare-start", "0ec192c0f90d")).toBeLessThan(at("encode-end", "b110d889e34e"));
-    expect(at("prepare-start", "4b86cb1e4dca")).toBeLessThan(at("encode-end", "b110d889e34e") + 50);
+    // Both later prepares started while the first video was encoding.
+    const order = (what: Event["what"], ep: string) => events.findIndex((e) => e.what === what && e.episode === ep);
+    expect(order("prepare-start", "0ec192c0f90d")).toBeLessThan(order("encode-end", "b110d889e34e"));
+    expect(order("prepare-start", "4b86cb1e4dca")).toBeLessThan(order("encode-end", "b110d889e34e"));
     const p = probeVideo(join(dir, "b110d889e34e.mp4"));
     expect([p.codec, p.frames, p.width]).toEqual(["h264", 12, 160]);
     const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));

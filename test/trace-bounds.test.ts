@@ -24,6 +24,8 @@ import { compareClock, compareScene } from "../video/scene/compare.ts";
 import { MAX_REPLY_LINES, replyLayout } from "../video/scene/parts/trace-pane.ts";
 import { Draw } from "../video/scene/draw.ts";
 import type { Box } from "../video/scene/types.ts";
+import { measuringLayouter } from "../video/scene/text.ts";
+import { nodeMeasure } from "../src/native/fonts.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-trace-bounds-"));
 let trieste: Timeline;
@@ -88,13 +90,17 @@ describe("the Rollout trace pane", () => {
         const seg = t.segments.find((s) => s.kind !== "opening" && s.turn === turn)!;
         const replyLines = new Set<string>();
         const replySize = 13.5 * L.unit;
-        const t0 = performance.now();
+        // One layouter for the segment, as the engine has; it counts the characters it measures.
+        const measure = nodeMeasure();
+        let measured = 0;
+        let firstFrame = 0;
+        const layouter = measuringLayouter((s, font) => ((measured += s.length), measure(s, font)));
         for (let f = seg.startFrame; f < seg.startFrame + seg.durationFrames; f++) {
-          const prims = textsInGroup(rolloutScene(props, f, tx()), pane);
+          const prims = textsInGroup(rolloutScene(props, f, layouter), pane);
+          if (f === seg.startFrame) firstFrame = measured;
           expectInside(prims, pane, `frame ${f}`);
           for (const p of prims) if (p.font.size === replySize && p.font.role === "sans") replyLines.add(p.text);
         }
-        const ms = performance.now() - t0;
         // The reply's lines, broken once for the segment: capped, the cut marked; the frames show only those.
         const layout = replyLayout(
           new Draw(tx()),
@@ -111,8 +117,10 @@ describe("the Rollout trace pane", () => {
           expect(all).toContain("<script>alert('x')</script>");
           expect(all).toContain("<img src=x onerror=alert(1)>");
         }
-        // Scenes stay cheap with a huge reply (the lines are broken once per segment).
-        expect(ms / seg.durationFrames, "ms per scene").toBeLessThan(200);
+        // Scenes stay cheap with a huge reply: its lines are broken once for the segment, not per frame.
+        console.log(`${name}: ${firstFrame} characters measured for the first frame, ${measured - firstFrame} for the next ${seg.durationFrames - 1}`);
+        // Later frames measure only a few short labels; wrapping the reply again would cost its first frame's share each frame.
+        expect(measured - firstFrame, "characters measured after the segment's first frame").toBeLessThan(250);
       });
     }
   }

@@ -173,26 +173,30 @@ export async function runBatch(o: BatchRunOptions): Promise<BatchResult> {
     fps: o.fps,
     unverified: o.unverified,
   });
-  const start = (k: number): Promise<PreparedJob> | null => {
-    if (k >= todo.length) return null;
+  const preparing: (Promise<PreparedJob> | undefined)[] = [];
+  const start = (k: number): void => {
+    if (k >= todo.length || preparing[k]) return;
     const p = o.backend.prepare(jobOf(todo[k].v), o.signal);
-    p.catch(() => undefined); // awaited in its turn
-    return p;
+    preparing[k] = p;
+    // Awaited in its turn. A prepare that fails frees its place at once, so the next video
+    // prepares while the current one still encodes instead of waiting for it.
+    p.catch(() => {
+      if (!o.signal.aborted) start(k + 1);
+    });
   };
-  let next = start(0);
+  start(0);
   for (let k = 0; k < todo.length; k++) {
     const { v, file, inputs } = todo[k];
-    const preparing = next!;
     let prepared: PreparedJob;
     try {
-      prepared = await preparing;
+      prepared = await preparing[k]!;
     } catch (e) {
       throwIfAborted(o.signal);
-      next = start(k + 1);
+      start(k + 1);
       fail(v, file, e);
       continue;
     }
-    next = start(k + 1);
+    start(k + 1);
     try {
       const entry = await produce(o, v, file, inputs, options, prepared, posterPathOf(v.stem), (done) => progress(Math.min(done, v.frames ?? done)));
       recordVideo(manifest, entry);
