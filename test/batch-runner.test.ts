@@ -4,9 +4,9 @@
  * reported and the others written; a rerun skips complete videos and re-renders changed ones.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { MIXED } from "./helpers.ts";
 import { listCandidates, planVideos } from "../replay/batch/plan.ts";
@@ -14,6 +14,7 @@ import { selectVideos } from "../replay/batch/select.ts";
 import { GeoreplayError } from "../replay/io/errors.ts";
 import { runBatch, type BatchRunOptions } from "../src/batch/run-batch.ts";
 import type { VideoBackend } from "../src/batch/backend.ts";
+import { LOCK_NAME } from "../src/batch/folder-lock.ts";
 import { batchExitCode } from "../src/commands/exit-codes.ts";
 import { probeVideo } from "../src/mp4/ffmpeg.ts";
 
@@ -168,6 +169,68 @@ describe("runBatch", () => {
     dirs.push(bad);
     writeFileSync(join(bad, "manifest.json"), JSON.stringify({ version: 1, videos: [{ file: 3 }], failures: [] }));
     await expect(runBatch(await options(bad, testBackend([], new Map())))).rejects.toThrow(/manifest\.json: videos\[0\]\.file: expected string/);
+    expect(existsSync(join(bad, LOCK_NAME)), "the lock is released after a failed run").toBe(false);
+  });
+});
+
+describe("one batch per folder", () => {
+  const fresh = () => {
+    const d = mkdtempSync(join(tmpdir(), "georeplay-batch-lock-"));
+    dirs.push(d);
+    return d;
+  };
+
+  it("a second batch into the folder is refused, naming the first; the first finishes and releases it", async () => {
+    const dir = fresh();
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => (letGo = r));
+    let encoding!: () => void;
+    const started = new Promise<void>((r) => (encoding = r));
+    const inner = testBackend([], new Map());
+    const holding: VideoBackend = {
+      ...inner,
+      async encode(p, out, signal, onFrames) {
+        encoding();
+        await held;
+        return inner.encode(p, out, signal, onFrames);
+      },
+    };
+    const first = runBatch(await options(dir, holding));
+    await started;
+    const second = runBatch(await options(dir, testBackend([], new Map())));
+    await expect(second).rejects.toThrow(
+      new RegExp(`another batch is writing this folder \\(process ${process.pid} on ${hostname()}, since .*\\); one batch per folder`),
+    );
+    await expect(second).rejects.toMatchObject({ kind: "input" });
+    letGo();
+    const r = await first;
+    expect(r.written).toHaveLength(3);
+    expect(existsSync(join(dir, LOCK_NAME))).toBe(false);
+    expect(
+      readdirSync(dir).filter((f) => f.startsWith(".")),
+      "no lock, temp file or work folder left",
+    ).toEqual([]);
+  });
+
+  it("a lock left by a process that is gone (same host) is taken over", async () => {
+    const dir = fresh();
+    const gone = spawnSync("true").pid!;
+    writeFileSync(join(dir, LOCK_NAME), JSON.stringify({ pid: gone, host: hostname(), started: "2026-01-01T00:00:00.000Z" }));
+    const r = await runBatch(await options(dir, testBackend([], new Map())));
+    expect(r.written).toHaveLength(3);
+    expect(existsSync(join(dir, LOCK_NAME))).toBe(false);
+  });
+
+  it("a lock from another host cannot be checked: refused, with the path to delete; the lock is left alone", async () => {
+    const dir = fresh();
+    const lock = join(dir, LOCK_NAME);
+    const theirs = JSON.stringify({ pid: 4242, host: "render-node-7", started: "2026-01-01T00:00:00.000Z" });
+    writeFileSync(lock, theirs);
+    await expect(runBatch(await options(dir, testBackend([], new Map())))).rejects.toThrow(
+      `another batch is writing this folder (process 4242 on render-node-7, since 2026-01-01T00:00:00.000Z); one batch per folder: give this one another -o, or if that batch is no longer running, delete ${lock}`,
+    );
+    expect(readFileSync(lock, "utf8")).toBe(theirs);
+    expect(readdirSync(dir).sort()).toEqual([LOCK_NAME]);
   });
 });
 

@@ -4,6 +4,7 @@
  * video that fails (drift, a missing panorama) is reported and the others go
  * on; every file appears complete or not at all, and manifest.json is
  * rewritten (atomically) after each video, so a rerun skips what is done.
+ * One batch per folder: a second one is refused while the first holds the lock.
  */
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
@@ -19,6 +20,7 @@ import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { isTempName, tempPathFor } from "../../replay/io/atomic.ts";
 import type { Size } from "../mp4/size.ts";
 import type { PreparedJob, VideoBackend, VideoJob } from "./backend.ts";
+import { lockBatchFolder } from "./folder-lock.ts";
 import { readBatchManifest, recordFailure, recordVideo, writeBatchManifest } from "./manifest.ts";
 import { posterFrame, transcode } from "./transcode.ts";
 
@@ -104,7 +106,17 @@ async function isComplete(dir: string, e: ManifestVideo | undefined, digest: str
   return e.poster !== null && existsSync(posterPath) && (await sha256File(posterPath)) === e.poster.sha256;
 }
 
+/** Renders the planned videos into `o.dir`, holding the folder's lock (one batch per folder) throughout. */
 export async function runBatch(o: BatchRunOptions): Promise<BatchResult> {
+  const release = lockBatchFolder(o.dir);
+  try {
+    return await runLocked(o);
+  } finally {
+    release();
+  }
+}
+
+async function runLocked(o: BatchRunOptions): Promise<BatchResult> {
   const t0 = performance.now();
   sweepLeftovers(o.dir);
   const manifest: BatchManifest = readBatchManifest(o.dir);

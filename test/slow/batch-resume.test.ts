@@ -1,5 +1,5 @@
 /**
- * A batch killed by a real SIGINT resumes: exit 130, no partial file or work folder left,
+ * A batch killed by a real SIGINT resumes: exit 130, no partial file, work folder or lock left,
  * the manifest lists exactly the videos on disk, and a rerun renders only what is missing.
  * Then the GitHub Actions example's render step, run shard by shard as CI would, renders
  * each selected video exactly once across the shards.
@@ -58,16 +58,28 @@ describe("an interrupted batch", () => {
       // The first video is written: interrupt while the second renders.
       if (!signalled && stdout.includes('"status":"written"')) {
         signalled = true;
+        // Meanwhile a second batch into the same folder is refused (one batch per folder).
+        second = new Promise((resolve) => {
+          const c = spawn(process.execPath, batchArgs(dir), { stdio: ["ignore", "pipe", "pipe"] });
+          let err = "";
+          c.stderr.on("data", (d: Buffer) => void (err += d.toString()));
+          c.on("exit", (code) => resolve({ code, stderr: err }));
+        });
         setTimeout(() => child.kill("SIGINT"), 3000);
       }
     });
+    let second: Promise<{ code: number | null; stderr: string }> | undefined;
     child.stderr.on("data", (d: Buffer) => void (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
     expect(signalled, stderr).toBe(true);
     expect(code, stderr).toBe(130);
+    const refused = await second!;
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`${dir}: another batch is writing this folder (process ${child.pid} on `);
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
 
     const names = readdirSync(dir);
-    // No temp files, no work folders: only finished videos and the manifest.
+    // No temp files, no work folders, no lock: only finished videos and the manifest.
     expect(names.filter((n) => n.startsWith("."))).toEqual([]);
     const done = manifestOf(dir).videos.map((v) => v.file);
     expect(done.length).toBeGreaterThanOrEqual(1);
