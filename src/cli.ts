@@ -5,7 +5,7 @@
  * messages and exit codes (never a stack trace for bad input).
  */
 import { Command } from "commander";
-import { readFileSync } from "node:fs";
+import { packageVersion } from "./mp4/package-root.ts";
 import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";
@@ -34,19 +34,6 @@ for (const stream of [process.stdout, process.stderr]) {
     if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw e;
   });
-}
-
-/** The version users installed: package.json next to dist/ (or the checkout's). */
-function packageVersion(): string {
-  for (const rel of ["../../package.json", "../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "georeplay" && pkg.version) return pkg.version;
-    } catch {
-      /* try the next location */
-    }
-  }
-  return "unknown";
 }
 
 registerVerify(program);

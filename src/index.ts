@@ -14,6 +14,7 @@ import type { FramesOptions, FramesResult } from "../replay/frames/frames.ts";
 import type { EpisodeRecord } from "../replay/formats/records.ts";
 import type { InputFormat } from "../replay/formats/inputs.ts";
 import type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
+import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 import type { Report } from "../replay/board/report-schema.ts";
 
@@ -28,6 +29,11 @@ export type { EpisodeRecord, RecordFormat } from "../replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
 export type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
 export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
+export type { BatchProgress, VideoOutcome } from "./batch/run-batch.ts";
+export type { Selection } from "../replay/batch/select.ts";
+export type { PlannedVideo } from "../replay/batch/plan.ts";
+export { BatchManifestSchema, type BatchManifest, type ManifestVideo, type ManifestFailure } from "../replay/batch/manifest-schema.ts";
 export { ReportSchema, type Report } from "../replay/board/report-schema.ts";
 
 /** Re-renders every recorded view and compares its digest; the report `georeplay verify --json` prints. */
@@ -43,6 +49,21 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
 /** Verifies one episode and renders it to an H.264 MP4 (painted natively and encoded by x264, or `engine: "remotion"`; written atomically). */
 export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
   return (await import("./mp4/render-episode.ts")).renderEpisodeMp4(opts);
+}
+
+/**
+ * Many videos into one folder (what `georeplay render -o DIR/` does): the selection (episodes,
+ * all, or the tasks an arm improved or regressed most), this shard's share, prepared while the
+ * previous one encodes; a video that fails is listed in `failed` and the others are written.
+ * Resumable through `DIR/manifest.json`; one batch per folder.
+ */
+export async function renderVideos(opts: RenderVideosOptions): Promise<RenderVideosResult> {
+  return (await import("./batch/render-videos.ts")).renderVideos(opts);
+}
+
+/** The videos a batch would render, with frame counts and shards; nothing rendered (`--dry-run`). */
+export async function planBatch(opts: PlanVideosOptions): Promise<BatchPlan> {
+  return (await import("./batch/render-videos.ts")).planBatch(opts);
 }
 
 /** Writes one self-contained, offline HTML page of a run, every view verified on the way. */

@@ -4,7 +4,7 @@
  * options and routeBatch() first thing in its action; everything else lives here.
  */
 import { Command, InvalidArgumentError, Option } from "commander";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { FORMATS, type InputFormat } from "../../replay/formats/inputs.ts";
@@ -157,19 +157,6 @@ function selectionOf(o: Opts): Selection {
   };
 }
 
-/** "georeplay <version>" from the package.json beside dist/ (or the checkout's): recorded in the manifest, so an upgrade re-renders. */
-function packageVersion(): string {
-  for (const rel of ["../../../package.json", "../../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "georeplay" && pkg.version) return `georeplay ${pkg.version}`;
-    } catch {
-      /* try the next location */
-    }
-  }
-  return "georeplay unknown";
-}
-
 const fmtTime = (s: number) =>
   s >= 3600
     ? `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, "0")}m`
@@ -179,43 +166,30 @@ const fmtTime = (s: number) =>
 
 async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<void> {
   const signal = interruptSignal();
-  const sel = selectionOf(o);
+  const selection = selectionOf(o);
   const format: VideoFormat = o.videoFormat ?? "mp4";
-  const animated = format === "gif" || format === "webp";
-  const { ANIMATION_FPS, ANIMATION_SIZE } = await import("../batch/transcode.ts");
-  const size = animated && cmd.getOptionValueSource("size") === "default" ? ANIMATION_SIZE : o.size;
-  const fps: number = animated && cmd.getOptionValueSource("fps") === "default" ? ANIMATION_FPS : o.fps;
-  if (o.maxMb !== undefined && !animated) throw new GeoreplayError(`--max-mb sets the budget of gif and webp files (this batch writes ${format})`);
-  if (o.posterFrame !== undefined && o.poster === undefined) throw new GeoreplayError("--poster-frame goes with --poster");
   if (typeof o.out === "string" && /\.(mp4|webm|gif|webp)$/i.test(o.out))
     throw new GeoreplayError(`-o ${o.out}: a batch writes into a folder (-o DIR/), one file per video`);
+  const { checkBatchOptions, defaultsFor, planBatch, renderVideos } = await import("../batch/render-videos.ts");
+  const poster: string | null = o.poster === undefined ? null : o.poster === true ? "beside" : o.poster;
+  checkBatchOptions({ format, maxMb: o.maxMb, poster, posterFrame: o.posterFrame });
+  const { parseShard } = await import("../../replay/batch/shard.ts");
+  // gif/webp have their own default size and fps; an explicit --size or --fps wins.
+  const defaults = await defaultsFor(format);
+  const size = cmd.getOptionValueSource("size") === "default" ? defaults.size : o.size;
+  const fps: number = cmd.getOptionValueSource("fps") === "default" ? defaults.fps : o.fps;
+  const shard = o.shard ? parseShard(o.shard) : null;
   // A video-format-only --format leaves commander's empty placeholder behind.
   const inputFormat: InputFormat | undefined = o.format || undefined;
-  const { listCandidates, planVideos } = await import("../../replay/batch/plan.ts");
-  const { selectVideos } = await import("../../replay/batch/select.ts");
-  const { assignShards, parseShard } = await import("../../replay/batch/shard.ts");
-  const shard = o.shard ? parseShard(o.shard) : null;
-
-  const candidates = await listCandidates(episodes, inputFormat, signal);
-  let report;
-  if (sel.by === "delta") {
-    const { readBoard, boardReport } = await import("../../replay/board/index.ts");
-    const board = await readBoard(episodes, { signal });
-    for (const note of board.notes) process.stderr.write(note + "\n");
-    report = boardReport(board, { baseline: sel.baseline });
-  }
-  const selected = selectVideos(candidates, sel, report);
-  const planned = await planVideos(episodes, selected, { fps, format: inputFormat, signal });
-  const shards = shard ? assignShards(planned, shard.count) : planned.map(() => 0);
-  const mine = shard ? planned.filter((_, i) => shards[i] === shard.index - 1) : planned;
-  const ext = format;
+  const onNote = (note: string) => void process.stderr.write(note + "\n");
 
   if (o.dryRun) {
+    const { planned, shards, mine } = await planBatch({ episodes, inputFormat, selection, shard, fps, format, signal, onNote });
     for (const [i, v] of planned.entries()) {
       if (shard && shards[i] !== shard.index - 1) continue;
       const line = {
         type: "plan",
-        file: `${v.stem}.${ext}`,
+        file: `${v.stem}.${format}`,
         kind: v.kind,
         episode_ids: v.sides.map((s) => s.episodeId),
         arms: v.sides.map((s) => s.arm),
@@ -246,26 +220,7 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
     return;
   }
 
-  if (o.poster !== undefined && typeof o.poster === "string" && mine.length !== 1)
-    throw new GeoreplayError(`--poster ${o.poster}: one file for ${mine.length} videos; give --poster alone to write <name>.png beside each video`);
   const dir = resolve(o.out);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw new GeoreplayError(`-o ${o.out}: cannot create the folder (${(e as Error).message})`);
-  }
-
-  // A missing ffmpeg (or Remotion/Chromium for --engine remotion) stops the batch before any video.
-  await (await import("../mp4/engine.ts")).checkEngine(o.engine);
-  const { engineBackend } = await import("../batch/backend.ts");
-  const { runBatch } = await import("../batch/run-batch.ts");
-  const backend = engineBackend({
-    engine: o.engine,
-    preset: o.preset,
-    jobs: o.jobs,
-    concurrency: o.concurrency,
-    onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
-  });
   const bar = progressBar("render", 1000, { enabled: o.progress !== false && Boolean(process.stderr.isTTY) });
   let finished = 0;
   const offBar = onInterrupt(() => {
@@ -292,24 +247,28 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
   };
   let result;
   try {
-    result = await runBatch({
+    result = await renderVideos({
       episodes,
       tasks: o.tasks,
       panos: o.panos,
       inputFormat,
-      candidates,
-      videos: mine,
+      selection,
+      shard,
       dir,
       format,
       size,
       fps,
       unverified: Boolean(o.unverified),
-      maxMb: animated ? (o.maxMb ?? 8) : null,
-      poster: o.poster === undefined ? null : o.poster === true ? "beside" : resolve(o.poster),
+      maxMb: o.maxMb,
+      poster,
       posterFrame: o.posterFrame ?? null,
-      backend,
-      generator: packageVersion(),
+      engine: o.engine,
+      preset: o.preset,
+      jobs: o.jobs,
+      concurrency: o.concurrency,
       signal,
+      onNote,
+      onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
       onVideo,
       onProgress: (p) => {
         const f = p.framesTotal > 0 ? p.framesDone / p.framesTotal : 1;
@@ -321,8 +280,9 @@ async function renderBatch(episodes: string[], o: Opts, cmd: Command): Promise<v
   } finally {
     bar.stop();
     offBar();
-    await backend.close();
   }
+  const planned = result.plan.planned;
+  const mine = result.plan.mine;
   const all = [...result.written, ...result.skipped];
   const videoSeconds = result.written.reduce((s, v) => s + v.duration_s, 0);
   const code = batchExitCode(result.failed);

@@ -20,6 +20,15 @@ export function packageRoot(): string {
   }
 }
 
+/** The installed georeplay's version (its package.json), recorded in batch manifests and printed by --version. */
+export function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
 /**
  * The Remotion entry point. Compiled (an installed package, or `npm run build` in a checkout):
  * dist/video/remotion/index.js, which imports only what the package ships (dist/replay). From the

@@ -144,6 +144,36 @@ describe("the installed package", () => {
     expect(bad).toEqual({ isGeoreplayError: true, kind: "input", problems: 1 });
   });
 
+  it("import { renderVideos } from 'georeplay': a batch of real MP4s into a folder, with its manifest", () => {
+    const dir = join(work, "api-batch");
+    const script = join(app, "batch.mjs");
+    const opts = {
+      episodes: [IN[0]],
+      tasks: IN[2],
+      panos: IN[4],
+      selection: { by: "episodes", wanted: ["#1", "#2"] },
+      dir,
+      size: { width: 320, height: 180 },
+      fps: 5,
+      preset: "ultrafast",
+    };
+    writeFileSync(
+      script,
+      `import { renderVideos } from "georeplay";\n` +
+        `const r = await renderVideos(${JSON.stringify(opts)});\n` +
+        `console.log(JSON.stringify({ written: r.written.map((v) => [v.file, v.frames]), failed: r.failed.length, planned: r.plan.planned.length }));\n`,
+    );
+    const run = inApp(process.execPath, [script]);
+    expect(run.code, run.stderr).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(r.failed).toBe(0);
+    expect([r.written.length, r.planned]).toEqual([2, 2]);
+    for (const [file, frames] of r.written) expect(probeVideo(join(dir, file))).toMatchObject({ codec: "h264", width: 320, height: 180, frames });
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    expect(manifest.videos.map((v: { file: string }) => v.file).sort()).toEqual(r.written.map((w: [string, number]) => w[0]).sort());
+    expect(manifest.videos[0].options.generator).toBe(`georeplay ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}`);
+  });
+
   it("the README's 'Use it from code' example runs as written", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const block = /<!-- test\/slow\/package\.test\.ts runs this block[^>]*-->\s*```js\n([\s\S]*?)```/.exec(readme);
