@@ -26,7 +26,9 @@ const ndjson = (text: string) =>
 const manifestOf = (dir: string) => BatchManifestSchema.parse(JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")));
 
 const EPISODES = ["b110d889e34e", "4b86cb1e4dca", "b9b50c59f425"];
-const batchArgs = (dir: string) => [
+// The interrupted batch has more videos than can finish between its first one and the interrupt.
+const INTERRUPTED = [...EPISODES, "1ae5a0c90017", "b62f83ac792b"];
+const batchArgs = (dir: string, episodes = EPISODES) => [
   CLI,
   "render",
   join(MIXED, "episodes.jsonl"),
@@ -34,7 +36,7 @@ const batchArgs = (dir: string) => [
   join(MIXED, "tasks.jsonl"),
   "--panos",
   join(MIXED, "panos"),
-  ...EPISODES.flatMap((e) => ["--episode", e]),
+  ...episodes.flatMap((e) => ["--episode", e]),
   "--size",
   "320x180",
   "--fps",
@@ -49,23 +51,28 @@ const batchArgs = (dir: string) => [
 describe("an interrupted batch", () => {
   it("leaves only complete videos, and a rerun renders only the missing ones", async () => {
     const dir = tmp();
-    const child = spawn(process.execPath, batchArgs(dir), { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, batchArgs(dir, INTERRUPTED), { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let signalled = false;
     child.stdout.on("data", (d: Buffer) => {
       stdout += d.toString();
-      // The first video is written: interrupt while the second renders.
+      // The first video is written: a second batch into the same folder is refused (one batch
+      // per folder), and once it has been, the first is interrupted mid-render (a fallback timer
+      // interrupts it if the second never answers).
       if (!signalled && stdout.includes('"status":"written"')) {
         signalled = true;
-        // Meanwhile a second batch into the same folder is refused (one batch per folder).
+        const fallback = setTimeout(() => child.kill("SIGINT"), 15_000);
         second = new Promise((resolve) => {
-          const c = spawn(process.execPath, batchArgs(dir), { stdio: ["ignore", "pipe", "pipe"] });
+          const c = spawn(process.execPath, batchArgs(dir, INTERRUPTED), { stdio: ["ignore", "pipe", "pipe"] });
           let err = "";
           c.stderr.on("data", (d: Buffer) => void (err += d.toString()));
-          c.on("exit", (code) => resolve({ code, stderr: err }));
+          c.on("exit", (code) => {
+            clearTimeout(fallback);
+            child.kill("SIGINT");
+            resolve({ code, stderr: err });
+          });
         });
-        setTimeout(() => child.kill("SIGINT"), 3000);
       }
     });
     let second: Promise<{ code: number | null; stderr: string }> | undefined;
@@ -83,19 +90,19 @@ describe("an interrupted batch", () => {
     expect(names.filter((n) => n.startsWith("."))).toEqual([]);
     const done = manifestOf(dir).videos.map((v) => v.file);
     expect(done.length).toBeGreaterThanOrEqual(1);
-    expect(done.length).toBeLessThan(EPISODES.length);
+    expect(done.length).toBeLessThan(INTERRUPTED.length);
     expect(names.sort()).toEqual([...done, "manifest.json"].sort());
     const before = new Map(done.map((f) => [f, statSync(join(dir, f)).mtimeMs]));
 
-    const again = spawnSync(process.execPath, batchArgs(dir), { encoding: "utf8", timeout: 600_000 });
+    const again = spawnSync(process.execPath, batchArgs(dir, INTERRUPTED), { encoding: "utf8", timeout: 600_000 });
     expect(again.status, again.stderr).toBe(0);
     const lines = ndjson(again.stdout);
     const status = Object.fromEntries(lines.filter((l) => l.type === "video").map((l) => [l.file, l.status]));
-    for (const e of EPISODES) expect(status[`${e}.mp4`]).toBe(done.includes(`${e}.mp4`) ? "skipped" : "written");
-    expect(lines.at(-1)).toMatchObject({ type: "summary", written: EPISODES.length - done.length, skipped: done.length, failed: 0 });
+    for (const e of INTERRUPTED) expect(status[`${e}.mp4`]).toBe(done.includes(`${e}.mp4`) ? "skipped" : "written");
+    expect(lines.at(-1)).toMatchObject({ type: "summary", written: INTERRUPTED.length - done.length, skipped: done.length, failed: 0 });
     // Skipped files were not touched.
     for (const [f, t] of before) expect(statSync(join(dir, f)).mtimeMs).toBe(t);
-    expect(manifestOf(dir).videos.map((v) => v.file)).toEqual(EPISODES.map((e) => `${e}.mp4`).sort());
+    expect(manifestOf(dir).videos.map((v) => v.file)).toEqual(INTERRUPTED.map((e) => `${e}.mp4`).sort());
   });
 });
 
