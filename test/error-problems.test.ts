@@ -4,11 +4,11 @@
  * prints locations, not `?:?:`.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { verify, generateFrames, report, GeoreplayError } from "../src/index.ts";
-import { problemsOf } from "../replay/io/errors.ts";
+import { problemsByTurn, problemsOf } from "../replay/io/errors.ts";
 import { MIXED, FIXTURES } from "./helpers.ts";
 
 let dir: string;
@@ -63,6 +63,34 @@ describe("GeoreplayError.problems", () => {
     expect(error.problems[0].line).toBeGreaterThan(0);
     expect(error.problems[0].field).not.toBeNull();
     expect(printed[0]).not.toMatch(/\?/);
+  });
+
+  it("a missing panorama: one problem per episode naming every turn it stopped, not one per view", async () => {
+    const panos = join(dir, "panos-missing");
+    cpSync(replay.panos, panos, { recursive: true });
+    rmSync(join(panos, "1051700993720114.jpg"));
+    const r = await verify({ episodes: [join(MIXED, "episodes.jsonl")], tasks: replay.tasks, panos });
+    const ofPano = r.errors.filter((e) => e.message.includes("1051700993720114.jpg"));
+    expect(ofPano.length).toBeGreaterThan(0);
+    const keys = ofPano.map((e) => `${e.file}:${e.line}:${e.message}`);
+    expect(new Set(keys).size, "no repeated problem").toBe(keys.length);
+    expect(new Set(ofPano.map((e) => e.episode_id)).size, "one per episode").toBe(ofPano.length);
+    for (const e of ofPano) expect(e.message).toMatch(/: episode [0-9a-f]{12}: turns? \d+(, \d+)*: panorama .*1051700993720114\.jpg: no such file/);
+    expect(
+      ofPano.some((e) => /: turns \d+, \d+/.test(e.message)),
+      "a panorama used by several views names them all",
+    ).toBe(true);
+  });
+
+  it("problemsByTurn: one line per distinct message, turns in order seen", () => {
+    expect(
+      problemsByTurn([
+        { turn: 2, message: "a" },
+        { turn: 3, message: "b" },
+        { turn: 5, message: "a" },
+      ]),
+    ).toEqual(["turns 2, 5: a", "turn 3: b"]);
+    expect(problemsByTurn([])).toEqual([]);
   });
 
   it("reads every located line of a message, with its field when one is at fault", () => {

@@ -386,7 +386,7 @@ describe("refusals", () => {
     expect(panos.stderr).toMatch(/--panos .*no-such-dir/);
     const missing = runCli(["frames", ...triesteArgs.slice(0, 3), "--panos", join(MIXED, "panos"), "--episode", "#1", "--out", join(tmp, "x")]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/episode 90a9d3eba5ce turns 0, 1, 2, 4, 5, 6: panorama .*1348269026230233\.jpg: no such file/);
+    expect(missing.stderr).toMatch(/episode 90a9d3eba5ce: turns 0, 1, 2, 4, 5, 6: panorama .*1348269026230233\.jpg: no such file/);
     expect(missing.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(existsSync(join(tmp, "x", "timeline.json"))).toBe(false);
   });

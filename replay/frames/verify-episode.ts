@@ -4,7 +4,7 @@
  * (the same checker and pool as `verify`). Problems and drift become errors
  * here, before any frame file is written.
  */
-import { GeoreplayError } from "../io/errors.ts";
+import { GeoreplayError, problemsByTurn } from "../io/errors.ts";
 import type { HashScheme } from "../render/hash.ts";
 import type { Episode } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
@@ -33,11 +33,8 @@ export async function verifyEpisodeViews(
   for (const o of checked) outcomes.set(o.turn, o);
   const errors = [...outcomes.values()].filter((o) => o.status === "error");
   if (errors.length) {
-    // One line per distinct problem (a missing panorama usually affects several turns).
-    const byError = new Map<string, number[]>();
-    for (const o of errors) byError.set(o.error ?? "error", [...(byError.get(o.error ?? "error") ?? []), o.turn]);
-    const lines = [...byError].map(([msg, turns]) => `${where} turn${turns.length > 1 ? "s" : ""} ${turns.join(", ")}: ${msg}`);
-    throw new GeoreplayError(lines.join("\n"));
+    const lines = problemsByTurn(errors.map((o) => ({ turn: o.turn, message: o.error ?? "the view could not be rendered" })));
+    throw new GeoreplayError(lines.map((l) => `${where}: ${l}`).join("\n"));
   }
   const drifted = [...outcomes.values()].filter((o) => o.status === "mismatch").sort((a, b) => a.turn - b.turn);
   if (drifted.length && !opts.unverified) {

@@ -101,3 +101,14 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
+
+/**
+ * One line per distinct problem, naming every turn it stopped (`turns 2, 3: ...`): a broken
+ * panorama fails each of its views alike, and one line with the turns says it better than
+ * four identical ones. verify, frames and the board page all report view problems this way.
+ */
+export function problemsByTurn(items: Iterable<{ turn: number; message: string }>): string[] {
+  const turns = new Map<string, number[]>();
+  for (const { turn, message } of items) turns.set(message, [...(turns.get(message) ?? []), turn]);
+  return [...turns].map(([message, ts]) => `${ts.length > 1 ? "turns" : "turn"} ${ts.join(", ")}: ${message}`);
+}

@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from "node:os";
 import sharp from "sharp";
-import { GeoreplayError, abortError, inFlightError } from "../io/errors.ts";
+import { GeoreplayError, abortError, inFlightError, problemsByTurn } from "../io/errors.ts";
 import { onAbort, throwIfAborted } from "../io/abort.ts";
 import { readEpisodeRecords, recordProblem } from "../formats/records.ts";
 import { resolveInputs, type InputFormat } from "../formats/inputs.ts";
@@ -339,7 +339,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     report.skipped.views_without_hash += built.counts.viewWithoutHash;
     for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
     base.views = built.jobs.length ? await checker!.check(built.jobs) : [];
-    for (const v of base.views) if (v.status === "error") base.errors.push(`${where}: ${v.error}`);
+    const failed = base.views.filter((v) => v.status === "error").map((v) => ({ turn: v.turn, message: v.error ?? "the view could not be rendered" }));
+    for (const line of problemsByTurn(failed)) base.errors.push(`${where}: ${line}`);
     return base;
   }
 }

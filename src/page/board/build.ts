@@ -18,7 +18,7 @@ import { PanoError } from "../../../replay/panos/store.ts";
 import type { Episode } from "../../../replay/schema/episode.ts";
 import { openAtomicStream, tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
-import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
 import { PartFile } from "../part-file.ts";
 import type { BuildPageOptions, BuildPageResult } from "../page-options.ts";
@@ -62,7 +62,7 @@ async function compactEpisode(
 ): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
   const turns = [];
-  const problems = new Map<string, number[]>();
+  const problems: { turn: number; message: string }[] = [];
   for (const t of page.turns) {
     let pano: PanoRef | null = null;
     const cam = byTurn.get(t.turn)?.camera_after;
@@ -75,7 +75,7 @@ async function compactEpisode(
         index = await panos.add(file);
       } catch (e) {
         if (!(e instanceof PanoError)) throw e;
-        problems.set(e.message, [...(problems.get(e.message) ?? []), t.turn]);
+        problems.push({ turn: t.turn, message: `cannot embed the panorama: ${e.message}` });
       }
       if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
     }
@@ -88,7 +88,7 @@ async function compactEpisode(
       pano,
     });
   }
-  const said = [...problems].map(([msg, ts]) => `turn${ts.length > 1 ? "s" : ""} ${ts.join(", ")}: cannot embed the panorama: ${msg}`);
+  const said = problemsByTurn(problems);
   return { episode: { ...page, turns }, problems: said };
 }
 
