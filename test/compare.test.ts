@@ -379,7 +379,7 @@ describe("Compare scenes", () => {
     expect(r.reward).toBe(geoevalReward({ distance_km: base.outcome!.distanceKm, action_cost: base.outcome!.cost }));
     expect(r.reward).not.toBe(base.outcome!.reward);
     const card = textStrings(scene(clockOf().scoreStart + 100));
-    expect(card).toContain(r.reward!.toFixed(3));
+    expect(card).toContain(r.reward!.toFixed(4));
     expect(card).toContain("REWARD (GEOEVAL)");
   });
 

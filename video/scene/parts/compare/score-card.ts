@@ -106,7 +106,7 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
       );
       row(
         "Reward (geoeval)",
-        results.map((r) => (r.reward !== null ? (r.reward * count).toFixed(3) : "—")),
+        results.map((r) => (r.reward !== null ? (r.reward * count).toFixed(4) : "—")),
         false,
       );
       row(
