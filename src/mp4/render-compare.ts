@@ -6,13 +6,20 @@
  * renamed into place. Nothing partial is left at the output path and every
  * temporary folder is removed.
  */
-import { join } from "node:path";
 import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare-props.ts";
 import { checkEngine } from "./engine.ts";
-import { checkOutputPath, encodePrepared, ensureOutputFolder, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import {
+  checkOutputPath,
+  encodePrepared,
+  ensureOutputFolder,
+  framesOptionsFor,
+  workFolder,
+  type PreparedVideo,
+  type RenderEpisodeOptions,
+} from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -83,22 +90,9 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
-    const framesOpts = (which: 0 | 1, wanted: string): FramesOptions => ({
-      episodes: opts.episodes,
-      episode: wanted,
-      tasks: opts.tasks,
-      panos: opts.panos,
-      format: opts.format,
-      fps: opts.fps ?? 30,
-      unverified: opts.unverified ?? false,
-      jobs: opts.jobs,
-      publicDir: work.dir,
-      out: join(work.dir, which === 0 ? "a" : "b"),
-      // Frame progress: A's files are the first half of the stage, B's the second.
-      onProgress: (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total),
-      onWarning: opts.onWarning,
-      signal: opts.signal,
-    });
+    // Frame progress: A's files are the first half of the stage, B's the second.
+    const framesOpts = (which: 0 | 1, wanted: string): FramesOptions =>
+      framesOptionsFor(opts, wanted, work.dir, which === 0 ? "a" : "b", (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total));
     // Say which side failed; the kind (drift: exit 1) is kept.
     const sideError = (which: 0 | 1, e: unknown) =>
       e instanceof GeoreplayError ? new GeoreplayError(`${which === 0 ? "--episode (A)" : "--versus (B)"}: ${e.message}`, e.kind, e.problems) : e;

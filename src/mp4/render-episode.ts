@@ -106,25 +106,36 @@ export function workFolder(signal?: AbortSignal): { dir: string; dispose(): void
   return { dir, dispose };
 }
 
+/** The frame files of one episode of a render, written to `sub` of its work folder (one rule for single and two-up videos). */
+export function framesOptionsFor(
+  opts: Omit<RenderEpisodeOptions, "out">,
+  episode: string,
+  workDir: string,
+  sub: string,
+  onProgress: (done: number, total: number) => void,
+): FramesOptions {
+  return {
+    episodes: opts.episodes,
+    episode,
+    tasks: opts.tasks,
+    panos: opts.panos,
+    format: opts.format,
+    fps: opts.fps ?? 30,
+    unverified: opts.unverified ?? false,
+    jobs: opts.jobs,
+    publicDir: workDir,
+    out: join(workDir, sub),
+    onProgress,
+    onWarning: opts.onWarning,
+    signal: opts.signal,
+  };
+}
+
 export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): Promise<PreparedEpisode> {
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
-    const gen = await generateFrames({
-      episodes: opts.episodes,
-      episode: opts.episode,
-      tasks: opts.tasks,
-      panos: opts.panos,
-      format: opts.format,
-      fps: opts.fps ?? 30,
-      unverified: opts.unverified ?? false,
-      jobs: opts.jobs,
-      publicDir: work.dir,
-      out: join(work.dir, "e"),
-      onProgress: (done, total) => opts.onProgress?.("frames", done, total),
-      onWarning: opts.onWarning,
-      signal: opts.signal,
-    });
+    const gen = await generateFrames(framesOptionsFor(opts, opts.episode, work.dir, "e", (done, total) => opts.onProgress?.("frames", done, total)));
     const props = RolloutPropsSchema.parse({ ...gen.timeline, output: opts.size ?? { width: 1280, height: 720 } });
     return {
       spec: { composition: "Rollout", props },
