@@ -24,6 +24,11 @@ const EPISODES = join(MIXED, "episodes.jsonl");
 
 type Event = { what: "prepare-start" | "prepare-end" | "encode-start" | "encode-end"; episode: string; t: number };
 
+/** An H.264 MP4 of `frames` frames of an ffmpeg test source (lavfi), written to `out`. */
+function testPattern(source: string, frames: number, out: string): void {
+  execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", source, "-frames:v", String(frames), "-pix_fmt", "yuv420p", "-c:v", "libx264", out]);
+}
+
 /** Resolves once `what` of `episode` has happened; rejects (failing the test, never hanging it) after 20 s. */
 type Gate = { after: string; what: Event["what"]; episode: string };
 function waitFor(events: Event[], heard: EventTarget, g: Gate): Promise<void> {
@@ -66,22 +71,7 @@ function testBackend(events: Event[], fail: Map<string, GeoreplayError>, gates: 
       for (const g of gates.filter((g) => g.after === p.job.episode)) await waitFor(events, heard, g);
       const frames = 12;
       const tmp = join(dirname(out), `.${basename(out)}.tmp-test.mp4`);
-      execFileSync("ffmpeg", [
-        "-v",
-        "error",
-        "-y",
-        "-f",
-        "lavfi",
-        "-i",
-        `testsrc=size=${p.job.size.width}x${p.job.size.height}:rate=${p.job.fps}`,
-        "-frames:v",
-        String(frames),
-        "-pix_fmt",
-        "yuv420p",
-        "-c:v",
-        "libx264",
-        tmp,
-      ]);
+      testPattern(`testsrc=size=${p.job.size.width}x${p.job.size.height}:rate=${p.job.fps}`, frames, tmp);
       await new Promise((r) => setTimeout(r, 300));
       renameSync(tmp, out);
       log("encode-end", p.job.episode);
@@ -239,22 +229,7 @@ describe("transcode", () => {
   dirs.push(dir);
   const src = join(dir, "src.mp4");
   // 3 s of noisy test pattern at 10 fps: large as a GIF, so budgets bite.
-  execFileSync("ffmpeg", [
-    "-v",
-    "error",
-    "-y",
-    "-f",
-    "lavfi",
-    "-i",
-    "testsrc2=size=480x270:rate=10,noise=alls=40:allf=t",
-    "-frames:v",
-    "30",
-    "-pix_fmt",
-    "yuv420p",
-    "-c:v",
-    "libx264",
-    src,
-  ]);
+  testPattern("testsrc2=size=480x270:rate=10,noise=alls=40:allf=t", 30, src);
   const facts = { width: 480, height: 270, fps: 10, frames: 30 };
 
   it("GIF within a budget: lowered, said so, every frame 100 ms or 200 ms, 3 s long", async () => {

@@ -18,13 +18,24 @@ import { join } from "node:path";
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import { FIXTURES, ROOT } from "./helpers.ts";
-import { armsTimeline, boxOf, images, paintNative, textsInGroup, slideshowTimeline, trainTimeline, triesteTimeline, tx } from "./video-helpers.ts";
+import {
+  armsTimeline,
+  boxOf,
+  compareRegions,
+  images,
+  paintNative,
+  rolloutRegions,
+  textsInGroup,
+  slideshowTimeline,
+  trainTimeline,
+  triesteTimeline,
+  tx,
+} from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../replay/timeline/align.ts";
 import { RolloutPropsSchema, type RolloutProps } from "../video/props.ts";
 import { ComparePropsSchema, type CompareProps } from "../video/compare-props.ts";
 import { rolloutLayout, type Rect } from "../video/layout.ts";
-import { compareLayout } from "../video/compare-layout.ts";
 import { sceneAt, type VideoSpec } from "../video/scene/index.ts";
 
 const GOLDEN = join(ROOT, "test", "golden");
@@ -82,31 +93,6 @@ function scoreRegions(spec: VideoSpec, frame: number): [string, Rect][] {
   return [
     ["map", map],
     ["score numbers", card],
-  ];
-}
-
-function rolloutRegions(t: Timeline, output: { width: number; height: number }): [string, Rect][] {
-  const L = rolloutLayout(output.width, output.height, t.viewport);
-  return [
-    ["header", L.header],
-    ["viewport", L.viewportBox],
-    ["credit", L.credit],
-    ["hud", L.hud],
-    ["trace", L.trace],
-  ];
-}
-
-function compareRegions(output: { width: number; height: number }): [string, Rect][] {
-  const L = compareLayout(output.width, output.height, [base.viewport, ckpt.viewport]);
-  return [
-    ["header", L.header],
-    ...L.columns.flatMap((c, i): [string, Rect][] => [
-      [`caption ${"AB"[i]}`, c.caption],
-      [`viewport ${"AB"[i]}`, c.viewportBox],
-      [`credit ${"AB"[i]}`, c.credit],
-      [`hud ${"AB"[i]}`, c.hud],
-      [`trace ${"AB"[i]}`, c.trace],
-    ]),
   ];
 }
 
@@ -220,7 +206,7 @@ describe("Compare, native", () => {
       const f = pick();
       const png = await paintOne(spec, f);
       expect(images(sceneAt(spec, f, tx())).length > 0 || name.includes("score")).toBe(true);
-      expectGolden(`compare-${name}`, png, name.includes("score") ? scoreRegions(spec, f) : compareRegions(output));
+      expectGolden(`compare-${name}`, png, name.includes("score") ? scoreRegions(spec, f) : compareRegions(output, [base.viewport, ckpt.viewport]));
     });
   }
 });

@@ -14,7 +14,8 @@ import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { paint, type Ctx } from "../video/paint.ts";
 import { ATLAS_FILES, type Atlas } from "../video/atlas.ts";
-import type { Rect } from "../video/layout.ts";
+import { rolloutLayout, type Rect } from "../video/layout.ts";
+import { compareLayout } from "../video/compare-layout.ts";
 import type { Box, Prim, Scene } from "../video/scene/types.ts";
 import { measuringLayouter, type TextLayouter } from "../video/scene/text.ts";
 import { nodeMeasure } from "../src/native/fonts.ts";
@@ -233,3 +234,34 @@ export function colourTags(file: string): ColourTags {
 export const BT709: ColourTags = { color_space: "bt709", color_primaries: "bt709", color_transfer: "bt709", color_range: "tv" };
 
 export { cssFont };
+
+/** The regions of a Rollout frame that goldens and parity checks compare one by one. */
+export function rolloutRegions(t: Timeline, output: { width: number; height: number }): [string, Rect][] {
+  const L = rolloutLayout(output.width, output.height, t.viewport);
+  return [
+    ["header", L.header],
+    ["viewport", L.viewportBox],
+    ["credit", L.credit],
+    ["hud", L.hud],
+    ["trace", L.trace],
+  ];
+}
+
+/** The regions of a Compare frame, per column (A, B); `credit: false` leaves out the imagery credit lines. */
+export function compareRegions(
+  output: { width: number; height: number },
+  viewports: Parameters<typeof compareLayout>[2],
+  { credit = true } = {},
+): [string, Rect][] {
+  const L = compareLayout(output.width, output.height, viewports);
+  return [
+    ["header", L.header],
+    ...L.columns.flatMap((c, i): [string, Rect][] => [
+      [`caption ${"AB"[i]}`, c.caption],
+      [`viewport ${"AB"[i]}`, c.viewportBox],
+      ...(credit ? [[`credit ${"AB"[i]}`, c.credit] as [string, Rect]] : []),
+      [`hud ${"AB"[i]}`, c.hud],
+      [`trace ${"AB"[i]}`, c.trace],
+    ]),
+  ];
+}

@@ -71,7 +71,8 @@ export function lockBatchFolder(dir: string): () => void {
   // process.exit (a second Ctrl-C) skips finally blocks; the exit hook still removes the lock.
   const release = () => {
     process.off("exit", release);
-    if (readHolder(path)?.pid === me.pid && readHolder(path)?.host === me.host) rmSync(path, { force: true });
+    const holder = readHolder(path);
+    if (holder?.pid === me.pid && holder.host === me.host) rmSync(path, { force: true });
   };
   process.on("exit", release);
   return release;
