@@ -1,6 +1,6 @@
 /**
  * Settings for `npx remotion studio` and `npx remotion render` (the Node API
- * used by `georeplay render` does not read this file; src/mp4/session.ts
+ * used by `georeplay render` does not read this file; src/film/remotion/session.ts
  * passes the same settings explicitly).
  *
  * - Chromium is given explicitly: otherwise Remotion downloads Chrome
@@ -21,8 +21,9 @@ Config.setConcurrency(1);
 Config.setCodec("h264");
 Config.setColorSpace("bt709");
 Config.setX264Preset("veryfast"); // same as georeplay render: encoding competes with Chromium for 2 cores
-// Renders: "error" hides the cgroup memory warnings every render prints. The Studio keeps "info"
-// so it still says which (random) port it serves on.
-Config.setLogLevel(process.argv.includes("studio") ? "info" : "error");
+// Renders: "error" hides the cgroup memory warnings every render prints. Everything else keeps
+// "info": the Studio says which (random) port it serves on, and `compositions` prints its list
+// at that level (at "error" it printed nothing).
+Config.setLogLevel(process.argv.includes("render") || process.argv.includes("still") ? "error" : "info");
 Config.setStudioPort(randomPort());
 Config.setRendererPort(randomPort());

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
-import { probeVideo } from "../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../src/ffmpeg/probe.ts";
 import { ROOT } from "./common.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");

@@ -5,7 +5,7 @@
  * messages and exit codes (never a stack trace for bad input).
  */
 import { Command } from "commander";
-import { packageVersion } from "./mp4/package-root.ts";
+import { packageVersion } from "./install/package-info.ts";
 import { registerVerify } from "./commands/verify.ts";
 import { registerFrames } from "./commands/frames.ts";
 import { registerPage } from "./commands/page.ts";

@@ -13,7 +13,7 @@ import type { VerifyOptions, VerifyReport } from "../replay/verify/verify.ts";
 import type { FramesOptions, FramesResult } from "../replay/frames/frames.ts";
 import type { EpisodeRecord } from "../replay/formats/records.ts";
 import type { InputFormat } from "../replay/formats/inputs.ts";
-import type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
+import type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
 import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 import type { Report } from "../replay/board/report-schema.ts";
@@ -27,7 +27,7 @@ export type { VerifyOptions, VerifyReport, VerifiedEpisode, ViewOutcome, Shard }
 export type { FramesOptions, FramesResult, FramesStats } from "../replay/frames/frames.ts";
 export type { EpisodeRecord, RecordFormat } from "../replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
-export type { RenderEpisodeOptions, RenderEpisodeResult } from "./mp4/render-episode.ts";
+export type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
 export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 export type { BatchProgress, VideoOutcome } from "./batch/run-batch.ts";
@@ -48,7 +48,7 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
 
 /** Verifies one episode and renders it to an H.264 MP4 (painted natively and encoded by x264, or `engine: "remotion"`; written atomically). */
 export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
-  return (await import("./mp4/render-episode.ts")).renderEpisodeMp4(opts);
+  return (await import("./film/render-episode.ts")).renderEpisodeMp4(opts);
 }
 
 /**

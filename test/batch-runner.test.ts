@@ -16,7 +16,7 @@ import { runBatch, type BatchRunOptions } from "../src/batch/run-batch.ts";
 import type { VideoBackend } from "../src/batch/backend.ts";
 import { LOCK_NAME } from "../src/batch/folder-lock.ts";
 import { batchExitCode } from "../src/commands/exit-codes.ts";
-import { probeVideo } from "../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../src/ffmpeg/probe.ts";
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -233,7 +233,7 @@ describe("transcode", () => {
   const facts = { width: 480, height: 270, fps: 10, frames: 30 };
 
   it("GIF within a budget: lowered, said so, every frame 100 ms or 200 ms, 3 s long", async () => {
-    const { transcode } = await import("../src/batch/transcode.ts");
+    const { transcode } = await import("../src/ffmpeg/transcode.ts");
     const sharp = (await import("sharp")).default;
     const out = join(dir, "a.gif");
     const r = await transcode(src, out, "gif", facts, { maxBytes: 400_000 });
@@ -246,14 +246,14 @@ describe("transcode", () => {
   });
 
   it("a budget nothing fits: the smallest is written and the note says so", async () => {
-    const { transcode } = await import("../src/batch/transcode.ts");
+    const { transcode } = await import("../src/ffmpeg/transcode.ts");
     const r = await transcode(src, join(dir, "b.webp"), "webp", facts, { maxBytes: 1000 });
     expect(r.notes.join(" ")).toMatch(/does not fit --max-mb 0.00 MB even at \d+x\d+ and \d+ fps/);
     expect(r.width).toBeLessThan(480);
   });
 
   it("frame rates that are not whole centiseconds become the next lower one", async () => {
-    const { animationRate } = await import("../src/batch/transcode.ts");
+    const { animationRate } = await import("../src/ffmpeg/transcode.ts");
     expect([30, 24, 12, 10, 6, 3].map((f) => animationRate(f))).toEqual([25, 20, 10, 10, 5, 2]);
   });
 });

@@ -33,10 +33,10 @@ import {
 } from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../replay/timeline/align.ts";
-import { RolloutPropsSchema, type RolloutProps } from "../video/props.ts";
-import { ComparePropsSchema, type CompareProps } from "../video/compare-props.ts";
-import { rolloutLayout, type Rect } from "../video/layout.ts";
-import { sceneAt, type VideoSpec } from "../video/scene/index.ts";
+import { RolloutPropsSchema, type RolloutProps } from "../video/rollout/props.ts";
+import { ComparePropsSchema, type CompareProps } from "../video/compare/props.ts";
+import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
+import { sceneAt, type VideoSpec } from "../video/compositions.ts";
 
 const GOLDEN = join(ROOT, "test", "golden");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

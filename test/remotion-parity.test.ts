@@ -4,7 +4,7 @@
  * (the text plan laid out in Node, props.text); they may differ only in
  * rasterisation (Skia in Node against Chromium's canvas: antialiasing, image
  * filtering). Stills of the Rollout and Compare compositions, rendered by
- * real Chromium through src/mp4/remotion/session.ts, are compared with the
+ * real Chromium through src/film/remotion/session.ts, are compared with the
  * native frames of the same frame numbers: PSNR over the whole frame and per
  * layout region must reach MIN_PSNR_DB. The threshold is tight enough that a
  * layout drift fails: the HUD moved by 4 px (a modified scene painted
@@ -32,15 +32,15 @@ import {
 } from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../replay/timeline/align.ts";
-import { openSession, type RenderSession } from "../src/mp4/remotion/session.ts";
-import { resolveBrowser } from "../src/mp4/remotion/browser.ts";
-import { withTextPlan } from "../src/native/text-plan.ts";
-import { RolloutPropsSchema, type RolloutProps } from "../video/props.ts";
-import { ComparePropsSchema, type CompareProps } from "../video/compare-props.ts";
-import { PLACEHOLDER } from "../video/placeholder.ts";
-import { COMPARE_PLACEHOLDER } from "../video/compare-placeholder.ts";
-import { rolloutLayout, type Rect } from "../video/layout.ts";
-import { sceneAt, type VideoSpec } from "../video/scene/index.ts";
+import { openSession, type RenderSession } from "../src/film/remotion/session.ts";
+import { resolveBrowser } from "../src/film/remotion/browser.ts";
+import { withTextPlan } from "../src/film/shared/text-plan.ts";
+import { RolloutPropsSchema, type RolloutProps } from "../video/rollout/props.ts";
+import { ComparePropsSchema, type CompareProps } from "../video/compare/props.ts";
+import { PLACEHOLDER } from "../video/rollout/placeholder.ts";
+import { COMPARE_PLACEHOLDER } from "../video/compare/placeholder.ts";
+import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
+import { sceneAt, type VideoSpec } from "../video/compositions.ts";
 import type { Scene } from "../video/scene/types.ts";
 
 /**

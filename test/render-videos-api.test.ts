@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MIXED } from "./helpers.ts";
 import { BatchManifestSchema, planBatch, renderVideos, type RenderVideosOptions } from "../src/index.ts";
-import { probeVideo } from "../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../src/ffmpeg/probe.ts";
 import { readFileSync } from "node:fs";
 
 const dirs: string[] = [];

@@ -21,20 +21,22 @@ import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline, TraceEntry } from "../replay/timeline/timeline-schema.ts";
 import { revealFrame, pinsFrame, separationDeg, WORLD_FRAME } from "../replay/rules/map-frame.ts";
 import * as pageGeo from "../src/page/geo.ts";
-import { resolveBrowser, BROWSER_ENV } from "../src/mp4/remotion/browser.ts";
-import { FFMPEG_ENV, FFPROBE_ENV, probeVideo, resolveFfmpeg, resolveFfprobe } from "../src/mp4/ffmpeg.ts";
-import { parseSize } from "../src/mp4/size.ts";
+import { resolveBrowser, BROWSER_ENV } from "../src/film/remotion/browser.ts";
+import { FFMPEG_ENV, FFPROBE_ENV, resolveFfmpeg, resolveFfprobe } from "../src/ffmpeg/find.ts";
+import { probeVideo } from "../src/ffmpeg/probe.ts";
+import { parseSize } from "../src/film/size.ts";
 import { GeoreplayError } from "../replay/io/errors.ts";
-import { rolloutLayout } from "../video/layout.ts";
-import { creditLine, licenceLabel, panoramaOnScreen, recordedMapFiles, segmentAt, viewportAt } from "../video/lookup.ts";
-import { rolloutFrame } from "../video/frame-state.ts";
-import { RolloutPropsSchema, type RolloutProps } from "../video/props.ts";
-import { provenance, rolloutScene } from "../video/scene/rollout.ts";
+import { rolloutLayout } from "../video/scene/layout.ts";
+import { creditLine, licenceLabel, segmentAt, viewportAt } from "../video/scene/lookup.ts";
+import { panoramaOnScreen, recordedMapFiles } from "../video/slideshow/recorded-maps.ts";
+import { rolloutFrame } from "../video/rollout/state.ts";
+import { RolloutPropsSchema, type RolloutProps } from "../video/rollout/props.ts";
+import { provenance, rolloutScene } from "../video/rollout/scene.ts";
 import { Draw } from "../video/scene/draw.ts";
-import { hudPanel, hudValues, UNKNOWN } from "../video/scene/parts/hud.ts";
-import { tracePane } from "../video/scene/parts/trace-pane.ts";
-import { OVERWRITTEN_NOTE, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../video/scene/parts/overlays.ts";
-import { framePath } from "../video/scene/parts/viewport.ts";
+import { hudPanel, hudValues, UNKNOWN } from "../video/parts/hud.ts";
+import { tracePane } from "../video/parts/trace-pane.ts";
+import { OVERWRITTEN_NOTE, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../video/parts/overlays.ts";
+import { framePath } from "../video/parts/viewport.ts";
 import type { Scene } from "../video/scene/types.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-test-"));
@@ -473,7 +475,7 @@ describe("georeplay render (native engine)", () => {
   }, 900_000);
 
   // KNOWN BUG (fails until fixed): the tools an engine needs are resolved only when encoding
-  // starts, after every view was verified and every frame file written (src/mp4/render-episode.ts
+  // starts, after every view was verified and every frame file written (src/film/render-episode.ts
   // renderEpisodeMp4: prepareEpisode, then encodeWith -> openRawEncoder -> resolveFfmpeg;
   // encodeRemotion -> resolveBrowser). A drifted episode shows it: the drift is reported (exit 1)
   // instead of the missing ffmpeg (exit 2), after ~8 s of work on the Trieste episode.

@@ -16,7 +16,7 @@ import * as fontkit from "fontkit";
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { fontFilePath, fontFilePaths, nodeMeasure, registerFonts } from "../src/native/fonts.ts";
+import { fontFilePath, fontFilePaths, nodeMeasure, registerFonts } from "../src/film/shared/fonts.ts";
 import { FONT_FACES, SCRIPT_CHAIN, cssFont, fontFamilies, type FontFaceFile, type FontRole } from "../video/text/fonts.ts";
 import { wrapText } from "../video/text/lines.ts";
 

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { nodeMeasure } from "../src/native/fonts.ts";
+import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { graphemes as ourGraphemes } from "../video/text/breaks.ts";
 import type { FontSpec } from "../video/text/fonts.ts";
 import { fitLine, printable, wrapText, type Measure } from "../video/text/lines.ts";

@@ -3,10 +3,10 @@
  * on any Canvas 2D context, and the Remotion compositions (`georeplay/video/remotion`,
  * which needs Remotion installed) to register in another Remotion project.
  */
-export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./props.ts";
+export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./rollout/props.ts";
 export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
-export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare-props.ts";
-export { sceneAt, videoFrames, videoFps, videoSize, type VideoSpec } from "./scene/index.ts";
-export { measuringLayouter, planLayouter, TextPlanSchema, type TextLayouter, type TextPlan } from "./scene/text.ts";
+export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare/props.ts";
+export { sceneAt, videoFrames, videoFps, videoSize, type VideoSpec } from "./compositions.ts";
+export { measuringLayouter, planLayouter, TextPlanSchema, type TextLayouter, type TextPlan } from "./text/layouter.ts";
 export type { Scene, Prim } from "./scene/types.ts";
 export { paint, type PaintEnv } from "./paint.ts";

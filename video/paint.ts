@@ -6,8 +6,8 @@
  */
 import { geoPath, type GeoContext } from "d3-geo";
 import { cssFont } from "./text/fonts.ts";
-import { atlasFor, viewShapes, type Atlas, type ViewBox } from "./atlas.ts";
-import { mapProjection } from "./scene/projection.ts";
+import { atlasFor, viewShapes, type Atlas, type ViewBox } from "./map/atlas.ts";
+import { mapProjection } from "./map/projection.ts";
 import type { Paint, Prim, Radius, Scene } from "./scene/types.ts";
 
 /** The Canvas 2D surface both backends provide (Skia's context is typed as the DOM's). */

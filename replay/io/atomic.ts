@@ -6,13 +6,18 @@
  */
 import { mkdirSync, renameSync, rmSync, writeFileSync, createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm, writeFile } from "node:fs/promises";
-import { dirname, basename, join } from "node:path";
+import { dirname, basename, extname, join } from "node:path";
 import { threadId } from "node:worker_threads";
 import { onAbort } from "./abort.ts";
 
-/** A hidden temp name beside the target, unique per process and thread (`.name.tmp-<pid>-<tid>-<rand>`). */
+/**
+ * A hidden temp name beside the target, unique per process and thread, ending in the target's
+ * extension (`.name.mp4.tmp-<pid>-<tid>-<rand>.mp4`) so tools that read the type from the name
+ * (ffmpeg, sharp) treat it as the target.
+ */
 export function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${threadId}-${Math.random().toString(36).slice(2, 8)}`);
+  const rand = Math.random().toString(36).slice(2, 8);
+  return join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${threadId}-${rand}${extname(target)}`);
 }
 
 /** True for the temp files tempPathFor makes (for sweeping the leftovers of a killed run). */

@@ -9,11 +9,11 @@ import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { throwIfAborted } from "../../replay/io/abort.ts";
 import type { ManifestSide } from "../../replay/batch/manifest-schema.ts";
-import type { Size } from "../mp4/size.ts";
-import type { Engine } from "../mp4/engine.ts";
-import type { X264Preset } from "../native/encoder.ts";
-import type { PreparedEpisode } from "../mp4/render-episode.ts";
-import type { PreparedCompare } from "../mp4/render-compare.ts";
+import type { Size } from "../film/size.ts";
+import type { Engine } from "../film/engine.ts";
+import type { X264Preset } from "../ffmpeg/x264.ts";
+import type { PreparedEpisode } from "../film/render-episode.ts";
+import type { PreparedCompare } from "../film/render-compare.ts";
 
 export interface VideoJob {
   kind: "rollout" | "compare";
@@ -85,7 +85,7 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
     async prepare(job, signal) {
       throwIfAborted(signal);
       // The engine's tools once, before the first video's work (a missing ffmpeg fails every video alike).
-      checked ??= import("../mp4/engine.ts").then((m) => m.checkEngine(engine));
+      checked ??= import("../film/engine.ts").then((m) => m.checkEngine(engine));
       await checked;
       const common = {
         episodes: job.episodes,
@@ -102,11 +102,11 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
       };
       let prepared: Prepared;
       if (job.kind === "rollout") {
-        const p = await (await import("../mp4/render-episode.ts")).prepareEpisode(common);
+        const p = await (await import("../film/render-episode.ts")).prepareEpisode(common);
         prepared = { job, video: { kind: "rollout", p } };
       } else {
         if (job.versus === undefined) throw new GeoreplayError("a two-up job needs its second episode (versus)");
-        const p = await (await import("../mp4/render-compare.ts")).prepareCompare({ ...common, versus: job.versus });
+        const p = await (await import("../film/render-compare.ts")).prepareCompare({ ...common, versus: job.versus });
         prepared = { job, video: { kind: "compare", p } };
       }
       open.add(prepared.video.p.dispose);
@@ -114,7 +114,7 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
     },
     async encode(pj, out, signal, onFrames) {
       const { video } = pj as Prepared;
-      const { encodeWith } = await import("../mp4/engine.ts");
+      const { encodeWith } = await import("../film/engine.ts");
       try {
         const r = await encodeWith(video.p.spec, { engine, publicDir: video.p.publicDir, out, preset: opts.preset, concurrency, signal, onProgress: onFrames });
         const { width, height } = video.p.spec.props.output ?? { width: 1280, height: 720 };

@@ -11,10 +11,10 @@ import type { InputFormat } from "../../replay/formats/inputs.ts";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
 import type { Candidate, Selection } from "../../replay/batch/select.ts";
 import type { PlannedVideo } from "../../replay/batch/plan.ts";
-import type { Engine } from "../mp4/engine.ts";
-import { packageVersion } from "../mp4/package-root.ts";
-import type { X264Preset } from "../native/encoder.ts";
-import type { Size } from "../mp4/size.ts";
+import type { Engine } from "../film/engine.ts";
+import { packageVersion } from "../install/package-info.ts";
+import type { X264Preset } from "../ffmpeg/x264.ts";
+import type { Size } from "../film/size.ts";
 import type { BatchProgress, BatchResult, VideoOutcome } from "./run-batch.ts";
 
 export interface PlanVideosOptions {
@@ -79,7 +79,7 @@ export interface RenderVideosResult extends BatchResult {
 
 export async function defaultsFor(format: VideoFormat): Promise<{ size: Size; fps: number }> {
   if (format !== "gif" && format !== "webp") return { size: { width: 1280, height: 720 }, fps: 30 };
-  const { ANIMATION_FPS, ANIMATION_SIZE } = await import("./transcode.ts");
+  const { ANIMATION_FPS, ANIMATION_SIZE } = await import("../ffmpeg/transcode.ts");
   return { size: ANIMATION_SIZE, fps: ANIMATION_FPS };
 }
 
@@ -130,7 +130,7 @@ export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideos
     throw new GeoreplayError(`-o ${o.dir}: cannot create the folder (${(e as Error).message})`);
   }
   // A missing ffmpeg (or Remotion/Chromium for the remotion engine) stops the batch before any video.
-  await (await import("../mp4/engine.ts")).checkEngine(o.engine);
+  await (await import("../film/engine.ts")).checkEngine(o.engine);
   const { engineBackend } = await import("./backend.ts");
   const { runBatch } = await import("./run-batch.ts");
   const backend = engineBackend({ engine: o.engine, preset: o.preset, jobs: o.jobs, concurrency: o.concurrency, onWarning: o.onWarning });

@@ -18,11 +18,11 @@ import { TaskIndex } from "../../replay/tasks/task-index.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { isTempName, tempPathFor } from "../../replay/io/atomic.ts";
-import type { Size } from "../mp4/size.ts";
+import type { Size } from "../film/size.ts";
 import type { PreparedJob, VideoBackend, VideoJob } from "./backend.ts";
 import { lockBatchFolder } from "./folder-lock.ts";
 import { readBatchManifest, recordFailure, recordVideo, writeBatchManifest } from "./manifest.ts";
-import { posterFrame, transcode } from "./transcode.ts";
+import { posterFrame, transcode } from "../ffmpeg/transcode.ts";
 
 export interface BatchRunOptions {
   /** The recordings, as given to the command. */

@@ -2,7 +2,7 @@
 import { Command, Option } from "commander";
 import { join } from "node:path";
 import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
-import { parseSize } from "../mp4/size.ts";
+import { parseSize } from "../film/size.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export function registerFrames(program: Command): void {
@@ -68,7 +68,7 @@ export function registerFrames(program: Command): void {
           onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
         }),
       );
-      const { writeStudioProps } = await import("../native/studio-props.ts");
+      const { writeStudioProps } = await import("../film/studio-props.ts");
       const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
       const t = r.timeline;
       const s = r.stats;

@@ -3,12 +3,12 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { relative } from "node:path";
 import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
-import { parseSize } from "../mp4/size.ts";
-import { ENGINES } from "../mp4/engine.ts";
-import { X264_PRESETS } from "../native/encoder.ts";
+import { parseSize } from "../film/size.ts";
+import { ENGINES } from "../film/engine.ts";
+import { X264_PRESETS } from "../ffmpeg/x264.ts";
 import { registerBatchOptions, routeBatch } from "./render-batch.ts";
 // Remotion, webpack and the renderer load only when a render runs.
-import type { RenderStage } from "../mp4/render-episode.ts";
+import type { RenderStage } from "../film/render-episode.ts";
 import type { Progress } from "./progress.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
@@ -73,7 +73,7 @@ export function registerRender(program: Command): void {
       if (await routeBatch(episodes, o, command)) return;
       if (o.versus !== undefined || o.versusArm !== undefined || o.pass !== undefined) return renderVersus(episodes, o);
       const r = await withProgress("render", o, async (bar) =>
-        (await import("../mp4/render-episode.ts")).renderEpisodeMp4({
+        (await import("../film/render-episode.ts")).renderEpisodeMp4({
           signal: interruptSignal(),
           episodes,
           episode: o.episode,
@@ -93,7 +93,7 @@ export function registerRender(program: Command): void {
         }),
       );
       if (o.json) {
-        const { renderReport } = await import("../mp4/render-report.ts");
+        const { renderReport } = await import("../film/render-report.ts");
         const report = renderReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
         return;
@@ -110,7 +110,7 @@ export function registerRender(program: Command): void {
 
 /** Replies in Chinese, Japanese, Korean or emoji draw as boxes without Debian's Noto fonts: say so before rendering. */
 async function warnMissingFonts(): Promise<void> {
-  const { registerFonts } = await import("../native/fonts.ts");
+  const { registerFonts } = await import("../film/shared/fonts.ts");
   const missing = registerFonts().missing;
   if (missing.length === 0) return;
   const packages = [...new Set(missing.map((m) => m.debianPackage))].join(" ");
@@ -139,7 +139,7 @@ function onStage(bar: Progress) {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function renderVersus(episodes: string[], o: Record<string, any>): Promise<void> {
   const r = await withProgress("render", o, async (bar) =>
-    (await import("../mp4/render-compare.ts")).renderCompareMp4({
+    (await import("../film/render-compare.ts")).renderCompareMp4({
       signal: interruptSignal(),
       episodes,
       episode: o.episode,
@@ -162,7 +162,7 @@ async function renderVersus(episodes: string[], o: Record<string, any>): Promise
     }),
   );
   if (o.json) {
-    const { compareReport } = await import("../mp4/compare-report.ts");
+    const { compareReport } = await import("../film/compare-report.ts");
     const report = compareReport(o.out, r, undefined, (m) => process.stderr.write(`warning: ${m}\n`));
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;

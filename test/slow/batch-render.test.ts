@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import sharp from "sharp";
 import { runCli, MIXED } from "../helpers.ts";
-import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { BatchManifestSchema } from "../../replay/batch/manifest-schema.ts";
 
 const dirs: string[] = [];

@@ -12,8 +12,8 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers.ts";
-import { probeVideo } from "../../src/mp4/ffmpeg.ts";
-import { REMOTION_MISSING } from "../../src/mp4/engine.ts";
+import { probeVideo } from "../../src/ffmpeg/probe.ts";
+import { REMOTION_MISSING } from "../../src/film/engine.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
 
 const SAMPLE = join(ROOT, "rollouts", "sample");
@@ -73,7 +73,7 @@ describe("the installed package", () => {
       "package/dist/src/index.d.ts",
       "package/dist/video/api.js",
       "package/dist/video/remotion/index.js",
-      "package/dist/src/native/paint-worker.js",
+      "package/dist/src/film/native/paint-worker.js",
       "package/dist/replay/timeline/timeline-schema.d.ts",
       "package/dist/replay/verify/pool-worker.js",
       "package/LICENSE",

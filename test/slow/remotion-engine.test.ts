@@ -15,11 +15,11 @@ import { bundle } from "@remotion/bundler";
 import { getCompositions } from "@remotion/renderer";
 import { ROOT, TRIESTE, runCli } from "../helpers.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
-import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../../replay/timeline/align.ts";
-import type { RolloutProps } from "../../video/props.ts";
-import type { CompareProps } from "../../video/compare-props.ts";
+import type { RolloutProps } from "../../video/rollout/props.ts";
+import type { CompareProps } from "../../video/compare/props.ts";
 
 // Short paths: Chromium's socket path under TMPDIR must stay within 107 bytes.
 const tmp = mkdtempSync("/tmp/grr-e2e-");

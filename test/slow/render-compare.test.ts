@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
-import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
 import { generateFrames } from "../../replay/frames/frames.ts";
 import { alignTimelines } from "../../replay/timeline/align.ts";

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
-import { probeVideo } from "../../src/mp4/ffmpeg.ts";
+import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 

@@ -6,8 +6,8 @@
 import React, { useLayoutEffect, useMemo, useRef } from "react";
 import { cancelRender, continueRender, delayRender, staticFile, useCurrentFrame, useVideoConfig } from "remotion";
 import { paint } from "../paint.ts";
-import { sceneAt, type VideoSpec } from "../scene/index.ts";
-import { planLayouter } from "../scene/text.ts";
+import { sceneAt, type VideoSpec } from "../compositions.ts";
+import { planLayouter } from "../text/layouter.ts";
 import { cssFont } from "../text/fonts.ts";
 import type { Measure } from "../text/lines.ts";
 import { bundledAtlas } from "./atlas-bundled.ts";

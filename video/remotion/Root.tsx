@@ -7,11 +7,11 @@
  */
 import React, { useMemo } from "react";
 import { Composition, getStaticFiles, type CalculateMetadataFunction } from "remotion";
-import { RolloutPropsSchema, outputSize, type RolloutProps } from "../props.ts";
-import { PLACEHOLDER } from "../placeholder.ts";
+import { RolloutPropsSchema, outputSize, type RolloutProps } from "../rollout/props.ts";
+import { PLACEHOLDER } from "../rollout/placeholder.ts";
 import { loadFonts } from "./fonts.ts";
-import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare-props.ts";
-import { COMPARE_PLACEHOLDER } from "../compare-placeholder.ts";
+import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare/props.ts";
+import { COMPARE_PLACEHOLDER } from "../compare/placeholder.ts";
 import { alignTimelines } from "../../replay/timeline/align.ts";
 import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { CanvasVideo } from "./CanvasVideo.tsx";

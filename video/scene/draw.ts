@@ -5,7 +5,7 @@
  */
 import type { FontSpec, FontRole } from "../text/fonts.ts";
 import type { Box, Paint, Prim, Radius } from "./types.ts";
-import type { TextLayouter } from "./text.ts";
+import type { TextLayouter } from "../text/layouter.ts";
 
 export const font = (role: FontRole, size: number, weight: FontSpec["weight"] = 400, italic = false): FontSpec =>
   italic ? { role, size, weight, italic } : { role, size, weight };

@@ -7,7 +7,7 @@
  * Both engines must see the same family names, so they are spelled here once.
  *
  * Browser-safe: data and string formatting only. Registering the files is the delivery layer's
- * job (src/native/fonts.ts in Node; FontFace with `unicodeRange` in a browser).
+ * job (src/film/shared/fonts.ts in Node; FontFace with `unicodeRange` in a browser).
  */
 
 export type FontRole = "sans" | "mono";

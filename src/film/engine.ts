@@ -1,0 +1,56 @@
+/**
+ * Which engine encodes a prepared video: "native" (the default: Skia in
+ * Node, ffmpeg's libx264; no browser, no server, no licence) or "remotion"
+ * (the same scenes through the Remotion composition in Chromium; needs
+ * Remotion, whose licence is not open source, installed beside georeplay).
+ */
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import type { VideoSpec } from "../../video/compositions.ts";
+import { encodeVideo } from "./native/encode-video.ts";
+import type { EncodeVideoOptions, EncodeVideoResult } from "./shared/encode-options.ts";
+import { resolveFfmpeg } from "../ffmpeg/find.ts";
+
+export const ENGINES = ["native", "remotion"] as const;
+export type Engine = (typeof ENGINES)[number];
+
+export const REMOTION_VERSION = "4.0.527";
+export const REMOTION_MISSING =
+  "--engine remotion needs Remotion, which georeplay does not install: " +
+  `npm install --save-exact remotion@${REMOTION_VERSION} @remotion/bundler@${REMOTION_VERSION} @remotion/renderer@${REMOTION_VERSION} react@19.3.1 react-dom@19.3.1 ` +
+  "(and apt-get install chromium).\nRemotion's licence is not open source: free for individuals, non-profits and companies of up to 3 people; other companies need a Company License (remotion.pro). The default engine (native) needs neither.";
+
+export interface EngineOptions extends EncodeVideoOptions {
+  engine?: Engine;
+  /** Remotion only: Chromium tabs in parallel. */
+  concurrency?: number;
+  onBundleProgress?: (percent: number) => void;
+}
+
+/**
+ * Checks, before any work, that the engine can run: ffmpeg for native
+ * (resolved as the encoder will), Remotion installed and a Chromium for
+ * remotion. A missing tool is exit 2 up front, not after every view was
+ * verified and every frame file written.
+ */
+export async function checkEngine(engine: Engine = "native"): Promise<void> {
+  resolveFfmpeg();
+  if (engine === "remotion") {
+    await loadRemotionEngine();
+    (await import("./remotion/browser.ts")).resolveBrowser();
+  }
+}
+
+export async function encodeWith(spec: VideoSpec, o: EngineOptions): Promise<EncodeVideoResult> {
+  if ((o.engine ?? "native") === "native") return encodeVideo(spec, o);
+  return (await loadRemotionEngine()).encodeRemotion(spec, o);
+}
+
+async function loadRemotionEngine(): Promise<typeof import("./remotion/encode-remotion.ts")> {
+  try {
+    return await import("./remotion/encode-remotion.ts");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") throw new GeoreplayError(REMOTION_MISSING);
+    throw e;
+  }
+}

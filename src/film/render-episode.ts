@@ -1,0 +1,191 @@
+/**
+ * One episode to one MP4, in two steps a batch can overlap: prepare (find
+ * the episode, verify every view, write its frame files and timeline into a
+ * private folder) and encode (paint and encode with the chosen engine,
+ * rename into place). Nothing partial is ever left at the output path, and
+ * every temporary folder is removed, also on failure and on Ctrl-C.
+ */
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, resolve } from "node:path";
+import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
+import { onAbort } from "../../replay/io/abort.ts";
+import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import type { VideoSpec } from "../../video/compositions.ts";
+import type { X264Preset } from "../ffmpeg/x264.ts";
+import { checkEngine, encodeWith, type Engine } from "./engine.ts";
+import type { Size } from "./size.ts";
+
+export type RenderStage = "frames" | "bundle" | "render";
+
+export interface RenderEpisodeOptions {
+  episodes: string[];
+  episode: string;
+  /** Needed to re-render views (eval and training records); an example-rollout slideshow uses its recorded images. */
+  tasks?: string;
+  panos?: string;
+  format?: FramesOptions["format"];
+  out: string;
+  size?: Size;
+  fps?: number;
+  unverified?: boolean;
+  /** "native" (default) or "remotion". */
+  engine?: Engine;
+  /** x264 preset; default medium (native), veryfast (remotion). */
+  preset?: X264Preset;
+  /** Remotion only: Chromium tabs in parallel. */
+  concurrency?: number;
+  jobs?: number;
+  onProgress?: (stage: RenderStage, done: number, total: number) => void;
+  /** Warnings worth a user's attention (e.g. a slideshow's images were overwritten by a later episode). */
+  onWarning?: (message: string) => void;
+  /** false: paint every frame, even where the previous one holds (for comparisons; default true). */
+  holds?: boolean;
+  /** Cancels the render: workers, painter and ffmpeg stop, nothing is written, temp folders are removed; the call rejects. */
+  signal?: AbortSignal;
+}
+
+export interface RenderEpisodeResult {
+  out: string;
+  timeline: Timeline;
+  /** The frame generator's counts (views checked / matched / resolved). */
+  stats: FramesStats;
+  size: Size;
+  frames: number;
+  renderMs: number;
+  framesMs: number;
+  /** Frames painted (the others repeat the previous one). */
+  painted: number;
+}
+
+export function checkOutputPath(out: string): string {
+  const target = resolve(out);
+  if (extname(target).toLowerCase() !== ".mp4") throw new GeoreplayError(`-o ${out}: the output must be an .mp4 file`);
+  try {
+    if (statSync(target).isDirectory()) throw new GeoreplayError(`-o ${out}: is a directory; give a file name such as ${join(out, "rollout.mp4")}`);
+  } catch (e) {
+    if (e instanceof GeoreplayError) throw e;
+  }
+  return target;
+}
+
+export function ensureOutputFolder(target: string, given: string): void {
+  try {
+    mkdirSync(dirname(target), { recursive: true });
+  } catch (e) {
+    throw new GeoreplayError(`-o ${given}: cannot create its folder (${errorMessage(e)})`);
+  }
+}
+
+/** A video ready to encode: its spec, and the private folder its frame files are in. */
+export interface PreparedVideo {
+  spec: VideoSpec;
+  publicDir: string;
+  framesMs: number;
+  /** Removes the frame files (idempotent). */
+  dispose(): void;
+}
+
+export interface PreparedEpisode extends PreparedVideo {
+  spec: Extract<VideoSpec, { composition: "Rollout" }>;
+  timeline: Timeline;
+  stats: FramesStats;
+}
+
+/** A private folder for a video's frame files, removed by dispose() or on abort. */
+export function workFolder(signal?: AbortSignal): { dir: string; dispose(): void } {
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-render-"));
+  let off = () => {};
+  const dispose = () => {
+    off();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  off = onAbort(signal, dispose);
+  return { dir, dispose };
+}
+
+/** The frame files of one episode of a render, written to `sub` of its work folder (one rule for single and two-up videos). */
+export function framesOptionsFor(
+  opts: Omit<RenderEpisodeOptions, "out">,
+  episode: string,
+  workDir: string,
+  sub: string,
+  onProgress: (done: number, total: number) => void,
+): FramesOptions {
+  return {
+    episodes: opts.episodes,
+    episode,
+    tasks: opts.tasks,
+    panos: opts.panos,
+    format: opts.format,
+    fps: opts.fps ?? 30,
+    unverified: opts.unverified ?? false,
+    jobs: opts.jobs,
+    publicDir: workDir,
+    out: join(workDir, sub),
+    onProgress,
+    onWarning: opts.onWarning,
+    signal: opts.signal,
+  };
+}
+
+export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): Promise<PreparedEpisode> {
+  const work = workFolder(opts.signal);
+  try {
+    const t0 = performance.now();
+    const gen = await generateFrames(framesOptionsFor(opts, opts.episode, work.dir, "e", (done, total) => opts.onProgress?.("frames", done, total)));
+    const props = RolloutPropsSchema.parse({ ...gen.timeline, output: opts.size ?? { width: 1280, height: 720 } });
+    return {
+      spec: { composition: "Rollout", props },
+      timeline: gen.timeline,
+      stats: gen.stats,
+      publicDir: work.dir,
+      framesMs: performance.now() - t0,
+      dispose: work.dispose,
+    };
+  } catch (e) {
+    work.dispose();
+    throw e;
+  }
+}
+
+/** Encodes a prepared video to `target` with the chosen engine, progress reported as the render stage. */
+export function encodePrepared(p: PreparedVideo, target: string, opts: Omit<RenderEpisodeOptions, "episodes" | "episode" | "out">) {
+  return encodeWith(p.spec, {
+    engine: opts.engine,
+    publicDir: p.publicDir,
+    out: target,
+    preset: opts.preset,
+    holds: opts.holds,
+    concurrency: opts.concurrency,
+    signal: opts.signal,
+    onProgress: (done, total) => opts.onProgress?.("render", done, total),
+    onBundleProgress: (pct) => opts.onProgress?.("bundle", pct, 100),
+  });
+}
+
+/** One episode to one MP4: prepare, encode, clean up. */
+export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+  const target = checkOutputPath(opts.out);
+  await checkEngine(opts.engine);
+  const prepared = await prepareEpisode(opts);
+  try {
+    ensureOutputFolder(target, opts.out);
+    const r = await encodePrepared(prepared, target, opts);
+    const size = { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height };
+    return {
+      out: target,
+      timeline: prepared.timeline,
+      stats: prepared.stats,
+      size,
+      frames: r.frames,
+      renderMs: r.ms,
+      framesMs: prepared.framesMs,
+      painted: r.painted,
+    };
+  } finally {
+    prepared.dispose();
+  }
+}

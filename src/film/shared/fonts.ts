@@ -1,0 +1,90 @@
+/**
+ * Fonts for the native (Skia) painter: registers every face of the chain with @napi-rs/canvas
+ * and measures text with it.
+ *
+ * Why here: the chain itself (families, files) is browser-safe data in video/text/fonts.ts; this
+ * is the Node half. Package files resolve through the installed package (so an installed tarball
+ * works too); Debian files may be absent, and are reported rather than fatal, because a render
+ * with boxes for CJK is still a render.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { GlobalFonts, createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
+import { FONT_FACES, cssFont, type FontFaceFile } from "../../../video/text/fonts.ts";
+import type { Measure } from "../../../video/text/lines.ts";
+
+export interface MissingFont {
+  family: string;
+  path: string;
+  debianPackage: string;
+}
+
+const require = createRequire(import.meta.url);
+const packageDirs = new Map<string, string>();
+
+/** Absolute path of one face's file (whether or not it exists). */
+export function fontFilePath(face: FontFaceFile): string {
+  if (face.source.kind === "system") return face.source.path;
+  const { pkg, file } = face.source;
+  let dir = packageDirs.get(pkg);
+  if (!dir) {
+    dir = dirname(require.resolve(`${pkg}/package.json`));
+    packageDirs.set(pkg, dir);
+  }
+  return join(dir, file);
+}
+
+/** Absolute paths of the faces present on this machine. */
+export function fontFilePaths(): string[] {
+  return FONT_FACES.map(fontFilePath).filter((p) => existsSync(p));
+}
+
+let registration: { registered: number; missing: MissingFont[] } | undefined;
+
+/** Registers every face once per process; later calls return the first call's result. */
+export function registerFonts(): { registered: number; missing: MissingFont[] } {
+  if (registration) return { registered: registration.registered, missing: [...registration.missing] };
+  let registered = 0;
+  const missing: MissingFont[] = [];
+  for (const face of FONT_FACES) {
+    const path = fontFilePath(face);
+    if (!existsSync(path)) {
+      if (face.source.kind === "system") missing.push({ family: face.family, path, debianPackage: face.source.debianPackage });
+      else throw new Error(`font file missing from an installed package: ${path}`);
+      continue;
+    }
+    if (GlobalFonts.registerFromPath(path, face.family)) registered++;
+    else throw new Error(`@napi-rs/canvas could not load the font ${path}`);
+  }
+  registration = { registered, missing };
+  return { registered, missing: [...missing] };
+}
+
+/** A Measure backed by Skia, cached by (font, text). Registers the fonts first. */
+export function nodeMeasure(): Measure {
+  registerFonts();
+  const context: SKRSContext2D = createCanvas(8, 8).getContext("2d");
+  let current = "";
+  const cache = new Map<string, Map<string, number>>();
+  const MAX_ENTRIES = 50_000;
+  let entries = 0;
+  return (text, font) => {
+    const css = cssFont(font);
+    let byText = cache.get(css);
+    if (!byText) cache.set(css, (byText = new Map()));
+    let width = byText.get(text);
+    if (width === undefined) {
+      if (current !== css) context.font = current = css;
+      width = context.measureText(text).width;
+      if (entries >= MAX_ENTRIES) {
+        cache.clear();
+        entries = 0;
+        cache.set(css, (byText = new Map()));
+      }
+      byText.set(text, width);
+      entries++;
+    }
+    return width;
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Text is laid out once, where the fonts are measured (Node, with the same
+ * font files every painter loads), and the broken lines travel with the
+ * props: the browser composition replays the plan instead of breaking lines
+ * with its own text engine, so both painters draw the same lines by
+ * construction. A plan entry is keyed by everything the layout depends on.
+ */
+import { z } from "zod";
+import { cssFont, type FontSpec } from "./fonts.ts";
+import { fitLine, wrapText, type Measure } from "./lines.ts";
+
+export interface TextLayouter {
+  /** One line, cut with an ellipsis to fit `maxWidth`. */
+  fit(text: string, font: FontSpec, maxWidth: number): string;
+  /** Lines broken at Unicode break opportunities; past `maxLines` the last one ends with an ellipsis. */
+  wrap(text: string, font: FontSpec, maxWidth: number, maxLines: number): string[];
+  /** Advance width of one line. */
+  width(text: string, font: FontSpec): number;
+}
+
+export const TextPlanSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.number()]));
+export type TextPlan = z.infer<typeof TextPlanSchema>;
+
+const px = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
+const key = (op: string, font: FontSpec, w: number | null, n: number | null, text: string) =>
+  `${op}|${cssFont(font)}|${w === null ? "" : px(w)}|${n ?? ""}|${text}`;
+
+/** Measures (Node: Skia with the registered fonts) and records every answer into a plan. */
+export function measuringLayouter(measure: Measure): TextLayouter & { plan(): TextPlan } {
+  const plan: TextPlan = {};
+  return {
+    fit(text, font, maxWidth) {
+      const k = key("fit", font, maxWidth, null, text);
+      let v = plan[k] as string | undefined;
+      if (v === undefined) plan[k] = v = fitLine(text, font, Math.max(0, maxWidth), measure);
+      return v;
+    },
+    wrap(text, font, maxWidth, maxLines) {
+      const k = key("wrap", font, maxWidth, maxLines, text);
+      let v = plan[k] as string[] | undefined;
+      if (v === undefined) plan[k] = v = wrapText(text, font, Math.max(1, maxWidth), measure, { maxLines }).lines;
+      return v;
+    },
+    width(text, font) {
+      const k = key("width", font, null, null, text);
+      let v = plan[k] as number | undefined;
+      if (v === undefined) plan[k] = v = Math.round(measure(text, font) * 100) / 100;
+      return v;
+    },
+    plan: () => plan,
+  };
+}
+
+/**
+ * Replays a plan. A layout the plan lacks (Studio at another size, a timeline
+ * without a plan) is measured with `fallback` (the browser's canvas), and
+ * reported once through `onMiss` so a preview can say it is approximate.
+ */
+export function planLayouter(plan: TextPlan, fallback: Measure, onMiss?: () => void): TextLayouter {
+  const live = measuringLayouter(fallback);
+  let missed = false;
+  const miss = () => {
+    if (!missed) onMiss?.();
+    missed = true;
+  };
+  return {
+    fit(text, font, maxWidth) {
+      const v = plan[key("fit", font, maxWidth, null, text)];
+      if (typeof v === "string") return v;
+      miss();
+      return live.fit(text, font, maxWidth);
+    },
+    wrap(text, font, maxWidth, maxLines) {
+      const v = plan[key("wrap", font, maxWidth, maxLines, text)];
+      if (Array.isArray(v)) return v;
+      miss();
+      return live.wrap(text, font, maxWidth, maxLines);
+    },
+    width(text, font) {
+      const v = plan[key("width", font, null, null, text)];
+      if (typeof v === "number") return v;
+      miss();
+      return live.width(text, font);
+    },
+  };
+}
