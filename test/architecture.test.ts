@@ -256,7 +256,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *           and the Remotion wrapper last.
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
-  src: [["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"], ["page"], ["commands"], ["."]],
+  src: [["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"], ["page"], ["reports"], ["commands"], ["."]],
   video: [["text"], ["scene"], ["map"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["."], ["remotion"]],
 };
 

@@ -15,7 +15,7 @@ import { GeoreplayError } from "../replay/io/errors.ts";
 import { runBatch, type BatchRunOptions } from "../src/batch/run-batch.ts";
 import type { VideoBackend } from "../src/batch/backend.ts";
 import { LOCK_NAME } from "../src/batch/folder-lock.ts";
-import { batchExitCode } from "../src/commands/exit-codes.ts";
+import { batchExitCode } from "../src/reports/exit-codes.ts";
 import { probeVideo } from "../src/ffmpeg/probe.ts";
 
 const dirs: string[] = [];

@@ -515,9 +515,10 @@ describe("georeplay render (native engine)", () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
-    const notMp4 = runCli(["render", ...triesteArgs, "-o", join(bad, "x.webm")]);
-    expect(notMp4.code).toBe(2);
-    expect(notMp4.stderr).toMatch(/\.mp4/);
+    // .webm, .gif and .webp name one file in that format (test/slow/render-one-file.test.ts); other names are refused.
+    const notVideo = runCli(["render", ...triesteArgs, "-o", join(bad, "x.mkv")]);
+    expect(notVideo.code).toBe(2);
+    expect(notVideo.stderr).toMatch(/x\.mkv: name the file for its format \(\.mp4, \.webm, \.gif, \.webp\)/);
     const noEpisode = runCli([
       "render",
       join(TRIESTE, "episodes.jsonl"),

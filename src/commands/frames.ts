@@ -1,9 +1,35 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import { join } from "node:path";
-import { addInputOptions, addRunOptions, configureImageLibrary, optionParser, positiveInt, withProgress } from "./options.ts";
-import { parseSize } from "../film/size.ts";
+import type { Size } from "../film/size.ts";
+import { inputOptions, positiveInt, runOptions, sizeOption, warn, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
+import { framesJson } from "../reports/frames.ts";
+
+export interface FramesCliOptions extends InputOptions, RunOptions {
+  episode: string;
+  out?: string;
+  fps: number;
+  view: number;
+  viewSize: number;
+  unverified?: boolean;
+  publicDir: string;
+  size: Size;
+}
+
+export const FRAMES_OPTIONS: OptionDefs<FramesCliOptions> = {
+  episode: { flags: "--episode <id|#n>", description: "episode_id, or #n for the n-th replayable episode of the input", required: true },
+  ...inputOptions(),
+  out: { flags: "--out <dir>", description: "output folder (default: <public-dir>/rollouts/<episode_id>)" },
+  fps: { flags: "--fps <n>", description: "video frames per second", parse: positiveInt, default: 30 },
+  view: { flags: "--view <px>", description: "size of the frame files (square)", parse: positiveInt, default: 640 },
+  viewSize: { flags: "--view-size <px>", description: "size of the views the model saw (the trace's)", parse: positiveInt, default: 640 },
+  unverified: { flags: "--unverified", description: "render even if a view drifted; the timeline marks the episode unverified" },
+  publicDir: { flags: "--public-dir <dir>", description: "Remotion public dir that framesDir is relative to", default: "public" },
+  size: sizeOption("video size props.json lays the text out for"),
+  ...runOptions(),
+};
 
 export function registerFrames(program: Command): void {
   const cmd = program
@@ -24,21 +50,8 @@ export function registerFrames(program: Command): void {
         '"slideshow", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n' +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
-    .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder")
-    .requiredOption("--episode <id|#n>", "episode_id, or #n for the n-th replayable episode of the input");
-  addInputOptions(cmd)
-    .option("--out <dir>", "output folder (default: <public-dir>/rollouts/<episode_id>)")
-    .option("--fps <n>", "video frames per second", positiveInt, 30)
-    .option("--view <px>", "size of the frame files (square)", positiveInt, 640)
-    .option("--view-size <px>", "size of the views the model saw (the trace's)", positiveInt, 640)
-    .option("--unverified", "render even if a view drifted; the timeline marks the episode unverified")
-    .option("--public-dir <dir>", "Remotion public dir that framesDir is relative to", "public")
-    .addOption(
-      new Option("--size <WxH>", "video size props.json lays the text out for")
-        .argParser(optionParser(parseSize))
-        .default({ width: 1280, height: 720 }, "1280x720"),
-    );
-  addRunOptions(cmd)
+    .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder");
+  declareOptions(cmd, FRAMES_OPTIONS)
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -47,64 +60,41 @@ export function registerFrames(program: Command): void {
         "  georeplay frames run/traces/rollouts.jsonl --episode rollouts-L4 --tasks tasks/ --panos panos/\n" +
         "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides",
     )
-    .action(async (episodes: string[], o) => {
-      await configureImageLibrary();
-      const r = await withProgress("frames", o, async (bar) =>
-        (await import("../../replay/frames/frames.ts")).generateFrames({
-          signal: interruptSignal(),
-          episodes,
-          episode: o.episode,
-          tasks: o.tasks,
-          panos: o.panos,
-          format: o.format,
-          out: o.out,
-          fps: o.fps,
-          view: o.view,
-          viewSize: o.viewSize,
-          unverified: Boolean(o.unverified),
-          jobs: o.jobs,
-          publicDir: o.publicDir,
-          onWarning: (m) => process.stderr.write(`warning: ${m}\n`),
-          onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
-        }),
-      );
-      const { writeStudioProps } = await import("../film/studio-props.ts");
-      const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
-      const t = r.timeline;
-      const s = r.stats;
-      const v = s.views;
-      if (o.json) {
-        const summary = {
-          episode_id: t.episode.episodeId,
-          format: t.episode.recordFormat,
-          source: t.episode.source,
-          verified: t.episode.verified,
-          views: { checked: v.checked, match: v.match, resolved: v.resolved, mismatch: v.mismatch },
-          out: r.outDir,
-          timeline: r.timelinePath,
-          props: propsPath,
-          frame_files: { total: s.files, rendered: s.rendered, reused: s.reused, keyframes: s.keyframes },
-          segments: t.segments.length,
-          total_frames: t.totalFrames,
-          fps: t.fps,
-          seconds: t.totalFrames / t.fps,
-        };
-        process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
-        return;
-      }
-      const head =
-        t.episode.source === "slideshow"
-          ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
-            `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
-          : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
-            (t.episode.recordFormat === "train" ? " (training digests)" : "") +
-            (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
-            (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
-            `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
-      process.stdout.write(
-        head +
-          `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
-          `\ntimeline: ${r.timelinePath}\nprops (timeline + text laid out at ${o.size.width}x${o.size.height}): ${propsPath}\n`,
-      );
-    });
+    .action(
+      replayAction<FramesCliOptions>(async (episodes, o) => {
+        const r = await withProgress("frames", o, async (bar) =>
+          (await import("../../replay/frames/frames.ts")).generateFrames({
+            ...o,
+            signal: interruptSignal(),
+            episodes,
+            unverified: Boolean(o.unverified),
+            onWarning: warn,
+            onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
+          }),
+        );
+        const { writeStudioProps } = await import("../film/studio-props.ts");
+        const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
+        const t = r.timeline;
+        const s = r.stats;
+        const v = s.views;
+        if (o.json) {
+          process.stdout.write(JSON.stringify(framesJson(r, propsPath), null, 2) + "\n");
+          return;
+        }
+        const head =
+          t.episode.source === "slideshow"
+            ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
+              `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
+            : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
+              (t.episode.recordFormat === "train" ? " (training digests)" : "") +
+              (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
+              (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
+              `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
+        process.stdout.write(
+          head +
+            `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
+            `\ntimeline: ${r.timelinePath}\nprops (timeline + text laid out at ${o.size.width}x${o.size.height}): ${propsPath}\n`,
+        );
+      }),
+    );
 }

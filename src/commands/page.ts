@@ -1,39 +1,35 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
-// Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
-import type { BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { runExitCode } from "./exit-codes.ts";
-import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
+import { pageExitCode, pageJson } from "../reports/page.ts";
+import { inputOptions, positiveInt, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 
-/** Exit code of a page build, by the one precedence rule (exit-codes.ts). */
-export function pageExitCode(r: BuildPageResult): number {
-  return runExitCode({ problems: r.errors.length, mismatch: r.mismatch });
+export interface PageCliOptions extends InputOptions, RunOptions {
+  out: string;
+  imageSize: number;
+  title?: string;
+  baseline?: string;
+  partial?: boolean;
 }
 
-/** The `--json` summary (docs/json-reports.md): fields are only ever added. */
-export function pageJson(r: BuildPageResult) {
-  return {
-    out: r.out,
-    written: r.written,
-    partial: r.partial,
-    bytes: r.bytes,
-    episodes: r.episodes,
-    formats: r.formats,
-    views: r.views,
-    images: r.images,
-    recorded_images: r.recordedImages,
-    checked: r.checked,
-    match: r.match,
-    mismatch: r.mismatch,
-    resolved: r.resolved,
-    problems: r.errors,
-    errored_episodes: r.erroredEpisodes,
-    warnings: r.warnings,
-    exit_code: pageExitCode(r),
-  };
-}
+export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
+  ...inputOptions(),
+  out: { flags: "-o, --out <file.html>", description: "the HTML file to write (atomically)", required: true },
+  imageSize: { flags: "--image-size <px>", description: "longest side of the embedded views (32..640)", parse: positiveInt, default: DEFAULT_IMAGE_SIZE },
+  title: { flags: "--title <text>", description: "page title" },
+  baseline: {
+    flags: "--baseline <arm>",
+    description:
+      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+  },
+  partial: {
+    flags: "--partial",
+    description: "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)",
+  },
+  ...runOptions(),
+};
 
 export function registerPage(program: Command): void {
   const cmd = program
@@ -55,16 +51,7 @@ export function registerPage(program: Command): void {
         "2 bad input: the run could not be read completely (no page written, or a --partial one).",
     )
     .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
-  addInputOptions(cmd)
-    .requiredOption("-o, --out <file.html>", "the HTML file to write (atomically)")
-    .option("--image-size <px>", "longest side of the embedded views (32..640)", positiveInt, DEFAULT_IMAGE_SIZE)
-    .option("--title <text>", "page title")
-    .option(
-      "--baseline <arm>",
-      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
-    )
-    .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
-  addRunOptions(cmd)
+  declareOptions(cmd, PAGE_OPTIONS)
     .addHelpText(
       "after",
       "\nExamples:\n" +
@@ -74,48 +61,43 @@ export function registerPage(program: Command): void {
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )
-    .action(async (episodes: string[], o) => {
-      await configureImageLibrary();
-      const r = await withProgress("page", o, async (bar) =>
-        (await import("../page/build.ts")).buildPage({
-          signal: interruptSignal(),
-          episodes,
-          tasks: o.tasks,
-          panos: o.panos,
-          format: o.format,
-          partial: Boolean(o.partial),
-          out: o.out,
-          imageSize: o.imageSize,
-          jobs: o.jobs,
-          title: o.title,
-          baseline: o.baseline,
-          onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
-        }),
-      );
-      const err: string[] = [];
-      for (const p of r.erroredEpisodes) err.push(`skipped: ${p.message}`);
-      for (const p of r.warnings) err.push(`warning: ${p.message}`);
-      for (const p of r.errors) err.push(`error: ${p.message}`);
-      if (!r.written) {
-        err.push(
-          `${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`,
+    .action(
+      replayAction<PageCliOptions>(async (episodes, o) => {
+        // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
+        const r = await withProgress("page", o, async (bar) =>
+          (await import("../page/build.ts")).buildPage({
+            ...o,
+            signal: interruptSignal(),
+            episodes,
+            partial: Boolean(o.partial),
+            onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
+          }),
         );
-      } else if (r.partial) {
-        err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
-      }
-      if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
-      if (err.length) process.stderr.write(err.join("\n") + "\n");
-      if (o.json) process.stdout.write(JSON.stringify(pageJson(r), null, 2) + "\n");
-      else if (r.written) {
-        const mb = (r.bytes / 1e6).toFixed(1);
-        const what = [
-          `${r.episodes} episodes`,
-          r.views || !r.recordedImages.checked ? `${r.views} views` : "",
-          r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
-        ].filter(Boolean);
-        const images = o.baseline !== undefined ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
-        process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
-      }
-      process.exitCode = pageExitCode(r);
-    });
+        const err: string[] = [];
+        for (const p of r.erroredEpisodes) err.push(`skipped: ${p.message}`);
+        for (const p of r.warnings) err.push(`warning: ${p.message}`);
+        for (const p of r.errors) err.push(`error: ${p.message}`);
+        if (!r.written) {
+          err.push(
+            `${r.errors.length} problem(s) kept georeplay from reading the whole run: no page written; rerun with --partial to write a page of what could be read`,
+          );
+        } else if (r.partial) {
+          err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
+        }
+        if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
+        if (err.length) process.stderr.write(err.join("\n") + "\n");
+        if (o.json) process.stdout.write(JSON.stringify(pageJson(r), null, 2) + "\n");
+        else if (r.written) {
+          const mb = (r.bytes / 1e6).toFixed(1);
+          const what = [
+            `${r.episodes} episodes`,
+            r.views || !r.recordedImages.checked ? `${r.views} views` : "",
+            r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
+          ].filter(Boolean);
+          const images = o.baseline !== undefined ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
+          process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
+        }
+        process.exitCode = pageExitCode(r);
+      }),
+    );
 }

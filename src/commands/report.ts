@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { readBoard, boardReport, formatReport } from "../../replay/board/index.ts";
 import { interruptSignal } from "./interrupt.ts";
-import { EXIT_OK } from "./exit-codes.ts";
+import { EXIT_OK } from "../reports/exit-codes.ts";
 
 export function registerReport(program: Command): void {
   program

@@ -1,7 +1,7 @@
 /** Runs the commander program, mapping errors to messages and exit codes. */
 import { Command, CommanderError } from "commander";
 import { GeoreplayError } from "../../replay/io/errors.ts";
-import { EXIT_INPUT, exitCodeForKind } from "./exit-codes.ts";
+import { EXIT_INPUT, exitCodeForKind } from "../reports/exit-codes.ts";
 import { interruptSignal, onInterrupt, trackCommand } from "./interrupt.ts";
 
 export async function runMain(program: Command): Promise<void> {

@@ -1,9 +1,24 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
 import { Command } from "commander";
 import type { VerifyReport } from "../../replay/verify/verify.ts";
-import { verifyExitCode } from "./exit-codes.ts";
-import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
+import { verifyExitCode } from "../reports/exit-codes.ts";
+import { inputOptions, positiveInt, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
+
+export interface VerifyCliOptions extends InputOptions, RunOptions {
+  viewSize: number;
+  shard?: string;
+  limit?: number;
+}
+
+export const VERIFY_OPTIONS: OptionDefs<VerifyCliOptions> = {
+  ...inputOptions(),
+  viewSize: { flags: "--view-size <px>", description: "size of the views the model saw", parse: positiveInt, default: 640 },
+  shard: { flags: "--shard <i/n>", description: "check only the i-th of n deterministic slices (i from 1), for CI matrices" },
+  limit: { flags: "--limit <n>", description: "stop after n episodes", parse: positiveInt },
+  ...runOptions(),
+};
 
 export function registerVerify(program: Command): void {
   const cmd = program
@@ -21,43 +36,35 @@ export function registerVerify(program: Command): void {
         "what it was asked (unreadable or invalid input, missing panorama, nothing to check).",
     )
     .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
-  addInputOptions(cmd)
-    .option("--view-size <px>", "size of the views the model saw", positiveInt, 640)
-    .option("--shard <i/n>", "check only the i-th of n deterministic slices (i from 1), for CI matrices")
-    .option("--limit <n>", "stop after n episodes", positiveInt);
-  addRunOptions(cmd)
+  declareOptions(cmd, VERIFY_OPTIONS)
     .addHelpText(
       "after",
       "\nExamples:\n" +
         "  georeplay verify run/episodes.jsonl --tasks tasks/ --panos panos/\n" +
         "  georeplay verify run/episodes.jsonl --tasks tasks/eval_pano_v3.jsonl --panos panos/ --shard 2/4 --json",
     )
-    .action(async (episodes: string[], o) => {
-      await configureImageLibrary();
-      // Loaded when the command runs: `--help` and other commands never load the renderer.
-      const verify = await import("../../replay/verify/verify.ts");
-      const report = await withProgress("verify", o, (bar) =>
-        verify.verifyRun({
-          signal: interruptSignal(),
-          episodes,
-          tasks: o.tasks,
-          panos: o.panos,
-          format: o.format,
-          viewSize: o.viewSize,
-          jobs: o.jobs,
-          shard: o.shard ? verify.parseShard(o.shard) : undefined,
-          limit: o.limit,
-          onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
-        }),
-      );
-      if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
-      else {
-        const { out, err } = formatReport(report);
-        if (err) process.stderr.write(err);
-        process.stdout.write(out);
-      }
-      process.exitCode = verifyExitCode(report);
-    });
+    .action(
+      replayAction<VerifyCliOptions>(async (episodes, o) => {
+        // Loaded when the command runs: `--help` and other commands never load the renderer.
+        const verify = await import("../../replay/verify/verify.ts");
+        const report = await withProgress("verify", o, (bar) =>
+          verify.verifyRun({
+            ...o,
+            signal: interruptSignal(),
+            episodes,
+            shard: o.shard ? verify.parseShard(o.shard) : undefined,
+            onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
+          }),
+        );
+        if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+        else {
+          const { out, err } = formatReport(report);
+          if (err) process.stderr.write(err);
+          process.stdout.write(out);
+        }
+        process.exitCode = verifyExitCode(report);
+      }),
+    );
 }
 
 const short = (h: string) => h.slice(0, 12);

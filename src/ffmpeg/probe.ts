@@ -75,7 +75,8 @@ export function moovBeforeMdat(file: string): boolean {
 
 export interface StreamInfo {
   codec: string;
-  pixFmt: string;
+  /** null where the container does not say (animated WebP). */
+  pixFmt: string | null;
 }
 
 /** Codec and pixel format of the first video stream from the container header (no decoding: cheap). */
@@ -83,11 +84,9 @@ export function probeStream(file: string): StreamInfo {
   const out = execFileSync(
     resolveFfprobe().path,
     ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,pix_fmt", "-of", "json", file],
-    {
-      encoding: "utf8",
-      maxBuffer: 1024 * 1024,
-    },
+    // stderr kept from the terminal: ffprobe's webp decoder complains about animated WebP it cannot decode.
+    { encoding: "utf8", maxBuffer: 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] },
   );
-  const s = (JSON.parse(out) as { streams: Record<string, string>[] }).streams[0] ?? {};
-  return { codec: String(s.codec_name), pixFmt: String(s.pix_fmt) };
+  const s = (JSON.parse(out) as { streams: Record<string, string | undefined>[] }).streams[0] ?? {};
+  return { codec: String(s.codec_name), pixFmt: s.pix_fmt ?? null };
 }

@@ -10,16 +10,7 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
-import { checkEngine } from "./engine.ts";
-import {
-  checkOutputPath,
-  encodePrepared,
-  ensureOutputFolder,
-  framesOptionsFor,
-  workFolder,
-  type PreparedVideo,
-  type RenderEpisodeOptions,
-} from "./render-episode.ts";
+import { filmPrepared, framesOptionsFor, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -127,26 +118,23 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
   }
 }
 
-export async function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
-  const target = checkOutputPath(opts.out);
-  await checkEngine(opts.engine);
-  const prepared = await prepareCompare(opts);
-  try {
-    ensureOutputFolder(target, opts.out);
-    const r = await encodePrepared(prepared, target, opts);
-    const props = prepared.spec.props;
-    return {
-      out: target,
-      props,
-      sides: prepared.sides,
-      size: props.output!,
-      frames: r.frames,
-      fps: props.a.timeline.fps,
-      renderMs: r.ms,
-      framesMs: prepared.framesMs,
-      painted: r.painted,
-    };
-  } finally {
-    prepared.dispose();
-  }
+export function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
+  return filmPrepared(
+    opts,
+    () => prepareCompare(opts),
+    (prepared, r, target) => {
+      const props = prepared.spec.props;
+      return {
+        out: target,
+        props,
+        sides: prepared.sides,
+        size: props.output!,
+        frames: r.frames,
+        fps: props.a.timeline.fps,
+        renderMs: r.ms,
+        framesMs: prepared.framesMs,
+        painted: r.painted,
+      };
+    },
+  );
 }

@@ -166,26 +166,37 @@ export function encodePrepared(p: PreparedVideo, target: string, opts: Omit<Rend
   });
 }
 
-/** One episode to one MP4: prepare, encode, clean up. */
-export async function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+/** Any prepared video to one MP4: check the target and the engine, prepare, encode, clean up. */
+export async function filmPrepared<P extends PreparedVideo, R>(
+  opts: Pick<RenderEpisodeOptions, "out" | "engine"> & Omit<RenderEpisodeOptions, "episodes" | "episode" | "out">,
+  prepare: () => Promise<P>,
+  result: (prepared: P, encoded: { frames: number; ms: number; painted: number }, target: string) => R,
+): Promise<R> {
   const target = checkOutputPath(opts.out);
   await checkEngine(opts.engine);
-  const prepared = await prepareEpisode(opts);
+  const prepared = await prepare();
   try {
     ensureOutputFolder(target, opts.out);
-    const r = await encodePrepared(prepared, target, opts);
-    const size = { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height };
-    return {
+    return result(prepared, await encodePrepared(prepared, target, opts), target);
+  } finally {
+    prepared.dispose();
+  }
+}
+
+/** One episode to one MP4. */
+export function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
+  return filmPrepared(
+    opts,
+    () => prepareEpisode(opts),
+    (prepared, r, target) => ({
       out: target,
       timeline: prepared.timeline,
       stats: prepared.stats,
-      size,
+      size: { width: prepared.spec.props.output!.width, height: prepared.spec.props.output!.height },
       frames: r.frames,
       renderMs: r.ms,
       framesMs: prepared.framesMs,
       painted: r.painted,
-    };
-  } finally {
-    prepared.dispose();
-  }
+    }),
+  );
 }

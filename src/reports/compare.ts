@@ -5,12 +5,10 @@
  * `verified` is true only when both sides are; `views` sums both sides.
  * Field names are part of the interface (docs/json-reports.md).
  */
-import { statSync } from "node:fs";
-import { errorMessage } from "../../replay/io/errors.ts";
 import { sameTask } from "../../video/compare/props.ts";
 import { probeStream, type StreamInfo } from "../ffmpeg/probe.ts";
-import type { RenderReport } from "./render-report.ts";
-import type { CompareSideResult, RenderCompareResult } from "./render-compare.ts";
+import { fileFacts, type RenderReport } from "./render.ts";
+import type { CompareSideResult, RenderCompareResult } from "../film/render-compare.ts";
 
 type Views = RenderReport["views"];
 
@@ -59,25 +57,16 @@ export function compareReport(
   probe: (file: string) => StreamInfo = probeStream,
   onProbeError?: (message: string) => void,
 ): CompareReport {
-  let stream: StreamInfo | null = null;
-  try {
-    stream = probe(r.out);
-  } catch (e) {
-    onProbeError?.(`could not read the codec back with ffprobe: ${errorMessage(e)}`);
-  }
   const a = sideReport("a", r.sides[0]);
   const b = sideReport("b", r.sides[1]);
   const sum = (k: keyof Views) => a.views[k] + b.views[k];
   return {
-    out,
-    bytes: statSync(r.out).size,
+    ...fileFacts(out, r.out, probe, onProbeError),
     width: r.size.width,
     height: r.size.height,
     fps: r.fps,
     frames: r.frames,
     seconds: Math.round((r.frames / r.fps) * 1000) / 1000,
-    codec: stream?.codec ?? null,
-    pix_fmt: stream?.pixFmt ?? null,
     episode_id: a.episode_id,
     format: a.format,
     source: a.source,
