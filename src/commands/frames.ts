@@ -2,8 +2,8 @@
 import { Command } from "commander";
 import { join } from "node:path";
 import type { Size } from "../film/size.ts";
-import { inputOptions, positiveInt, runOptions, sizeOption, warn, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
-import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
+import { inputOptions, positiveInt, replayAction, runOptions, sizeOption, warn, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { framesJson } from "../reports/frames.ts";
 

@@ -2,8 +2,8 @@
 import { Command } from "commander";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
-import { inputOptions, positiveInt, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
-import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
+import { inputOptions, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export interface PageCliOptions extends InputOptions, RunOptions {

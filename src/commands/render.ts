@@ -2,8 +2,8 @@
 import { Command } from "commander";
 import { relative } from "node:path";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import { warn, withProgress } from "./options/shared.ts";
-import { declareOptions, replayAction } from "./options/declare.ts";
+import { replayAction, warn, withProgress } from "./options/shared.ts";
+import { declareOptions } from "./options/declare.ts";
 import { BATCH_HELP, RENDER_OPTIONS, splitFormats, type RenderCliOptions } from "./options/render.ts";
 import { interruptSignal } from "./interrupt.ts";
 import type { Size } from "../film/size.ts";

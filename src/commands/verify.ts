@@ -2,8 +2,8 @@
 import { Command } from "commander";
 import type { VerifyReport } from "../../replay/verify/verify.ts";
 import { verifyExitCode } from "../reports/exit-codes.ts";
-import { inputOptions, positiveInt, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
-import { declareOptions, replayAction, type OptionDefs } from "./options/declare.ts";
+import { inputOptions, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 
 export interface VerifyCliOptions extends InputOptions, RunOptions {

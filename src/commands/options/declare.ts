@@ -57,15 +57,3 @@ export function given<O>(cmd: Command, key: keyof O & string): boolean {
   const source = cmd.getOptionValueSource(key);
   return source !== undefined && source !== "default";
 }
-
-/**
- * A replaying command's action: its inputs and its typed options. The process-wide image
- * library settings are made first (options/shared.ts), before any panorama is read.
- */
-export function replayAction<O>(run: (inputs: string[], o: O, command: Command) => Promise<void>) {
-  return async (inputs: string[], _raw: unknown, command: Command): Promise<void> => {
-    const { configureImageLibrary } = await import("./shared.ts");
-    await configureImageLibrary();
-    await run(inputs, optionsOf<O>(command), command);
-  };
-}

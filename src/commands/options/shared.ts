@@ -3,13 +3,13 @@
  * stack), the option tables every replaying command takes (inputs; jobs, json, progress),
  * and the progress bar + interrupt plumbing around a long job.
  */
-import { InvalidArgumentError } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { availableParallelism } from "node:os";
 import { progressBar, type Progress } from "../progress.ts";
 import { onInterrupt } from "../interrupt.ts";
 import { FORMATS, type InputFormat } from "../../../replay/formats/inputs.ts";
 import { parseSize, type Size } from "../../film/size.ts";
-import type { OptionDef, OptionDefs } from "./declare.ts";
+import { optionsOf, type OptionDef, type OptionDefs } from "./declare.ts";
 
 export function positiveInt(text: string): number {
   const n = Number(text);
@@ -98,4 +98,15 @@ export async function configureImageLibrary(): Promise<void> {
   const sharp = (await import("sharp")).default;
   sharp.cache(false);
   sharp.concurrency(1);
+}
+
+/**
+ * A replaying command's action: its inputs and its typed options. The process-wide image
+ * library settings are made first (configureImageLibrary), before any panorama is read.
+ */
+export function replayAction<O>(run: (inputs: string[], o: O, command: Command) => Promise<void>) {
+  return async (inputs: string[], _raw: unknown, command: Command): Promise<void> => {
+    await configureImageLibrary();
+    await run(inputs, optionsOf<O>(command), command);
+  };
 }
