@@ -211,12 +211,16 @@ describe("heading-free geometry: the same map and sensitive pixels as the row wa
     }
   });
 
-  it("640x640 views at the usual cameras, gathered pixels included, under many headings", () => {
+  it("640x640 views at the usual cameras, gathered pixels included, under many headings (more geometries than the cache holds: evicted arrays are rebuilt into)", () => {
     const src = new Uint8Array(2048 * 1024 * 3).map((_, i) => (i * 2654435761) >>> 24);
     for (const [pitchDeg, fovDeg] of [
       [0, 90],
       [5, 100],
       [-10, 30],
+      [10, 90],
+      [0, 60],
+      [-5, 100],
+      [0, 90],
     ]) {
       for (let r = 0; r < 4; r++) {
         const view: ViewSpec = { headingDeg: r === 0 ? 0 : rnd(-180, 180), pitchDeg, fovDeg, width: 640, height: 640 };

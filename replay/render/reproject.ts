@@ -308,7 +308,7 @@ interface Geometry {
 }
 
 /** Geometries kept per thread, by bytes (a 640x640 one is 3.3 MB). */
-const GEOMETRY_BYTES = 24 * 1024 * 1024;
+const GEOMETRY_BYTES = 16 * 1024 * 1024;
 const geometries = new Map<string, Geometry>();
 let geometryBytes = 0;
 /** Geometry keys seen once (a geometry is built on its second sight); bounded. */
@@ -329,21 +329,26 @@ function geometryFor(k: TrigConstants, W: number, H: number, srcW: number, srcH:
   }
   const bytes = W * H * 8;
   if (bytes > GEOMETRY_BYTES) return null;
-  const g = buildGeometry(key, k, W, H, srcW, srcH);
+  // Make room first, and build into the arrays of an evicted geometry of the same size:
+  // no new external memory while the cache is full.
+  let spare: Geometry | null = null;
   while (geometries.size && geometryBytes + bytes > GEOMETRY_BYTES) {
     const [oldKey, old] = geometries.entries().next().value!;
     geometries.delete(oldKey);
     geometryBytes -= old.rowIndex.byteLength + old.column.byteLength;
+    if (old.rowIndex.length === W * H && old.band.length === H) spare = old;
   }
+  const g = buildGeometry(key, k, W, H, srcW, srcH, spare);
   geometries.set(key, g);
   geometryBytes += bytes;
   return g;
 }
 
-function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW: number, srcH: number): Geometry {
-  const rowIndex = new Int32Array(W * H);
-  const column = new Float32Array(W * H);
-  const band = new Float64Array(H);
+function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW: number, srcH: number, spare: Geometry | null): Geometry {
+  // Every entry is written below, so a spare's old contents never show through.
+  const rowIndex = spare?.rowIndex ?? new Int32Array(W * H);
+  const column = spare?.column ?? new Float32Array(W * H);
+  const band = spare?.band ?? new Float64Array(H);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp } = k;
   const uScale = srcW / TWO_PI;
