@@ -1,6 +1,7 @@
 /** Shared bits of the benchmarks: paths, the reference tools, timing, and generated runs. */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -54,3 +55,10 @@ export function generatedRun(name: string, episodes: number, seed: number): { di
 }
 
 export const fmt = (x: number, d = 1) => x.toFixed(d);
+
+/** The 1, 5 and 15 minute load averages: the bench prints them, the machine may be shared. */
+export const loadavg = (): string =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");

@@ -11,13 +11,17 @@
  *  remotion engine (Chromium), same episode   the reference, when Remotion is installed
  *
  * Reported as multiples of real time (video seconds / wall seconds) and as
- * ratios to the Remotion engine.
+ * ratios to the Remotion engine. Then the floor: x264 alone on the very raw
+ * frames the native engine piped (captured once through a tee in front of
+ * ffmpeg, replayed from a file with the same arguments) at medium and at
+ * veryfast, against the end-to-end renders: goals <= 1.2x and <= 1.5x.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { probeVideo } from "../src/ffmpeg/probe.ts";
+import { resolveFfmpeg } from "../src/ffmpeg/find.ts";
 import { ROOT } from "./common.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");
@@ -33,8 +37,8 @@ interface Timed {
   videoS: number;
 }
 
-function timed(args: string[], out: string): Timed | string {
-  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, "render", ...args, "-o", out, "--no-progress"], { encoding: "utf8" });
+function timed(args: string[], out: string, env: NodeJS.ProcessEnv = process.env): Timed | string {
+  const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, "render", ...args, "-o", out, "--no-progress"], { encoding: "utf8", env });
   if (r.status !== 0)
     return `exit ${r.status}: ${(r.stderr || "")
       .split("\n")
@@ -80,6 +84,55 @@ try {
     );
   }
   console.log(`  goals: native medium >= 2x real time and <= 400 MB; veryfast >= 3.5x; load after: ${load()}`);
+  x264Alone(cases[0][1], best.get("native, preset medium"), best.get("native, preset veryfast"));
 } finally {
   rmSync(work, { recursive: true, force: true });
+}
+
+/**
+ * x264 alone on the frames the native engine pipes: one render through a
+ * wrapper that tees ffmpeg's stdin to a file and records its arguments, then
+ * ffmpeg with those arguments fed from the file, at each preset, timed.
+ */
+function x264Alone(renderArgs: string[], medium: Timed | undefined, veryfast: Timed | undefined): void {
+  const ffmpeg = resolveFfmpeg().path;
+  const dir = mkdtempSync(join(tmpdir(), "georeplay-bench-x264-"));
+  try {
+    const wrapper = join(dir, "ffmpeg");
+    writeFileSync(
+      wrapper,
+      `#!/bin/bash\nif [[ " $* " == *" rawvideo "* ]]; then printf '%s\\0' "$@" > "${dir}/args"; tee "${dir}/raw" | "${ffmpeg}" "$@"; else exec "${ffmpeg}" "$@"; fi\n`,
+    );
+    chmodSync(wrapper, 0o755);
+    const captured = timed(renderArgs, join(dir, "captured.mp4"), { ...process.env, GEOREPLAY_FFMPEG: wrapper });
+    if (typeof captured === "string") return void console.log(`  x264 alone: the capture render failed (${captured})`);
+    const args = readFileSync(join(dir, "args"), "utf8").split("\0").slice(0, -1);
+    console.log(`x264 alone on the native engine's piped frames (same arguments, fed from a file; the floor of a render)`);
+    for (const [preset, whole] of [
+      ["medium", medium],
+      ["veryfast", veryfast],
+    ] as const) {
+      const a = [...args];
+      a[a.indexOf("-preset") + 1] = preset;
+      a[a.length - 1] = join(dir, `alone-${preset}.mp4`);
+      const fd = openSync(join(dir, "raw"), "r");
+      const t0 = performance.now();
+      const r = spawnSync(ffmpeg, a, { stdio: [fd, "ignore", "pipe"], encoding: "utf8" });
+      const wallS = (performance.now() - t0) / 1000;
+      closeSync(fd);
+      if (r.status !== 0) {
+        console.log(`  ${preset}: ffmpeg failed (${r.stderr.trim().split("\n").slice(-2).join(" / ")})`);
+        continue;
+      }
+      const goal = preset === "medium" ? 1.2 : 1.5;
+      const ratio = whole ? whole.wallS / wallS : NaN;
+      console.log(
+        `  preset ${preset.padEnd(8)}: x264 alone ${wallS.toFixed(1)} s · end to end ${whole ? whole.wallS.toFixed(1) : "?"} s = ${ratio.toFixed(2)}x x264's own time (goal <= ${goal}x)${
+          ratio > goal ? ` · missed: ${(whole!.wallS - wallS).toFixed(1)} s above the floor (frames prepared before encoding starts, painting, the pipe)` : ""
+        }`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

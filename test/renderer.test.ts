@@ -12,6 +12,7 @@ import { OFFSETS, perturb } from "../replay/render/boundary.ts";
 import { ulpStep } from "../replay/render/ulp.ts";
 import { FIXTURES } from "./helpers.ts";
 import { indexMap as legacyIndexMap } from "./legacy/geometry-index-map.ts";
+import { indexMap as rowWalkIndexMap } from "./legacy/row-walk-index-map.ts";
 
 interface Case {
   heading: number;
@@ -162,6 +163,77 @@ describe("boundary-sensitive pixels: a superset of the geometry renderer's", () 
       const now = new Set(indexMap(view, sw, sw / 2, k, true).sensitive);
       const lost = Array.from(before).filter((p) => !now.has(p));
       expect(lost).toEqual([]);
+    }
+  });
+});
+
+describe("heading-free geometry: the same map and sensitive pixels as the row walk (the oracle)", () => {
+  // Each (pitch, fov, size, panorama) is seen under several headings: the first sight walks rows,
+  // later ones go through the geometry built on the second. Poles, tiny and huge fovs, odd sizes.
+  let seed = 20261202;
+  const rnd = (a: number, b: number) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return a + (seed / 2147483648) * (b - a);
+  };
+  const pick = <T>(xs: T[]) => xs[Math.floor(rnd(0, xs.length))];
+  const geometries = Array.from({ length: 60 }, (_, g) => ({
+    pitchDeg: g % 3 === 0 ? pick([0, 5, -5, 10, -10, 20, 45, 85, -89.9, 90, -90]) : rnd(-90, 90),
+    fovDeg: g % 2 ? pick([0.5, 10, 30, 45, 60, 90, 100, 120, 179]) : rnd(1, 150),
+    size:
+      g % 6 === 0
+        ? pick([
+            [1, 1],
+            [2, 3],
+            [17, 33],
+            [97, 55],
+          ])
+        : pick([
+            [64, 48],
+            [101, 77],
+            [160, 120],
+          ]),
+    srcW: pick([2048, 4096, 1002]),
+  }));
+  it.each(geometries.map((g, i) => [i, JSON.stringify(g), g] as const))("geometry %i %s", (_i, _s, g) => {
+    for (let r = 0; r < 5; r++) {
+      const view: ViewSpec = {
+        headingDeg: r % 2 ? rnd(-3600, 3600) : Math.round(rnd(-16, 16)) * 45,
+        pitchDeg: g.pitchDeg,
+        fovDeg: g.fovDeg,
+        width: g.size[0],
+        height: g.size[1],
+      };
+      const k = trigConstants(view);
+      const ours = indexMap(view, g.srcW, g.srcW / 2, k, true);
+      const oracle = rowWalkIndexMap(view, g.srcW, g.srcW / 2, k, true);
+      expect(Buffer.compare(Buffer.from(ours.map.buffer), Buffer.from(oracle.map.buffer)), `heading ${view.headingDeg}`).toBe(0);
+      expect(Array.from(ours.sensitive), `heading ${view.headingDeg}`).toEqual(Array.from(oracle.sensitive));
+    }
+  });
+
+  it("640x640 views at the usual cameras, gathered pixels included, under many headings (more geometries than the cache holds: evicted arrays are rebuilt into)", () => {
+    const src = new Uint8Array(2048 * 1024 * 3).map((_, i) => (i * 2654435761) >>> 24);
+    for (const [pitchDeg, fovDeg] of [
+      [0, 90],
+      [5, 100],
+      [-10, 30],
+      [10, 90],
+      [0, 60],
+      [-5, 100],
+      [0, 90],
+    ]) {
+      for (let r = 0; r < 4; r++) {
+        const view: ViewSpec = { headingDeg: r === 0 ? 0 : rnd(-180, 180), pitchDeg, fovDeg, width: 640, height: 640 };
+        const k = trigConstants(view);
+        const rgb = new Uint8Array(640 * 640 * 3);
+        const ours = indexMap(view, 2048, 1024, k, true, undefined, { src, base: 0, rgb });
+        const oracle = rowWalkIndexMap(view, 2048, 1024, k, true);
+        expect(Buffer.compare(Buffer.from(ours.map.buffer), Buffer.from(indexMapExact(view, 2048, 1024, k).buffer))).toBe(0);
+        expect(Array.from(ours.sensitive)).toEqual(Array.from(oracle.sensitive));
+        const want = new Uint8Array(640 * 640 * 3);
+        for (let i = 0; i < oracle.map.length; i++) want.set(src.subarray(oracle.map[i] * 3, oracle.map[i] * 3 + 3), i * 3);
+        expect(Buffer.compare(Buffer.from(rgb), Buffer.from(want))).toBe(0);
+      }
     }
   });
 });

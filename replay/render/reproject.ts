@@ -145,6 +145,7 @@ let colFront = new Uint8Array(0);
 let rowU = new Int32Array(0);
 let rowV = new Int32Array(0);
 let rowExact = new Uint8Array(0);
+const EMPTY = new Uint8Array(0);
 
 /** Exact pixel with the quantities the sensitivity rule needs. */
 const exactOut = { index: 0, fu: 0, fv: 0, invR: 0 };
@@ -202,6 +203,8 @@ export function indexMap(
   const W = view.width;
   const H = view.height;
   const map = out ?? new Int32Array(W * H);
+  const geometry = geometryFor(k, W, H, srcW, srcH);
+  if (geometry) return mapFromGeometry(geometry, k, W, H, srcW, srcH, collectSensitive, map, gather);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
   const t = Math.atan2(sh, ch); // the heading angle the constants encode
@@ -232,6 +235,9 @@ export function indexMap(
   const sensitive: number[] = [];
   // First column with rx0 >= 0: the v walk goes outward from there, both ways.
   const xc = Math.ceil(halfW);
+  const gSrc = gather ? gather.src : null;
+  const gRgb = gather ? gather.rgb : EMPTY;
+  const gBase = gather ? gather.base : 0;
 
   for (let y = 0; y < H; y++) {
     const ry0 = -(y - halfH);
@@ -246,26 +252,203 @@ export function indexMap(
     } else {
       rowExact.fill(0, 0, W);
       walkColumns(W, halfW, d, ry0, focal, t, uScale, halfSrcW, srcW, uBand);
-      walkRows(W, xc, halfW, c, q, srcH, aLo, aHi, 1);
-      walkRows(W, xc, halfW, c, q, srcH, aLo, aHi, -1);
+      walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, 1);
+      walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, -1);
     }
-    for (let x = 0; x < W; x++) {
-      if (rowExact[x] === 0) {
-        map[row + x] = rowV[x] * srcW + rowU[x];
-        continue;
+    // One pass: the walk's indices where no rounding can move them, the reference's elsewhere,
+    // and (when asked) the row's pixels gathered while its indices are still in registers.
+    const uRow = rowU;
+    const vRow = rowV;
+    const exRow = rowExact;
+    for (let x = 0, i = row; x < W; x++, i++) {
+      let idx: number;
+      if (exRow[x] === 0) idx = vRow[x] + uRow[x];
+      else {
+        projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
+        idx = exactOut.index;
+        if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(i);
       }
-      projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
-      map[row + x] = exactOut.index;
-      if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(row + x);
+      map[i] = idx;
+      if (gSrc !== null) {
+        const si = (idx - gBase) * 3;
+        const o = i * 3;
+        gRgb[o] = gSrc[si];
+        gRgb[o + 1] = gSrc[si + 1];
+        gRgb[o + 2] = gSrc[si + 2];
+      }
     }
-    // The row's pixels while its indices are still in cache: sampleRgb's work without a second pass.
-    if (gather) {
-      const { src, base, rgb } = gather;
-      for (let x = 0, i = row, o = row * 3; x < W; x++, i++, o += 3) {
-        const si = (map[i] - base) * 3;
-        rgb[o] = src[si];
-        rgb[o + 1] = src[si + 1];
-        rgb[o + 2] = src[si + 2];
+  }
+  return { map, sensitive: Int32Array.from(sensitive) };
+}
+
+/*
+ * The heading-free geometry.
+ *
+ * Heading is a rotation about the vertical axis: up to rounding, a pixel's
+ * longitude is atan2(rx0, d) + t (t the heading angle, d as in the row walk)
+ * and its latitude does not depend on t at all. So per (tan(fov/2), cos and
+ * sin of pitch, output size, panorama size) one table serves every heading:
+ * the row (v * SW, or -1 where the row walk computes the pixel exactly) and
+ * the heading-free longitude in source columns, atan2(rx0, d) * SW / 2pi, as
+ * a float32. A view then costs one add, one floor and two compares a pixel.
+ * Pixels within a row's band of a column edge (the float32 quantum, the row
+ * walk's band and its rounding budget, all bounded over the row) are
+ * computed by `projectFull` in the reference's own order, as are the rows
+ * walk excludes; no rounding can move the others. A geometry is built on its
+ * second sight, so a view seen once costs what the row walk costs.
+ */
+interface Geometry {
+  key: string;
+  /** v * SW per output pixel, or -1: computed exactly (near a row edge, or a pole row). */
+  rowIndex: Int32Array;
+  /** Heading-free longitude in source columns per output pixel. */
+  column: Float32Array;
+  /** Per output row: fractional distance to a column edge below which a pixel is computed exactly. */
+  band: Float64Array;
+}
+
+/** Geometries kept per thread, by bytes (a 640x640 one is 3.3 MB). */
+const GEOMETRY_BYTES = 16 * 1024 * 1024;
+const geometries = new Map<string, Geometry>();
+let geometryBytes = 0;
+/** Geometry keys seen once (a geometry is built on its second sight); bounded. */
+const seenOnce = new Set<string>();
+
+function geometryFor(k: TrigConstants, W: number, H: number, srcW: number, srcH: number): Geometry | null {
+  const key = `${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}:${W}x${H}:${srcW}x${srcH}`;
+  const hit = geometries.get(key);
+  if (hit) {
+    geometries.delete(key); // refresh recency
+    geometries.set(key, hit);
+    return hit;
+  }
+  if (!seenOnce.has(key)) {
+    if (seenOnce.size >= 4096) seenOnce.clear();
+    seenOnce.add(key);
+    return null;
+  }
+  const bytes = W * H * 8;
+  if (bytes > GEOMETRY_BYTES) return null;
+  // Make room first, and build into the arrays of an evicted geometry of the same size:
+  // no new external memory while the cache is full.
+  let spare: Geometry | null = null;
+  while (geometries.size && geometryBytes + bytes > GEOMETRY_BYTES) {
+    const [oldKey, old] = geometries.entries().next().value!;
+    geometries.delete(oldKey);
+    geometryBytes -= old.rowIndex.byteLength + old.column.byteLength;
+    if (old.rowIndex.length === W * H && old.band.length === H) spare = old;
+  }
+  const g = buildGeometry(key, k, W, H, srcW, srcH, spare);
+  geometries.set(key, g);
+  geometryBytes += bytes;
+  return g;
+}
+
+function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW: number, srcH: number, spare: Geometry | null): Geometry {
+  // Every entry is written below, so a spare's old contents never show through.
+  const rowIndex = spare?.rowIndex ?? new Int32Array(W * H);
+  const column = spare?.column ?? new Float32Array(W * H);
+  const band = spare?.band ?? new Float64Array(H);
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const { cosPitch: cp, sinPitch: sp } = k;
+  const uScale = srcW / TWO_PI;
+  const uBand = BAND_PX / uScale;
+  const halfW = W / 2;
+  const halfH = H / 2;
+  const xc = Math.ceil(halfW);
+  const { lo: aLo, hi: aHi } = rowEdges(srcH);
+  if (rowU.length < W) {
+    rowU = new Int32Array(W);
+    rowV = new Int32Array(W);
+    rowExact = new Uint8Array(W);
+  }
+  // float32 rounding of a longitude of at most pi * uScale columns, plus the double-precision
+  // rounding of the per-view add (far below it).
+  const quantum = (Math.PI * uScale + 1) * 2 ** -24 + 1e-9;
+  for (let y = 0; y < H; y++) {
+    const ry0 = -(y - halfH);
+    const row = y * W;
+    const scale = Math.abs(ry0) + focal + halfW;
+    const d = ry0 * sp + focal * cp;
+    const c = ry0 * cp - focal * sp;
+    const q = ry0 * ry0 + focal * focal;
+    if (!(Math.abs(d) > 1e-6 * scale) || c === 0) {
+      rowIndex.fill(-1, row, row + W);
+      column.fill(NaN, row, row + W);
+      band[y] = 1;
+      continue;
+    }
+    rowExact.fill(0, 0, W);
+    walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, 1);
+    walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, -1);
+    for (let x = 0, i = row; x < W; x++, i++) rowIndex[i] = rowExact[x] === 0 ? rowV[x] : -1;
+    // atan2 is odd in its first argument (exactly, in V8's fdlibm port): the mirrored pixel
+    // (rx0 -> -rx0) takes the negated value, so half the row needs no atan2.
+    for (let x = 0, i = row; x < W; x++, i++) {
+      const rx0 = x - halfW;
+      const m = W - x; // the pixel at -rx0, when it exists and is already done
+      column[i] = rx0 > 0 && m >= 0 && m < x ? -column[row + m] : Math.atan2(rx0, d) * uScale;
+    }
+    // The row walk's band at any column edge of this row, bounded over the row (|rx0| <= halfW + 1),
+    // in angle and then in columns; plus the float32 quantum.
+    const absD = Math.abs(d);
+    const angle = 1.5 * (uBand + ROUND_REL) + (1.5 * ROUND_REL * (halfW + 1 + Math.abs(ry0) + focal + absD)) / absD + (1e-9 * (halfW + 2)) / absD;
+    band[y] = angle * uScale + quantum;
+  }
+  return { key, rowIndex, column, band };
+}
+
+/** indexMap through a geometry: the heading is one add per pixel (see above). */
+function mapFromGeometry(
+  g: Geometry,
+  k: TrigConstants,
+  W: number,
+  H: number,
+  srcW: number,
+  srcH: number,
+  collectSensitive: boolean,
+  map: Int32Array,
+  gather?: Gather,
+): IndexMapResult {
+  const focal = (0.5 * W) / k.tanHalfFov;
+  const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
+  const t = Math.atan2(sh, ch);
+  const uScale = srcW / TWO_PI;
+  // Column of longitude t + heading-free longitude, before wrapping: in (-SW/2, 3SW/2].
+  const shift = t * uScale + srcW / 2;
+  const halfW = W / 2;
+  const halfH = H / 2;
+  const { rowIndex, column, band } = g;
+  const gSrc = gather ? gather.src : null;
+  const gRgb = gather ? gather.rgb : EMPTY;
+  const gBase = gather ? gather.base : 0;
+  const sensitive: number[] = [];
+  for (let y = 0; y < H; y++) {
+    const lo = band[y];
+    const hi = 1 - lo;
+    const ry0 = -(y - halfH);
+    for (let x = 0, i = y * W; x < W; x++, i++) {
+      const vIdx = rowIndex[i];
+      const f = column[i] + shift;
+      let u = Math.floor(f);
+      const frac = f - u;
+      let idx: number;
+      if (vIdx >= 0 && frac > lo && frac < hi) {
+        if (u < 0) u += srcW;
+        else if (u >= srcW) u -= srcW;
+        idx = vIdx + u;
+      } else {
+        projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
+        idx = exactOut.index;
+        if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(i);
+      }
+      map[i] = idx;
+      if (gSrc !== null) {
+        const si = (idx - gBase) * 3;
+        const o = i * 3;
+        gRgb[o] = gSrc[si];
+        gRgb[o + 1] = gSrc[si + 1];
+        gRgb[o + 2] = gSrc[si + 2];
       }
     }
   }
@@ -352,7 +535,18 @@ function walkColumns(
  * Fills rowV for one half row (side 1: x >= xc, rx0 >= 0; side -1: x < xc) by
  * walking the row edges outward in |rx0|; marks pixels near an edge.
  */
-function walkRows(W: number, xc: number, halfW: number, c: number, q: number, srcH: number, aLo: Float64Array, aHi: Float64Array, side: number): void {
+function walkRows(
+  W: number,
+  xc: number,
+  halfW: number,
+  c: number,
+  q: number,
+  srcW: number,
+  srcH: number,
+  aLo: Float64Array,
+  aHi: Float64Array,
+  side: number,
+): void {
   const x0 = side > 0 ? xc : xc - 1;
   if (x0 < 0 || x0 >= W) return;
   const c2 = c * c;
@@ -413,7 +607,7 @@ function walkRows(W: number, xc: number, halfW: number, c: number, q: number, sr
     }
     const kEnd = hi2 === Infinity ? n : firstSquareAbove(hi2, r0, k, n, true);
     const kExact = lo2 === Infinity ? kEnd : firstSquareAbove(lo2, r0, k, kEnd, false);
-    const vc = v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v;
+    const vc = (v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v) * srcW; // premultiplied: the row's index is vOut + uOut
     // Plain loops: most runs are short, where TypedArray#fill's call costs more than the stores.
     if (side > 0) {
       for (let x = x0 + k, e = x0 + kEnd; x < e; x++) vOut[x] = vc;

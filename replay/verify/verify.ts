@@ -19,7 +19,7 @@ import { TaskIndex } from "../tasks/task-index.ts";
 import type { Episode, Camera } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
 import { createPool, type JobPool } from "./pool.ts";
-import { createViewChecker } from "./view-checker.ts";
+import { createViewChecker, type ViewChecker } from "./view-checker.ts";
 import { viewJobs } from "./view-jobs.ts";
 import type { ViewOutcome } from "./job-runner.ts";
 
@@ -130,6 +130,20 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
+/** What one run checks with: inputs, task index, panoramas, pool and view checker. */
+interface RunContext {
+  opts: VerifyOptions;
+  report: VerifyReport;
+  tasks: TaskIndex | null;
+  panos: string;
+  size: number;
+  checker: ViewChecker | null;
+}
+
+/**
+ * Streams the records, checks each episode on the pool (up to jobs * 8 in
+ * flight) and settles them in input order: open, admit, check, tally, finish.
+ */
 export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const sources = await resolveInputs(opts.episodes, opts.format);
   const totalBytes = sources.reduce((n, s) => n + s.size, 0);
@@ -137,65 +151,33 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   if (needsReplay && (!opts.tasks || !opts.panos)) {
     throw new GeoreplayError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
   }
-  const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;
-  const panos = needsReplay ? openPanoDir(opts.panos!) : "";
-  const size = opts.viewSize ?? 640;
   const jobs = Math.max(1, opts.jobs ?? availableParallelism());
   const ownPool = needsReplay && !opts.pool;
+  // Inputs are checked before any worker starts: a bad --tasks or --panos leaves nothing running.
+  const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;
+  const panos = needsReplay ? openPanoDir(opts.panos!) : "";
   const pool = needsReplay ? (opts.pool ?? createPool({ jobs, panos })) : null;
-  const checker = pool ? createViewChecker(pool, opts.keepImages ?? false) : null;
-
-  const report: VerifyReport = {
-    episodes: 0,
-    checked: 0,
-    match: 0,
-    mismatch: 0,
-    resolved: 0,
-    skipped: { map_turns: 0, no_image_turns: 0, views_without_hash: 0, errored_episodes: 0, other_shards: 0 },
-    formats: { eval: 0, train: 0, example: 0 },
-    recorded_images: { checked: 0, ok: 0 },
-    mismatches: [],
-    errors: [],
-    errored_episodes: [],
-    warnings: [],
-    shard: opts.shard ? `${opts.shard.index}/${opts.shard.count}` : null,
+  const ctx: RunContext = {
+    opts,
+    report: emptyReport(opts.shard),
+    tasks,
+    panos,
+    size: opts.viewSize ?? 640,
+    checker: pool ? createViewChecker(pool, opts.keepImages ?? false) : null,
   };
+  const { report } = ctx;
   const seenIds = new Map<string, string>();
   // Episodes in flight, in input order; consumers see them in that order.
   const inflight: Promise<VerifiedEpisode>[] = [];
   // Enough episodes in flight that a slow panorama decode never leaves a worker idle.
   const maxInflight = jobs * 8;
   let bytesRead = 0;
-  let ordinal = 0;
+  const counter = { ordinal: 0 };
 
   const progress = () =>
     opts.onProgress?.({ episodes: report.episodes, views: report.checked, mismatch: report.mismatch, fraction: totalBytes ? bytesRead / totalBytes : 1 });
-
   const settle = async (v: VerifiedEpisode) => {
-    for (const out of v.views) {
-      if (out.status === "error") continue;
-      report.checked++;
-      if (out.status === "mismatch") {
-        report.mismatch++;
-        const t = v.episode.turns.find((x) => x.turn === out.turn)!;
-        report.mismatches.push({
-          episode_id: v.episode.episode_id,
-          turn: out.turn,
-          split: v.episode.task.split,
-          index: v.episode.task.index,
-          camera: t.camera_after as Camera,
-          recorded: out.recorded,
-          rendered: out.rendered ?? "",
-          file: v.file,
-          line: v.line,
-        });
-      } else {
-        report.match++;
-        if (out.status === "resolved") report.resolved++;
-      }
-    }
-    for (const message of v.errors) report.errors.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
-    for (const message of v.warnings) report.warnings.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
+    tally(report, v);
     progress();
     try {
       await opts.onEpisode?.(v);
@@ -212,65 +194,24 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
   const offAbort = onAbort(opts.signal, () => pool?.close());
-  const closePool = async () => {
-    if (ownPool) await pool?.close();
-  };
   try {
     for await (const rec of readEpisodeRecords(sources)) {
       throwIfAborted(opts.signal);
       if (opts.limit !== undefined && report.episodes >= opts.limit) break;
       bytesRead += rec.bytes;
       recordsPerFile.set(rec.file, (recordsPerFile.get(rec.file) ?? 0) + 1);
-      const problem = recordProblem(rec);
-      if (problem) {
-        report.errors.push({ file: rec.file, line: rec.line, episode_id: null, message: problem });
-        continue;
-      }
-      if (rec.kind === "errored") {
-        report.skipped.errored_episodes++;
-        report.errored_episodes.push({
-          file: rec.file,
-          line: rec.line,
-          episode_id: rec.episodeId,
-          message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`,
-        });
-        continue;
-      }
-      if (rec.kind !== "episode") continue;
-      const ep = rec.episode;
-      ordinal++;
-      if (opts.shard && (ordinal - 1) % opts.shard.count !== opts.shard.index - 1) {
-        report.skipped.other_shards++;
-        continue;
-      }
-      if (opts.episodeFilter && !opts.episodeFilter(ep, ordinal)) continue;
-      const where = `${rec.file}:${rec.line}`;
-      const prev = seenIds.get(ep.episode_id);
-      if (prev)
-        report.warnings.push({
-          file: rec.file,
-          line: rec.line,
-          episode_id: ep.episode_id,
-          message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked`,
-        });
-      else seenIds.set(ep.episode_id, where);
-      report.episodes++;
-      report.formats[rec.format]++;
-
+      if (!admit(ctx, rec, counter, seenIds) || rec.kind !== "episode") continue;
+      const { ordinal } = counter;
       start(
         rec.images
-          ? checkRecordedImages(ep, rec.format, rec.images, rec.file, rec.line, ordinal)
-          : checkEpisode(ep, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
+          ? checkRecordedImages(ctx, rec.episode, rec.format, rec.images, rec.file, rec.line, ordinal)
+          : checkEpisode(ctx, rec.episode, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
       );
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
     while (inflight.length) await settle(await inflight.shift()!);
     const limited = opts.limit !== undefined && report.episodes >= opts.limit;
-    for (const [file, n] of recordsPerFile) {
-      if (n === 0 && !limited)
-        report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
-    }
-    for (const p of (await tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
+    await reportInputProblems(ctx, recordsPerFile, limited);
     throwIfAborted(opts.signal);
   } catch (e) {
     // An abort closes the pool under running work: the run ends with the abort, not with what it broke.
@@ -278,69 +219,183 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     throw e;
   } finally {
     offAbort();
-    await closePool();
+    if (ownPool) await pool?.close();
   }
-  opts.onStats?.({ rendered: checker?.rendered ?? 0 });
+  opts.onStats?.({ rendered: ctx.checker?.rendered ?? 0 });
   bytesRead = totalBytes;
   progress();
   report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
   return report;
+}
 
-  /** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
-  async function checkRecordedImages(
-    ep: Episode,
-    format: RecordFormat,
-    images: RecordedImage[],
-    file: string,
-    line: number,
-    ord: number,
-  ): Promise<VerifiedEpisode> {
-    const where = `${file}:${line}: episode ${ep.episode_id}`;
-    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
-    for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
-    for (const img of images) {
-      report.recorded_images.checked++;
-      try {
-        const meta = await sharp(img.path, { failOn: "warning" }).metadata();
-        const want = img.kind === "view" ? "jpeg" : "png";
-        if (meta.format !== want) throw new Error(`is ${meta.format}, expected ${want}`);
-        await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
-        report.recorded_images.ok++;
-      } catch (e) {
-        const msg =
-          (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message)
-            ? "missing"
-            : (e as Error).message.split("\n")[0];
-        base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
-      }
-      if (img.nameMismatch)
-        base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
-    }
-    if (images.length && !images[0].trustworthy) {
-      base.warnings.push(`${where}: a later episode of task ${ep.task.index} overwrote this episode's image files; the images shown belong to that episode`);
-    }
-    return base;
+function emptyReport(shard: Shard | undefined): VerifyReport {
+  return {
+    episodes: 0,
+    checked: 0,
+    match: 0,
+    mismatch: 0,
+    resolved: 0,
+    skipped: { map_turns: 0, no_image_turns: 0, views_without_hash: 0, errored_episodes: 0, other_shards: 0 },
+    formats: { eval: 0, train: 0, example: 0 },
+    recorded_images: { checked: 0, ok: 0 },
+    mismatches: [],
+    errors: [],
+    errored_episodes: [],
+    warnings: [],
+    shard: shard ? `${shard.index}/${shard.count}` : null,
+  };
+}
+
+type EpisodeRecord = Parameters<typeof recordProblem>[0];
+
+/**
+ * Whether a record is an episode this run checks; everything else is counted
+ * or reported here (invalid records, errored episodes, other shards, repeated ids).
+ * Every valid episode takes the next ordinal (its place before sharding and filtering).
+ */
+function admit(ctx: RunContext, rec: EpisodeRecord, counter: { ordinal: number }, seenIds: Map<string, string>): boolean {
+  const { report, opts } = ctx;
+  const problem = recordProblem(rec);
+  if (problem) {
+    report.errors.push({ file: rec.file, line: rec.line, episode_id: null, message: problem });
+    return false;
   }
+  if (rec.kind === "errored") {
+    report.skipped.errored_episodes++;
+    report.errored_episodes.push({
+      file: rec.file,
+      line: rec.line,
+      episode_id: rec.episodeId,
+      message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`,
+    });
+    return false;
+  }
+  if (rec.kind !== "episode") return false;
+  const ep = rec.episode;
+  const ordinal = ++counter.ordinal;
+  if (opts.shard && (ordinal - 1) % opts.shard.count !== opts.shard.index - 1) {
+    report.skipped.other_shards++;
+    return false;
+  }
+  if (opts.episodeFilter && !opts.episodeFilter(ep, ordinal)) return false;
+  const where = `${rec.file}:${rec.line}`;
+  const prev = seenIds.get(ep.episode_id);
+  if (prev)
+    report.warnings.push({
+      file: rec.file,
+      line: rec.line,
+      episode_id: ep.episode_id,
+      message: `${where}: episode_id ${ep.episode_id} also appears at ${prev}; both are checked`,
+    });
+  else seenIds.set(ep.episode_id, where);
+  report.episodes++;
+  report.formats[rec.format]++;
+  return true;
+}
 
-  async function checkEpisode(ep: Episode, format: RecordFormat, scheme: HashScheme, file: string, line: number, ord: number): Promise<VerifiedEpisode> {
-    const where = `${file}:${line}: episode ${ep.episode_id}`;
-    const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images: [], task: null, views: [], errors: [], warnings: [] };
-    let task: TaskRow;
+/** Adds one checked episode's views, errors and warnings to the report. */
+function tally(report: VerifyReport, v: VerifiedEpisode): void {
+  for (const out of v.views) {
+    if (out.status === "error") continue;
+    report.checked++;
+    if (out.status === "mismatch") {
+      report.mismatch++;
+      const t = v.episode.turns.find((x) => x.turn === out.turn)!;
+      report.mismatches.push({
+        episode_id: v.episode.episode_id,
+        turn: out.turn,
+        split: v.episode.task.split,
+        index: v.episode.task.index,
+        camera: t.camera_after as Camera,
+        recorded: out.recorded,
+        rendered: out.rendered ?? "",
+        file: v.file,
+        line: v.line,
+      });
+    } else {
+      report.match++;
+      if (out.status === "resolved") report.resolved++;
+    }
+  }
+  for (const message of v.errors) report.errors.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
+  for (const message of v.warnings) report.warnings.push({ file: v.file, line: v.line, episode_id: v.episode.episode_id, message });
+}
+
+/** Input files without a single record, and the task index's own problems. */
+async function reportInputProblems(ctx: RunContext, recordsPerFile: Map<string, number>, limited: boolean): Promise<void> {
+  const { report, opts } = ctx;
+  for (const [file, n] of recordsPerFile) {
+    if (n === 0 && !limited)
+      report.errors.push({ file, line: null, episode_id: null, message: `${file}: no episode records (the file is empty or only blank lines)` });
+  }
+  for (const p of (await ctx.tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
+}
+
+/** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
+async function checkRecordedImages(
+  ctx: RunContext,
+  ep: Episode,
+  format: RecordFormat,
+  images: RecordedImage[],
+  file: string,
+  line: number,
+  ord: number,
+): Promise<VerifiedEpisode> {
+  const { report } = ctx;
+  const where = `${file}:${line}: episode ${ep.episode_id}`;
+  const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
+  for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
+  for (const img of images) {
+    report.recorded_images.checked++;
     try {
-      task = (await tasks!.lookup(ep.task.split, ep.task.index)).row;
+      const meta = await sharp(img.path, { failOn: "warning" }).metadata();
+      const want = img.kind === "view" ? "jpeg" : "png";
+      if (meta.format !== want) throw new Error(`is ${meta.format}, expected ${want}`);
+      await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
+      report.recorded_images.ok++;
     } catch (e) {
-      base.errors.push(`${where}: ${(e as Error).message}`);
-      return base;
+      const msg =
+        (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message)
+          ? "missing"
+          : (e as Error).message.split("\n")[0];
+      base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
     }
-    base.task = task;
-    const built = viewJobs(ep, task, panos, size, scheme);
-    report.skipped.map_turns += built.counts.map;
-    report.skipped.no_image_turns += built.counts.none;
-    report.skipped.views_without_hash += built.counts.viewWithoutHash;
-    for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-    base.views = built.jobs.length ? await checker!.check(built.jobs) : [];
-    const failed = base.views.filter((v) => v.status === "error").map((v) => ({ turn: v.turn, message: v.error ?? "the view could not be rendered" }));
-    for (const line of problemsByTurn(failed)) base.errors.push(`${where}: ${line}`);
+    if (img.nameMismatch) base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);
+  }
+  if (images.length && !images[0].trustworthy) {
+    base.warnings.push(`${where}: a later episode of task ${ep.task.index} overwrote this episode's image files; the images shown belong to that episode`);
+  }
+  return base;
+}
+
+/** Re-renders an episode's recorded views on the pool and compares digests. */
+async function checkEpisode(
+  ctx: RunContext,
+  ep: Episode,
+  format: RecordFormat,
+  scheme: HashScheme,
+  file: string,
+  line: number,
+  ord: number,
+): Promise<VerifiedEpisode> {
+  const { report } = ctx;
+  const where = `${file}:${line}: episode ${ep.episode_id}`;
+  const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images: [], task: null, views: [], errors: [], warnings: [] };
+  let task: TaskRow;
+  try {
+    task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
+  } catch (e) {
+    base.errors.push(`${where}: ${(e as Error).message}`);
     return base;
   }
+  base.task = task;
+  const built = viewJobs(ep, task, ctx.panos, ctx.size, scheme);
+  report.skipped.map_turns += built.counts.map;
+  report.skipped.no_image_turns += built.counts.none;
+  report.skipped.views_without_hash += built.counts.viewWithoutHash;
+  for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
+  base.views = built.jobs.length ? await ctx.checker!.check(built.jobs) : [];
+  const failed = base.views.filter((v) => v.status === "error").map((v) => ({ turn: v.turn, message: v.error ?? "the view could not be rendered" }));
+  for (const l of problemsByTurn(failed)) base.errors.push(`${where}: ${l}`);
+  return base;
 }
