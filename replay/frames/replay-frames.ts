@@ -22,7 +22,7 @@ import { planEpisode, PlanError, type EpisodePlan, type FrameJob } from "../plan
 import { buildTimeline } from "./build-timeline.ts";
 import { sha256, type RenderTask } from "../render/frame-file.ts";
 import type { FoundEpisode } from "./find-episode.ts";
-import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
+import { fileSha, framesDirFor, framesResult, withFrameOutput } from "./output.ts";
 import { verifyEpisodeViews } from "./verify-episode.ts";
 import { renderInBetween, type PendingRender } from "./render-frames.ts";
 import type { FramesOptions, FramesResult } from "./frames-types.ts";
@@ -219,12 +219,9 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
     });
 
     const all = [...outcomes.values()];
-    return {
-      timelinePath: done.out.timelinePath,
-      timeline: done.timeline,
-      slug: done.out.slug,
-      outDir: done.out.outDir,
-      stats: {
+    return framesResult(
+      done,
+      {
         files: done.total,
         rendered: done.rendered,
         reused: done.reused,
@@ -237,8 +234,8 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
         },
         recordedImages: 0,
       },
-      warnings: [],
-    };
+      [],
+    );
   } finally {
     if (!pool) await own.close();
   }

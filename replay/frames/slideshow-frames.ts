@@ -15,7 +15,7 @@ import { buildTimeline } from "./build-timeline.ts";
 import { sha256 } from "../render/frame-file.ts";
 import { recordedFrame, RECORDED_FRAME_TAG } from "./recorded-frame.ts";
 import type { FoundEpisode } from "./find-episode.ts";
-import { fileSha, framesDirFor, withFrameOutput } from "./output.ts";
+import { fileSha, framesDirFor, framesResult, withFrameOutput } from "./output.ts";
 import type { FramesOptions, FramesResult } from "./frames-types.ts";
 
 const emptyViews = { checked: 0, match: 0, resolved: 0, mismatch: 0 };
@@ -112,12 +112,9 @@ export async function generateSlideshow(found: FoundEpisode, opts: FramesOptions
     });
     return { timeline, total, reused, copied };
   });
-  return {
-    timelinePath: done.out.timelinePath,
-    timeline: done.timeline,
-    slug: done.out.slug,
-    outDir: done.out.outDir,
-    stats: {
+  return framesResult(
+    done,
+    {
       files: done.total,
       rendered: done.total - done.reused,
       reused: done.reused,
@@ -126,5 +123,5 @@ export async function generateSlideshow(found: FoundEpisode, opts: FramesOptions
       recordedImages: images.length,
     },
     warnings,
-  };
+  );
 }

@@ -331,6 +331,12 @@ async function reportInputProblems(ctx: RunContext, recordsPerFile: Map<string, 
   for (const p of (await ctx.tasks?.problems()) ?? []) report.errors.push({ file: opts.tasks ?? "", line: null, episode_id: null, message: p });
 }
 
+/** An episode's entry in the run before any check, and how its problems name it. */
+function episodeEntry(ep: Episode, format: RecordFormat, images: RecordedImage[], file: string, line: number, ord: number) {
+  const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
+  return { where: `${file}:${line}: episode ${ep.episode_id}`, base };
+}
+
 /** Example-rollout episodes have no hashes: every image they reference must exist and decode. */
 async function checkRecordedImages(
   ctx: RunContext,
@@ -342,8 +348,7 @@ async function checkRecordedImages(
   ord: number,
 ): Promise<VerifiedEpisode> {
   const { report } = ctx;
-  const where = `${file}:${line}: episode ${ep.episode_id}`;
-  const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images, task: null, views: [], errors: [], warnings: [] };
+  const { where, base } = episodeEntry(ep, format, images, file, line, ord);
   for (const t of ep.turns) if (t.image_kind === "map") report.skipped.map_turns++;
   for (const img of images) {
     report.recorded_images.checked++;
@@ -379,8 +384,7 @@ async function checkEpisode(
   ord: number,
 ): Promise<VerifiedEpisode> {
   const { report } = ctx;
-  const where = `${file}:${line}: episode ${ep.episode_id}`;
-  const base: VerifiedEpisode = { file, line, ordinal: ord, episode: ep, format, images: [], task: null, views: [], errors: [], warnings: [] };
+  const { where, base } = episodeEntry(ep, format, [], file, line, ord);
   let task: TaskRow;
   try {
     task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
