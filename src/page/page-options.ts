@@ -2,7 +2,7 @@
  * What `buildPage` takes and gives, shared by the run page (build.ts) and the
  * board page (board/build.ts) without either importing the other.
  */
-import type { VerifyProgress, ProblemEntry } from "../../replay/verify/verify.ts";
+import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 
 export interface BuildPageOptions {
@@ -56,4 +56,29 @@ export interface BuildPageResult {
   /** Episodes that errored in the environment (nothing to replay; listed in the page). */
   erroredEpisodes: ProblemEntry[];
   warnings: ProblemEntry[];
+}
+
+/** A build's result before the page is written (nothing written yet), from the verifier's report. */
+export function unwrittenResult(
+  out: string,
+  run: VerifyReport,
+  counts: { episodes: number; views: number; images: number },
+  errors: ProblemEntry[],
+): BuildPageResult {
+  return {
+    out,
+    written: false,
+    partial: false,
+    bytes: 0,
+    ...counts,
+    formats: run.formats,
+    recordedImages: run.recorded_images,
+    checked: run.checked,
+    match: run.match,
+    resolved: run.resolved,
+    mismatch: run.mismatch,
+    errors,
+    erroredEpisodes: run.errored_episodes,
+    warnings: run.warnings,
+  };
 }

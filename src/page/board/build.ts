@@ -8,7 +8,6 @@
  */
 import { mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { createReadStream } from "node:fs";
 import { readBoard, boardReport } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
@@ -16,12 +15,12 @@ import { verifyRun, type ProblemEntry } from "../../../replay/verify/verify.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { PanoError } from "../../../replay/panos/store.ts";
 import type { Episode } from "../../../replay/schema/episode.ts";
-import { openAtomicStream, tempPathFor } from "../../../replay/io/atomic.ts";
+import { tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
-import { PartFile } from "../part-file.ts";
-import type { BuildPageOptions, BuildPageResult } from "../page-options.ts";
+import { PartFile, writePage } from "../part-file.ts";
+import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -125,7 +124,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
-        const { page, stats: s } = await pageEpisode(v, async () => -1);
+        const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
         stats.push(s);
         const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
@@ -142,6 +141,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         rows.push({
           id: page.id,
           arm: page.model,
+          split: page.split,
           task: page.index,
           taskKey: page.index,
           sample: page.sample,
@@ -176,31 +176,16 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       pano: { width: panos.width, height: panos.height },
     };
 
-    const result: BuildPageResult = {
-      out: opts.out,
-      written: false,
-      partial: false,
-      bytes: 0,
-      episodes: stats.length,
-      formats: verified.formats,
-      views,
-      images: panos.count,
-      recordedImages: verified.recorded_images,
-      checked: verified.checked,
-      match: verified.match,
-      resolved: verified.resolved,
-      mismatch: verified.mismatch,
-      errors,
-      erroredEpisodes: verified.errored_episodes,
-      warnings: verified.warnings,
-    };
+    const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
     if (errors.length && !opts.partial) return result;
 
     await chunks.writeTo(chunkPart);
     await Promise.all([chunkPart.close(), panoPart.close()]);
     const parts = pageParts(
       {
-        title: opts.title ?? `georeplay board · ${opts.episodes.map((f) => basename(f)).join(", ")}`,
+        title:
+          opts.title ??
+          `${opts.episodes.map((f) => basename(f)).join(", ")} · board of ${report.arms.length} arms: ${report.arms.map((a) => a.arm).join(", ")} · georeplay`,
         episodes: stats.length,
         views,
         images: panos.count,
@@ -218,31 +203,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
       summariseRun(stats),
     );
-    const out = openAtomicStream(opts.out, opts.signal);
-    let bytes = 0;
-    const put = async (s: string) => {
-      bytes += Buffer.byteLength(s);
-      await out.write(s);
-    };
-    const copy = async (path: string) => {
-      for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        await out.write(chunk);
-      }
-    };
-    try {
-      await put(parts.head);
-      await put(scriptJson(data));
-      await put(parts.middle);
-      await copy(chunkPart.path);
-      await put(parts.between!);
-      await copy(panoPart.path);
-      await put(parts.tail);
-      await out.commit();
-    } catch (e) {
-      out.abort();
-      throw e;
-    }
+    const bytes = await writePage(opts.out, [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.tail], opts.signal);
     return { ...result, written: true, partial: errors.length > 0, bytes };
   } finally {
     cleanup();

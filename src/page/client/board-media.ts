@@ -6,8 +6,8 @@
  * read only once the parser is past them (DOMContentLoaded).
  */
 import type { PageEpisode } from "../model.ts";
-import type { PanoRef } from "../board/data.ts";
-import type { Media } from "./detail.ts";
+import type { PanoRef } from "../model.ts";
+import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "./reproject.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {
