@@ -12,6 +12,7 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createHash } from "node:crypto";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
@@ -340,6 +341,47 @@ describe("search, filters and the address", () => {
 });
 
 describe("layout and views", () => {
+  it("board pages embed the exact verified bytes of zooms (fov <= 45), once per digest; other views are reprojections, said once per episode", async () => {
+    type Turn = { turn: number; image_sha256?: string; camera_after?: { fov_deg: number } | null; image_kind?: string };
+    const raw = readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-0", "episodes.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { episode_id: string; turns: Turn[] });
+    const html = readFileSync(boardOut, "utf8");
+    const table = JSON.parse(/<script type="application\/json" id="gr-images">([\s\S]*?)<\/script>/.exec(html)![1]) as string[];
+    const digests = table.map((u) =>
+      createHash("sha256")
+        .update(Buffer.from(u.split(",")[1], "base64"))
+        .digest("hex"),
+    );
+    expect(new Set(digests).size).toBe(digests.length);
+    const ep = raw.find((e) =>
+      e.turns.some((t) => t.image_kind === "view" && t.camera_after && t.camera_after.fov_deg <= 45 && digests.includes(t.image_sha256!)),
+    )!;
+    expect(ep).toBeDefined();
+    const zoom = ep.turns.find((t) => t.image_kind === "view" && t.camera_after!.fov_deg <= 45 && digests.includes(t.image_sha256!))!;
+    const { page, log, close } = await open(boardOut, `#${ep.episode_id}/${zoom.turn}`);
+    await shownEpisode(page, ep.episode_id);
+    const img = page.locator(`[id="t-${ep.episode_id}-${zoom.turn}"] .media img`);
+    await page.waitForFunction(
+      (sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth === 640,
+      `[id="t-${ep.episode_id}-${zoom.turn}"] .media img`,
+    );
+    const src = await img.getAttribute("src");
+    expect(
+      createHash("sha256")
+        .update(Buffer.from(src!.split(",")[1], "base64"))
+        .digest("hex"),
+    ).toBe(zoom.image_sha256);
+    // Wide views stay reprojections, and the episode says so once.
+    const wide = ep.turns.filter((t) => t.image_kind === "view" && t.camera_after!.fov_deg > 45).length;
+    expect(await page.locator("#gr-detail .media canvas.view").count()).toBeGreaterThanOrEqual(wide > 0 ? 1 : 0);
+    expect(await page.locator("#gr-detail .reproj-note").count()).toBe(1);
+    expect(await page.textContent("#gr-detail .reproj-note")).toMatch(/zoom\(s\) at fov ≤ 45° \(turns [\d, ]+\) are the exact verified bytes/);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
   it.each([1280, 1920])("at %i px no id is cut and the verdict column shows", async (width) => {
     const { page, close } = await open(boardOut, "", width);
     const m = await page.evaluate(() => {

@@ -24,6 +24,8 @@ export interface BuildPageOptions {
   imageSize?: number;
   jobs?: number;
   title?: string;
+  /** Board pages: at most this many MB of exact zoom views (fov <= 45, the verified bytes); 0 = none (default 20). */
+  exactZoomsMb?: number;
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;

@@ -11,7 +11,7 @@ import { basename, dirname } from "node:path";
 import { readBoard, boardReport } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
-import { verifyRun, type ProblemEntry } from "../../../replay/verify/verify.ts";
+import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { PanoError } from "../../../replay/panos/store.ts";
 import type { Episode } from "../../../replay/schema/episode.ts";
@@ -28,6 +28,7 @@ import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
 import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
+import { ExactViewTable, EXACT_MAX_FOV, DEFAULT_EXACT_MB } from "./exact-views.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -58,8 +59,10 @@ async function compactEpisode(
   task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
   panosDir: string | undefined,
   panos: PanoTable,
+  exact: { table: ExactViewTable; views: readonly ViewOutcome[] },
 ): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
+  const outcomes = new Map(exact.views.map((o) => [o.turn, o]));
   const turns = [];
   const problems: { turn: number; message: string }[] = [];
   for (const t of page.turns) {
@@ -78,8 +81,15 @@ async function compactEpisode(
       }
       if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
     }
+    // Zooms: the verified bytes themselves (only where they are the recorded view: match or resolved).
+    let image: number | null = null;
+    const o = outcomes.get(t.turn);
+    if (t.kind === "view" && cam && cam.fov_deg <= EXACT_MAX_FOV && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
+      image = await exact.table.add(o.rendered, o.jpeg);
+    }
     turns.push({
       ...t,
+      image,
       reply: cut(t.reply),
       reasoning: cut(t.reasoning),
       replyChars: t.reply?.length ?? 0,
@@ -92,6 +102,8 @@ async function compactEpisode(
 }
 
 export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
+  const exactMb = opts.exactZoomsMb ?? DEFAULT_EXACT_MB;
+  if (!Number.isFinite(exactMb) || exactMb < 0) throw new GeoreplayError("--exact-zooms-mb: expected a number of MB, 0 or more");
   try {
     mkdirSync(dirname(opts.out), { recursive: true });
   } catch (e) {
@@ -100,15 +112,18 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   const { report, notes } = await reportFor(opts);
   const chunkPart = new PartFile(opts.out);
   const panoPart = new PartFile(opts.out);
+  const exactPart = new PartFile(opts.out);
   const chunks = new TaskChunks(tempPathFor(opts.out));
   const cleanup = () => {
     chunkPart.remove();
     panoPart.remove();
+    exactPart.remove();
     chunks.remove();
   };
   const off = onAbort(opts.signal, cleanup);
   try {
     const panos = new PanoTable(panoPart);
+    const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
@@ -120,14 +135,15 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       panos: opts.panos,
       format: opts.format,
       jobs: opts.jobs,
-      keepImages: false,
+      // The JPEG bytes come back for every view; only zooms (fov <= 45) are kept, per episode.
+      keepImages: true,
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
         stats.push(s);
-        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
+        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos, { table: exactViews, views: v.views });
         for (const p of problems) {
           embedErrors.push({
             file: v.file,
@@ -180,7 +196,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
     if (errors.length && !opts.partial) return result;
 
     await chunks.writeTo(chunkPart);
-    await Promise.all([chunkPart.close(), panoPart.close()]);
+    await Promise.all([chunkPart.close(), panoPart.close(), exactPart.close()]);
     const parts = pageParts(
       {
         title:
@@ -203,7 +219,11 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
       summariseRun(stats),
     );
-    const bytes = await writePage(opts.out, [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.tail], opts.signal);
+    const bytes = await writePage(
+      opts.out,
+      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, parts.tail],
+      opts.signal,
+    );
     return { ...result, written: true, partial: errors.length > 0, bytes };
   } finally {
     cleanup();

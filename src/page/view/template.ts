@@ -94,6 +94,8 @@ export interface PageParts {
   middle: string;
   /** Board pages: closes the chunks, opens the panorama table. */
   between?: string;
+  /** Board pages: closes the panorama table, opens the exact views (fov <= 45). */
+  exact?: string;
   tail: string;
 }
 
@@ -176,7 +178,9 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <script type="application/json" id="gr-chunks">[`;
     const between = `]</script>
 <script type="application/json" id="gr-panos">[`;
-    return { head, middle, between, tail };
+    const exact = `]</script>
+<script type="application/json" id="gr-images">[`;
+    return { head, middle, between, exact, tail };
   }
   const middle = `</script>
 <script>${script}</script>

@@ -236,6 +236,7 @@ export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "rewa
   frag.appendChild(outcomeBox(e, rewardLabel));
   for (const msg of e.errors) frag.appendChild(el("div", "errors", msg));
   const reprojected = e.turns.filter((t) => t.pano && t.image == null);
+  const exact = e.turns.filter((t) => t.pano && t.image != null);
   if (reprojected.length) {
     const checks = reprojected.map((t) => t.check ?? "not checked");
     const ok = checks.filter((c) => c === "match" || c === "resolved").length;
@@ -243,7 +244,7 @@ export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "rewa
       el(
         "p",
         "note reproj-note",
-        `${reprojected.length} view(s) marked “browser reprojection” (turns ${reprojected.map((t) => t.turn).join(", ")}) are drawn here from the embedded panorama (approximate). Every exact view was re-rendered while the page was built and its bytes checked against the recorded sha256: ${ok} of ${reprojected.length} match.`,
+        `${reprojected.length} view(s) marked “browser reprojection” (turns ${reprojected.map((t) => t.turn).join(", ")}) are drawn here from the embedded panorama (approximate); ${exact.length ? `the ${exact.length} zoom(s) at fov ≤ 45° (turns ${exact.map((t) => t.turn).join(", ")}) are the exact verified bytes. ` : ""}Every view was re-rendered while the page was built and its bytes checked against the recorded sha256: ${ok} of ${reprojected.length} reprojected ones match.`,
       ),
     );
   }
