@@ -12,7 +12,7 @@
  *   op    := == != > >= < <= ~      (~: contains, case-insensitive)
  *   value := number | "text" | 'text' | true | false | null | word
  */
-import type { ListRow } from "./rows.ts";
+import type { ListRow } from "../../list-row.ts";
 
 type Value = string | number | boolean | null;
 

@@ -5,7 +5,7 @@
  * results" when nothing matches, paging, and the filtered rows as CSV.
  * Controls write to the store; the table re-renders from it.
  */
-import { badge, el, fmt } from "../../dom.ts";
+import { badge, el, fillSelect, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compileExpr, ExprError, FIELDS, type Predicate } from "../../state/expr.ts";
 import { filterAndSort, formatSort, nextSortDir, parseSort, selectValues, toCsv, type ListFilters, type ListRow, type SortKey } from "../../state/rows.ts";
@@ -220,13 +220,5 @@ export class EpisodeList<R extends ListRow> {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-  }
-}
-
-export function fillSelect(s: HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v): void {
-  for (const v of values) {
-    const o = el("option", null, label(v)) as HTMLOptionElement;
-    o.value = v;
-    s.appendChild(o);
   }
 }

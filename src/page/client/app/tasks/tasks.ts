@@ -6,11 +6,10 @@
  * link to the compare view.
  */
 import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
-import { el, fmt } from "../../dom.ts";
+import { el, fillSelect, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
 import { selectValues } from "../../state/rows.ts";
-import { fillSelect } from "../list/list.ts";
 import { taskRows, type TaskFilters } from "./rows.ts";
 
 const sgn = (x: number | null) => (x == null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(4));
