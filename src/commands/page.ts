@@ -3,6 +3,7 @@ import { Command } from "commander";
 // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
 import type { BuildPageResult } from "../page/build.ts";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
+import { DEFAULT_EXACT_MB } from "../page/page-options.ts";
 import { runExitCode } from "./exit-codes.ts";
 import { addInputOptions, addRunOptions, configureImageLibrary, positiveInt, withProgress } from "./options.ts";
 import { interruptSignal } from "./interrupt.ts";
@@ -63,7 +64,7 @@ export function registerPage(program: Command): void {
       "--baseline <arm>",
       "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
     )
-    .option("--exact-zooms-mb <mb>", "board pages: embed the exact verified bytes of zooms (fov <= 45) up to this many MB (0: none)", Number, 20)
+    .option("--exact-zooms-mb <mb>", "board pages: embed the exact verified bytes of zooms (fov <= 45) up to this many MB (0: none)", Number, DEFAULT_EXACT_MB)
     .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
   addRunOptions(cmd)
     .addHelpText(

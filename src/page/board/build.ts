@@ -20,7 +20,7 @@ import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
 import { PartFile, writePage } from "../part-file.ts";
-import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
+import { DEFAULT_EXACT_MB, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -28,7 +28,7 @@ import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
 import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
-import { ExactViewTable, EXACT_MAX_FOV, DEFAULT_EXACT_MB } from "./exact-views.ts";
+import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -136,7 +136,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       format: opts.format,
       jobs: opts.jobs,
       // The JPEG bytes come back for every view; only zooms (fov <= 45) are kept, per episode.
-      keepImages: true,
+      keepImages: exactMb > 0,
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {

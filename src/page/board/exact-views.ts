@@ -6,19 +6,17 @@
  * streamed to a part file. Every other view stays a browser reprojection.
  *
  * A 640 px JPEG is 50-90 KB as base64: a board with thousands of zooms would
- * grow several times over. So the table has a budget (default 20 MB, about
- * half the generated 12,800-episode board page): zooms are embedded in the
+ * grow several times over. So the table has a budget (DEFAULT_EXACT_MB, 16 MB,
+ * 40% of the generated 12,800-episode board page): zooms are embedded in the
  * order the board is read until it is spent, the rest stay reprojections
  * (each episode says which of its views are which). Deterministic: the same
  * inputs embed the same zooms.
  */
 import type { ImageSink } from "../images.ts";
+import { DEFAULT_EXACT_MB } from "../page-options.ts";
 
 /** Views at this field of view or narrower are embedded exactly (the environment renders them from the full-resolution panorama). */
 export const EXACT_MAX_FOV = 45;
-
-/** Default budget for the exact views of a board page, MB. */
-export const DEFAULT_EXACT_MB = 20;
 
 export class ExactViewTable {
   private index = new Map<string, number>();
