@@ -151,7 +151,8 @@ export class EpisodeList<R extends ListRow> {
       tr.dataset.id = r.id;
       tr.setAttribute("aria-selected", String(r.id === selected));
       tr.appendChild(el("td", "mono id", r.id));
-      const model = el("td", "model", r.arm);
+      // Long names that share a prefix (training runs) differ at the end: keep both ends.
+      const model = el("td", "model", r.arm.length > 20 ? `${r.arm.slice(0, 9)}…${r.arm.slice(-10)}` : r.arm);
       model.title = r.arm;
       tr.appendChild(model);
       if (this.src.kind === "board") tr.appendChild(el("td", "num", String(r.task)));
