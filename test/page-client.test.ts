@@ -40,6 +40,7 @@ const row = (id: string, o: Partial<ListRow> = {}): ListRow => ({
   arm: "m",
   split: "eval",
   task: 0,
+  taskId: null,
   sample: 0,
   country: null,
   verdict: null,
@@ -53,7 +54,7 @@ const row = (id: string, o: Partial<ListRow> = {}): ListRow => ({
 
 describe("episode list: search, filter and sort (state/rows.ts, both pages)", () => {
   const rows = [
-    row("a", { arm: "m1", task: 3, country: "Chile", verdict: "close", score: 0.5, km: 20, flags: ["clean"] }),
+    row("a", { arm: "m1", task: 3, taskId: "fixture-03", country: "Chile", verdict: "close", score: 0.5, km: 20, flags: ["clean"] }),
     row("b", { arm: "m2", task: 134, country: null, score: 0.1, env: null, flags: ["mismatch", "view-error"] }),
     row("c", { arm: "m1", task: 3, country: "Peru", verdict: "far", score: 0.9, km: 5, flags: ["clean"] }),
     row("d", { arm: "m2", task: 9, country: "Chile", score: 0.5, km: null }),
@@ -89,6 +90,7 @@ describe("episode list: search, filter and sort (state/rows.ts, both pages)", ()
     expect(q("PERU")).toEqual(["c"]);
     expect(q("eval/134")).toEqual(["b"]);
     expect(q("task 3")).toEqual(["a", "c"]);
+    expect(q("fixture-03")).toEqual(["a"]);
     expect(q("m2")).toEqual(["b", "d"]);
   });
 
@@ -260,6 +262,7 @@ describe("board client: reprojection and per-task rows", () => {
     arm,
     split: "eval",
     task,
+    taskId: null,
     sample,
     country,
     verdict,

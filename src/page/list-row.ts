@@ -8,6 +8,8 @@ export interface ListRow {
   arm: string;
   split: string;
   task: number;
+  /** task.task_id, when recorded (search finds it). */
+  taskId: string | null;
   sample: number | null;
   country: string | null;
   verdict: string | null;

@@ -80,6 +80,8 @@ export interface PageEpisode {
   source: string; // file:line
   split: string;
   index: number;
+  /** task.task_id, when recorded. */
+  taskId: string | null;
   sample: number | null;
   country: string | null;
   recordedAt: string | null;
@@ -271,6 +273,7 @@ export async function pageEpisode(
     source: `${sourceName(v.file, inputs)}:${v.line}`,
     split: ep.task.split,
     index: ep.task.index,
+    taskId: ep.task.task_id ?? null,
     sample: numOrNull(ep.task.sample),
     country: ep.task.country ?? v.task?.country ?? null,
     recordedAt: ep.recorded_at ?? null,

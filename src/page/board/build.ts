@@ -159,6 +159,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           arm: page.model,
           split: page.split,
           task: page.index,
+          taskId: page.taskId,
           taskKey: page.index,
           sample: page.sample,
           country: page.country,

@@ -20,6 +20,7 @@ export function rowOfEpisode(e: PageEpisode): ListRow {
     arm: e.model,
     split: e.split,
     task: e.index,
+    taskId: e.taskId ?? null,
     sample: e.sample,
     country: e.country,
     verdict: e.verdict,
@@ -35,8 +36,17 @@ export function rowOfEpisode(e: PageEpisode): ListRow {
 export const rowOfBoard = (r: BoardEpisodeRow): ListRow => r;
 
 /** The row's own fields as search sees them: id, arm, task (split/index, task id), attempt, country, verdict. */
-export function rowText(r: ListRow, taskId: string | null = null): string {
-  return [r.id, r.arm, `${r.split}/${r.task}`, `task ${r.task}`, taskId ?? "", r.sample === null ? "" : `attempt ${r.sample}`, r.country ?? "", r.verdict ?? ""]
+export function rowText(r: ListRow): string {
+  return [
+    r.id,
+    r.arm,
+    `${r.split}/${r.task}`,
+    `task ${r.task}`,
+    r.taskId ?? "",
+    r.sample === null ? "" : `attempt ${r.sample}`,
+    r.country ?? "",
+    r.verdict ?? "",
+  ]
     .join("\n")
     .toLowerCase();
 }
