@@ -297,6 +297,32 @@ describe("src/ and video/ have an inner order too, and no arrow runs back up", (
   });
 });
 
+/**
+ * The page client (src/page/client/) as a small app: page state (the store, the
+ * address, the list's rows, search and filter expressions) in state/, apart from
+ * the views in app/<feature>/ that render from it; state/ never imports a view,
+ * and a feature imports another only through what app/ composes (run.ts,
+ * board.ts) or the detail parts every view shows (app/detail/).
+ */
+describe("the page client keeps its state apart from its views", () => {
+  const CLIENT = "src/page/client/";
+  const feature = (f: string) =>
+    f.startsWith(`${CLIENT}app/`) ? (f.slice(`${CLIENT}app/`.length).split("/")[1] ? f.slice(`${CLIENT}app/`.length).split("/")[0] : null) : null;
+
+  it("state/ imports no view (app/)", () => {
+    const bad = edges.filter((e) => e.from.startsWith(`${CLIENT}state/`) && e.target?.startsWith(`${CLIENT}app/`)).map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("a feature folder under app/ imports another only for the shared detail parts (app/detail/)", () => {
+    const bad = edges
+      .filter((e) => e.target && feature(e.from) && feature(e.target) && feature(e.from) !== feature(e.target))
+      .filter((e) => feature(e.target!) !== "detail")
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+});
+
 function existsFile(rel: string): boolean {
   for (const candidate of [rel, rel.replace(/\.ts$/, ".tsx")]) {
     try {

@@ -26,12 +26,50 @@ const ARMS: { arm: string; km: (d: number, task: number, sample: number) => numb
   { arm: "ckpt-b", km: (d, task, sample) => d * (task % 3 ? 1.7 : 0.8) + 40 * sample + 7 * task },
 ];
 
-export function makeSmallBoard(out: string): string {
+/** The fourth arm of makeFourArmBoard. */
+const FOURTH = { arm: "sonnet-5", km: (d: number, task: number, sample: number) => d * (task % 2 ? 0.6 : 1.3) + 5 * sample + 3 };
+
+/** A reply in Markdown with the usual attacks in it: the page must show bold text and keep every payload inert. */
+export const MARKDOWN_REPLY =
+  "**Architecture** says Balkans. [map](https://example.invalid/m) ![pic](https://example.invalid/x.png) " +
+  '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>\n\n- *Cyrillic* signs\n\n```json\n{"action": "look"}\n```';
+
+/**
+ * The small board plus a fourth arm (sonnet-5) and, on base, an unscored
+ * duplicate of attempt 1 of task 1 (a second record of that attempt number
+ * with no env reward, right after the first): what the compare view must
+ * list apart, and what geoeval's report leaves out. One sonnet-5 reply is
+ * Markdown with XSS payloads (MARKDOWN_REPLY).
+ */
+export function makeFourArmBoard(out: string): { dir: string; duplicate: string; markdownEpisode: string } {
+  makeSmallBoard(out, [...ARMS, FOURTH]);
+  const file = join(out, "base", "pass-1", "shard-1", "episodes.jsonl");
+  const lines = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const i = lines.findIndex((l) => JSON.parse(l).task.index === 1);
+  const dup = JSON.parse(lines[i]);
+  dup.episode_id = `base-dup-${dup.episode_id.slice(5)}`;
+  dup.outcome.reward = null;
+  lines.splice(i + 1, 0, JSON.stringify(dup));
+  writeFileSync(file, lines.join("\n") + "\n");
+  const mdFile = join(out, FOURTH.arm, "pass-0", "shard-1", "episodes.jsonl");
+  const md = readFileSync(mdFile, "utf8")
+    .split("\n")
+    .filter((l) => l.trim());
+  const e = JSON.parse(md[0]);
+  e.turns[1].model = { ...e.turns[1].model, reply: MARKDOWN_REPLY };
+  md[0] = JSON.stringify(e);
+  writeFileSync(mdFile, md.join("\n") + "\n");
+  return { dir: out, duplicate: dup.episode_id, markdownEpisode: e.episode_id };
+}
+
+export function makeSmallBoard(out: string, arms = ARMS): string {
   for (const file of files(SWEEP)) {
     const lines = readFileSync(file, "utf8")
       .split("\n")
       .filter((l) => l.trim());
-    for (const { arm, km } of ARMS) {
+    for (const { arm, km } of arms) {
       const rows = lines.map((l, i) => {
         const e = JSON.parse(l);
         if (!Array.isArray(e.turns)) return l;

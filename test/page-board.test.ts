@@ -111,6 +111,7 @@ describe("board page", () => {
         '<script type="application/json" id="gr-board-data">',
         '<script type="application/json" id="gr-chunks">',
         '<script type="application/json" id="gr-panos">',
+        '<script type="application/json" id="gr-images">',
         "<script>",
       ].sort(),
     );

@@ -7,62 +7,180 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./helpers.ts";
-import { filterAndSort, matchesFilters, nextSortDir, searchText, selectValues, NO_FILTERS, UNKNOWN, compareBy } from "../src/page/client/list.ts";
-import { compareHash, episodeHash, parseHash } from "../src/page/client/route.ts";
+import {
+  filterAndSort,
+  matchesFilters,
+  nextSortDir,
+  detailText,
+  rowText,
+  selectValues,
+  toCsv,
+  parseSort,
+  formatSort,
+  NO_FILTERS,
+  UNKNOWN,
+  compareBy,
+  type ListRow,
+} from "../src/page/client/state/rows.ts";
+import { compareHash, episodeHash, parseHash, parseAddress, formatAddress } from "../src/page/client/state/route.ts";
+import { compileExpr, ExprError } from "../src/page/client/state/expr.ts";
+import { pairAttempts } from "../src/page/client/app/compare/pair.ts";
 import { stepIndex } from "../src/page/client/keys.ts";
 import { bundleClient, clientScript } from "../src/page/view/client.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
 import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
 import { reprojectRgba } from "../src/page/client/reproject.ts";
-import { episodesByTask, filterRows, taskRows } from "../src/page/client/tasks.ts";
+import { episodesByTask, taskRows } from "../src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 
-const turn = (reply: string | null, reasoning: string | null = null): PageTurn => ({ turn: 0, reply, reasoning }) as unknown as PageTurn;
-const ep = (id: string, o: Partial<PageEpisode> = {}): PageEpisode =>
-  ({ id, model: "m", country: null, verdict: null, flags: [], reward: null, distanceKm: null, turnsUsed: 0, turns: [], ...o }) as unknown as PageEpisode;
+const turn = (reply: string | null, reasoning: string | null = null, extra: Partial<PageTurn> = {}): PageTurn =>
+  ({ turn: 0, reply, reasoning, prompt: null, feedback: null, call: null, errors: [], ...extra }) as unknown as PageTurn;
+const row = (id: string, o: Partial<ListRow> = {}): ListRow => ({
+  id,
+  arm: "m",
+  split: "eval",
+  task: 0,
+  taskId: null,
+  sample: 0,
+  country: null,
+  verdict: null,
+  score: 0,
+  env: 0,
+  km: null,
+  turns: 0,
+  flags: [],
+  ...o,
+});
 
-describe("episode list: filter and sort", () => {
-  const eps = [
-    ep("a", { model: "m1", country: "Chile", verdict: "close", reward: 0.5, distanceKm: 20, flags: ["clean"], turns: [turn("Santiago?")] }),
-    ep("b", { model: "m2", country: null, reward: null, flags: ["mismatch", "view-error"], turns: [turn(null, "東京 maybe")] }),
-    ep("c", { model: "m1", country: "Peru", verdict: "far", reward: 0.9, distanceKm: 5, flags: ["clean"] }),
-    ep("d", { model: "m2", country: "Chile", reward: 0.5, distanceKm: null }),
+describe("episode list: search, filter and sort (state/rows.ts, both pages)", () => {
+  const rows = [
+    row("a", { arm: "m1", task: 3, taskId: "fixture-03", country: "Chile", verdict: "close", score: 0.5, km: 20, flags: ["clean"] }),
+    row("b", { arm: "m2", task: 134, country: null, score: 0.1, env: null, flags: ["mismatch", "view-error"] }),
+    row("c", { arm: "m1", task: 3, country: "Peru", verdict: "far", score: 0.9, km: 5, flags: ["clean"] }),
+    row("d", { arm: "m2", task: 9, country: "Chile", score: 0.5, km: null }),
   ];
-  const hay = (e: PageEpisode) => searchText(e);
-  const ids = (xs: PageEpisode[]) => xs.map((e) => e.id);
+  const details: Record<string, PageEpisode> = {
+    a: { turns: [turn("Santiago?", null, { prompt: "You are facing 0 degrees with a 30 degree Field of View." })], errors: [] } as unknown as PageEpisode,
+    b: {
+      turns: [turn(null, "東京 maybe", { feedback: "Cannot go forward - the captured road ends here.", call: 'move(direction="forward")' })],
+      errors: [],
+    } as unknown as PageEpisode,
+  };
+  const text = (r: ListRow) => rowText(r) + "\n" + (details[r.id] ? detailText(details[r.id]) : "");
+  const ids = (xs: ListRow[]) => xs.map((e) => e.id);
+  const q = (s: string) => ids(filterAndSort(rows, { ...NO_FILTERS, q: s }, null, text, null));
 
   it("keeps input order without filters, and each filter narrows by its field", () => {
-    expect(ids(filterAndSort(eps, NO_FILTERS, null, hay))).toEqual(["a", "b", "c", "d"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, country: "Chile" }, null, hay))).toEqual(["a", "d"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, country: UNKNOWN }, null, hay))).toEqual(["b"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, status: "mismatch" }, null, hay))).toEqual(["b"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, model: "m1", minReward: 0.6 }, null, hay))).toEqual(["c"]);
-    // No reward never passes a minimum; NaN (a half-typed number) filters nothing.
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, minReward: 0 }, null, hay))).toEqual(["a", "c", "d"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, minReward: NaN }, null, hay))).toEqual(["a", "b", "c", "d"]);
-    // Search looks at replies and reasoning, lower-cased by the caller.
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, q: "santiago" }, null, hay))).toEqual(["a"]);
-    expect(ids(filterAndSort(eps, { ...NO_FILTERS, q: "東京" }, null, hay))).toEqual(["b"]);
-    expect(matchesFilters(eps[0], { ...NO_FILTERS, verdict: "far" }, hay)).toBe(false);
+    expect(ids(filterAndSort(rows, NO_FILTERS, null, text, null))).toEqual(["a", "b", "c", "d"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, country: "Chile" }, null, text, null))).toEqual(["a", "d"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, country: UNKNOWN }, null, text, null))).toEqual(["b"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, status: "mismatch" }, null, text, null))).toEqual(["b"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, task: "3" }, null, text, null))).toEqual(["a", "c"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, arm: "m1", minScore: 0.6 }, null, text, null))).toEqual(["c"]);
+    expect(ids(filterAndSort(rows, { ...NO_FILTERS, minScore: NaN }, null, text, null))).toEqual(["a", "b", "c", "d"]);
+    expect(matchesFilters(rows[0], { ...NO_FILTERS, verdict: "far" }, text, null)).toBe(false);
   });
 
-  it("sorts stably with missing values last in both directions", () => {
-    expect(ids(filterAndSort(eps, NO_FILTERS, { key: "reward", dir: -1 }, hay))).toEqual(["c", "a", "d", "b"]);
-    expect(ids(filterAndSort(eps, NO_FILTERS, { key: "reward", dir: 1 }, hay))).toEqual(["a", "d", "c", "b"]);
-    expect(ids(filterAndSort(eps, NO_FILTERS, { key: "distanceKm", dir: 1 }, hay))).toEqual(["c", "a", "b", "d"]);
-    expect(ids(filterAndSort(eps, NO_FILTERS, { key: "country", dir: 1 }, hay))).toEqual(["a", "d", "c", "b"]);
+  it("searches ids, task, country, arm, replies, reasoning, prompts, feedback and actions, case-insensitively", () => {
+    expect(q("santiago")).toEqual(["a"]);
+    expect(q("東京")).toEqual(["b"]);
+    expect(q("field of view")).toEqual(["a"]);
+    expect(q("captured road")).toEqual(["b"]);
+    expect(q('direction="forward"')).toEqual(["b"]);
+    expect(q("PERU")).toEqual(["c"]);
+    expect(q("eval/134")).toEqual(["b"]);
+    expect(q("task 3")).toEqual(["a", "c"]);
+    expect(q("fixture-03")).toEqual(["a"]);
+    expect(q("m2")).toEqual(["b", "d"]);
+  });
+
+  it("sorts stably with missing values last in both directions; the address form round-trips", () => {
+    expect(ids(filterAndSort(rows, NO_FILTERS, { key: "score", dir: -1 }, text, null))).toEqual(["c", "a", "d", "b"]);
+    expect(ids(filterAndSort(rows, NO_FILTERS, { key: "env", dir: -1 }, text, null))).toEqual(["a", "c", "d", "b"]);
+    expect(ids(filterAndSort(rows, NO_FILTERS, { key: "km", dir: 1 }, text, null))).toEqual(["c", "a", "b", "d"]);
+    expect(ids(filterAndSort(rows, NO_FILTERS, { key: "country", dir: 1 }, text, null))).toEqual(["a", "d", "c", "b"]);
     expect([{ x: 2 }, { x: null }, { x: 1 }].sort(compareBy<{ x: number | null }>("x", -1))).toEqual([{ x: 2 }, { x: 1 }, { x: null }]);
+    expect(parseSort(formatSort({ key: "km", dir: -1 }))).toEqual({ key: "km", dir: -1 });
+    expect(parseSort("bogus:1")).toBeNull();
   });
 
-  it("starts reward descending, other columns ascending, and flips on a second click", () => {
-    expect(nextSortDir(null, 1, "reward")).toBe(-1);
+  it("starts rewards descending, other columns ascending, and flips on a second click", () => {
+    expect(nextSortDir(null, 1, "score")).toBe(-1);
     expect(nextSortDir(null, 1, "id")).toBe(1);
-    expect(nextSortDir("reward", -1, "reward")).toBe(1);
-    expect(nextSortDir("reward", -1, "country")).toBe(1);
+    expect(nextSortDir("score", -1, "score")).toBe(1);
+    expect(nextSortDir("score", -1, "country")).toBe(1);
   });
 
   it("lists select values once, sorted, missing ones as (unknown)", () => {
     expect(selectValues(["b", null, "a", "b"])).toEqual(["(unknown)", "a", "b"]);
+  });
+
+  it("filter expressions: fields, operators, and/or/not, parentheses; errors name the position", () => {
+    const f = (e: string) => ids(filterAndSort(rows, NO_FILTERS, null, text, compileExpr(e)));
+    expect(f('km > 10 and model == "m1"')).toEqual(["a"]);
+    expect(f("km >= 5 or country == Chile")).toEqual(["a", "c", "d"]);
+    expect(f("not (task == 3)")).toEqual(["b", "d"]);
+    expect(f("env == null")).toEqual(["b"]);
+    expect(f("counted == false")).toEqual(["b"]);
+    expect(f('flags == "mismatch"')).toEqual(["b"]);
+    expect(f("country ~ hil")).toEqual(["a", "d"]);
+    expect(f("")).toEqual(["a", "b", "c", "d"]);
+    const err = (e: string) => {
+      try {
+        compileExpr(e);
+      } catch (x) {
+        return x instanceof ExprError ? [x.message, x.at] : String(x);
+      }
+      return null;
+    };
+    expect(err("km >> 3")).toEqual(['expected a value (a number, "text", true, false or null), got ">"', 4]);
+    expect(err("kms > 3")![0]).toMatch(/^unknown field "kms": the fields are id, model/);
+    expect(err("km > fast")).toEqual(['km is a number: expected a number or null, got "fast"', 5]);
+    expect(err('country > "A"')![0]).toMatch(/country is text: use ==, != or ~/);
+    expect(err("(km > 3")).toEqual(["expected ) at the end", 7]);
+    expect(err('model == "base')).toEqual(['unclosed quote: expected a closing "', 9]);
+  });
+
+  it("writes the filtered rows as CSV (RFC 4180 quoting; no formula can run)", () => {
+    const csv = toCsv([row("x", { verdict: 'said "hi", left', country: "=HYPERLINK(1)", flags: ["a", "b"] })]).split("\r\n");
+    expect(csv[0]).toBe("episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags");
+    expect(csv[1]).toBe(`x,m,eval,0,0,'=HYPERLINK(1),"said ""hi"", left",0,0,,0,a b`);
+  });
+});
+
+describe("compare pairing (app/compare/pair.ts)", () => {
+  type R = { id: string; sample: number | null; env: number | null };
+  const r = (id: string, sample: number | null, env: number | null = 0.5): R => ({ id, sample, env });
+  it("pairs equal attempt numbers, one row per counted record, and lists the unscored apart with the reason", () => {
+    const a = [r("a0", 0), r("a1", 1), r("a2", 2), r("a3", 3)];
+    const b = [r("b0", 0), r("b1", 1), r("b1-dup", 1, null), r("b2", 2)];
+    const p = pairAttempts(a, b);
+    expect(p.rows.map((x) => [x.sample, x.a?.id ?? null, x.b?.id ?? null])).toEqual([
+      [0, "a0", "b0"],
+      [1, "a1", "b1"],
+      [2, "a2", "b2"],
+      [3, "a3", null],
+    ]);
+    expect(p.uncounted).toEqual([
+      { side: "b", row: b[2], why: "unscored (no env reward): geoeval's report leaves it out; a duplicate of attempt 1, which is counted" },
+    ]);
+    expect(p.counted).toEqual({ a: 4, b: 3 });
+    const twice = pairAttempts([r("x", 1), r("y", 1)], [r("z", 1)]);
+    expect(twice.rows.map((x) => [x.sample, x.record, x.records, x.a?.id, x.b?.id ?? null])).toEqual([
+      [1, 0, 2, "x", "z"],
+      [1, 1, 2, "y", null],
+    ]);
+  });
+});
+
+describe("the address (state/route.ts)", () => {
+  it("keeps the route and the list state, in a fixed order, and reads them back", () => {
+    const a = { route: { kind: "episode" as const, id: "a b", turn: 3 }, query: { sort: "score:-1", arm: "base", q: "" } };
+    expect(formatAddress(a)).toBe("#a%20b/3?arm=base&sort=score%3A-1");
+    expect(parseAddress(formatAddress(a))).toEqual({ route: a.route, query: { arm: "base", sort: "score:-1" } });
+    expect(parseAddress("#?q=moldova")).toEqual({ route: { kind: "none" }, query: { q: "moldova" } });
+    expect(parseAddress("#compare/1/a/b?q=x")).toEqual({ route: { kind: "compare", task: 1, a: "a", b: "b" }, query: { q: "x" } });
+    expect(formatAddress({ route: { kind: "none" }, query: {} })).toBe("");
   });
 });
 
@@ -94,8 +212,10 @@ describe("client bundle", () => {
     expect(a.script).toBe(b.script);
     expect(a.script).not.toMatch(/<\/script|<!--/i);
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
-    // Type-only imports from the page model leave nothing behind.
-    expect(Object.keys(a.inputs).every((p) => p.startsWith("src/page/client/"))).toBe(true);
+    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, and markdown-it.
+    const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.startsWith("node_modules/"));
+    expect(outside).toEqual(["src/page/attempts.ts"]);
+    expect(Object.keys(a.inputs).some((p) => p.startsWith("node_modules/markdown-it/"))).toBe(true);
     expect(a.script).not.toMatch(/url\(/); // the page test forbids url( outside data: in the file
     expect(clientScript()).toBe(a.script);
   });
@@ -137,10 +257,12 @@ describe("board client: reprojection and per-task rows", () => {
     }
   });
 
-  const row = (id: string, arm: string, task: number, sample: number, verdict: string | null, country: string | null = null): BoardEpisodeRow => ({
+  const brow = (id: string, arm: string, task: number, sample: number, verdict: string | null, country: string | null = null): BoardEpisodeRow => ({
     id,
     arm,
+    split: "eval",
     task,
+    taskId: null,
     sample,
     country,
     verdict,
@@ -181,14 +303,14 @@ describe("board client: reprojection and per-task rows", () => {
     ],
     countries: { "1": "Chile", "2": "Peru", "3": "Chile", "4": null },
     episodes: [
-      row("a1b", "a", 1, 1, "far"),
-      row("a1a", "a", 1, 0, "close"),
-      row("b1", "base", 1, 0, "far"),
-      row("a2", "a", 2, 0, "far"),
-      row("b2", "base", 2, 0, null),
-      row("b3", "base", 3, 0, null),
-      row("a4", "a", 4, 0, null),
-      row("b4", "base", 4, 0, null),
+      brow("a1b", "a", 1, 1, "far"),
+      brow("a1a", "a", 1, 0, "close"),
+      brow("b1", "base", 1, 0, "far"),
+      brow("a2", "a", 2, 0, "far"),
+      brow("b2", "base", 2, 0, null),
+      brow("b3", "base", 3, 0, null),
+      brow("a4", "a", 4, 0, null),
+      brow("b4", "base", 4, 0, null),
     ],
     textCap: 240,
     pano: { width: 1024, height: 512 },
@@ -214,17 +336,6 @@ describe("board client: reprojection and per-task rows", () => {
     expect(taskRows(data, byTask, "a", { ...f, country: "Chile" }).map((r) => r.index)).toEqual([1, 3]);
     expect(taskRows(data, byTask, "a", { ...f, country: "(unknown)" }).map((r) => r.index)).toEqual([4]);
     expect(taskRows(data, byTask, "a", { ...f, verdict: "far" }).map((r) => r.index)).toEqual([1, 2]);
-  });
-
-  it("filters and sorts the episode rows", () => {
-    const base = { q: "", arm: "", country: "", verdict: "", status: "", minScore: null };
-    expect(filterRows(data.episodes, { ...base, arm: "base" }, null).map((e) => e.id)).toEqual(["b1", "b2", "b3", "b4"]);
-    expect(filterRows(data.episodes, { ...base, q: "a1" }, null).map((e) => e.id)).toEqual(["a1b", "a1a"]);
-    expect(
-      filterRows(data.episodes, base, { key: "id", dir: 1 })
-        .map((e) => e.id)
-        .slice(0, 3),
-    ).toEqual(["a1a", "a1b", "a2"]);
   });
 });
 

@@ -21,7 +21,9 @@ import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../src/page/geo.ts
 import { median, summariseRun } from "../src/page/stats.ts";
 import { toolCall } from "../src/page/model.ts";
 import { summaryTable } from "../src/page/view/template.ts";
-import { summariseSweep, populationStd } from "../src/page/sweep.ts";
+import { summariseSweep } from "../src/page/sweep.ts";
+import { geoevalReward } from "../replay/rules/reward.ts";
+import { readBoard, boardReport } from "../replay/board/index.ts";
 import { summariseTraining } from "../src/page/training.ts";
 import { lineChart } from "../src/page/charts.ts";
 
@@ -184,27 +186,38 @@ describe("page data layer", () => {
 });
 
 describe("sweep and training maths", () => {
-  it("groups a sweep's attempts by model and task: mean-of-k, best-of-k and the spread between attempts", () => {
-    const a = (id: string, model: string, index: number, sample: number | null, reward: number | null) => ({ id, model, split: "eval", index, sample, reward });
-    const s = summariseSweep([a("x2", "m", 1, 2, 0.2), a("x0", "m", 1, 0, 0.6), a("y0", "m", 2, 0, 0.9), a("x1", "m", 1, 1, 0.4), a("z", "n", 1, 0, null)]);
-    expect(s.tasks.map((t) => [t.model, t.index, t.attempts.map((x) => x.id)])).toEqual([
-      ["m", 1, ["x0", "x1", "x2"]],
-      ["m", 2, ["y0"]],
-      ["n", 1, ["z"]],
+  it("groups a sweep's attempts by arm and task with the report's numbers; attempts by number; the spread of counted ones", async () => {
+    const report = boardReport(await readBoard([join(FIXTURES, "sweep")]));
+    const a = (id: string, index: number, sample: number | null, score: number, env: number | null) => ({
+      id,
+      model: "synthetic-model",
+      split: "eval",
+      index,
+      sample,
+      score,
+      env,
+    });
+    const s = summariseSweep(report, [
+      a("x2", 1, 2, 0.2, 0.1),
+      a("x0", 1, 0, 0.6, 0.5),
+      a("x1", 1, 1, 0.4, 0.3),
+      a("u", 1, 1, 0.9, null),
+      a("y0", 2, 0, 0.9, 0.8),
     ]);
-    const t1 = s.tasks[0];
-    expect(t1).toMatchObject({ k: 3, best: 0.6 });
-    expect(t1.mean).toBeCloseTo(0.4, 12);
-    expect(t1.std).toBeCloseTo(Math.sqrt(0.08 / 3), 12);
-    expect(t1.range).toBeCloseTo(0.4, 12);
-    expect(s.tasks[1]).toMatchObject({ k: 1, mean: 0.9, best: 0.9, std: null, range: null });
-    const m = s.models[0];
-    expect(m).toMatchObject({ model: "m", tasks: 2, attempts: 4, maxK: 3 });
-    expect(m.meanOfK).toBeCloseTo((0.4 + 0.9) / 2, 12);
-    expect(m.bestOfK).toBeCloseTo((0.6 + 0.9) / 2, 12);
-    expect(m.meanStd).toBeCloseTo(t1.std!, 12);
-    expect(s.models[1]).toMatchObject({ model: "n", meanOfK: null, bestOfK: null });
-    expect(populationStd([])).toBeNull();
+    expect(s.tasks.map((t) => [t.model, t.index, t.attempts.map((x) => x.id)])).toEqual([
+      ["synthetic-model", 1, ["x0", "x1", "u", "x2"]],
+      ["synthetic-model", 2, ["y0"]],
+    ]);
+    // k, mean and best are the report's (its own reading of the files), never recomputed here.
+    const t1 = report.tasks.find((t) => t.index === 1)!.arms[0];
+    expect(s.tasks[0]).toMatchObject({ k: t1.attempts, mean: t1.mean, best: t1.best });
+    // The spread is over the counted attempts (the unscored one is left out): 0.2, 0.4, 0.6.
+    expect(s.tasks[0].std).toBeCloseTo(Math.sqrt(0.08 / 3), 12);
+    expect(s.tasks[0].range).toBeCloseTo(0.4, 12);
+    expect(s.tasks[1]).toMatchObject({ std: null, range: null });
+    expect(s.models[0].arm).toBe(report.arms[0]);
+    expect(s.models[0].unscored).toBe(1);
+    expect(s.models[0].meanStd).toBeCloseTo(s.tasks[0].std!, 12);
   });
 
   it("summarises GRPO steps: in-group spread, frac_reward_zero_std, turns, never guessed", () => {
@@ -411,8 +424,9 @@ describe("page in Chromium", () => {
     expect((await ids()).sort()).toEqual([...new Set(corrupted.map((c) => c.episode_id))].sort());
     await page.selectOption("#f-status", "");
 
+    // The minimum is on geoeval's recomputed reward (the "reward" column), not the stored env reward.
     await page.fill("#f-reward", "0.5");
-    expect(await ids()).toEqual(mixedRaw.filter((e) => e.outcome.reward >= 0.5).map((e) => e.episode_id));
+    expect(await ids()).toEqual(mixedRaw.filter((e) => geoevalReward(e.outcome) >= 0.5).map((e) => e.episode_id));
     await page.fill("#f-reward", "");
 
     await page.fill("#f-q", "東京");
@@ -422,10 +436,12 @@ describe("page in Chromium", () => {
     expect(await ids()).toEqual(withText.map((e) => e.episode_id));
     await page.fill("#f-q", "");
 
-    await page.click('th[data-sort="reward"]');
+    await page.click('th[data-sort="score"]');
+    expect(await ids()).toEqual([...mixedRaw].sort((a, b) => geoevalReward(b.outcome) - geoevalReward(a.outcome)).map((e) => e.episode_id));
+    await page.click('th[data-sort="score"]');
+    expect(await ids()).toEqual([...mixedRaw].sort((a, b) => geoevalReward(a.outcome) - geoevalReward(b.outcome)).map((e) => e.episode_id));
+    await page.click('th[data-sort="env"]');
     expect(await ids()).toEqual([...mixedRaw].sort((a, b) => b.outcome.reward - a.outcome.reward).map((e) => e.episode_id));
-    await page.click('th[data-sort="reward"]');
-    expect(await ids()).toEqual([...mixedRaw].sort((a, b) => a.outcome.reward - b.outcome.reward).map((e) => e.episode_id));
     expect(await page.textContent("#gr-count")).toBe(`${mixedRaw.length} of ${mixedRaw.length}`);
     await close();
   });
@@ -471,7 +487,10 @@ describe("page in Chromium", () => {
       await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, e.episode_id);
       await page.$$eval("details", (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
       const shown = await page.$$eval("#gr-detail .turn", (cards) =>
-        cards.map((c) => ({ turn: Number((c as HTMLElement).dataset.turn), texts: [...c.querySelectorAll("pre.text")].map((p) => p.textContent) })),
+        cards.map((c) => ({
+          turn: Number((c as HTMLElement).dataset.turn),
+          texts: [...c.querySelectorAll(".reply pre.raw, details.reasoning pre.text")].map((p) => p.textContent),
+        })),
       );
       for (const t of e.turns) {
         const card = shown.find((s) => s.turn === t.turn)!;
@@ -665,8 +684,9 @@ describe("page of every recording format", () => {
     await buildPage({ episodes: [exampleDir], out: exampleOut });
   });
 
-  it("sweep: mean-of-k, best-of-k and the attempts of each task side by side, as computed from the JSONL files", async () => {
-    // Independently: every episodes.jsonl under the sweep; a task's attempts share model_name x task.index.
+  it("sweep: mean-of-k, best-of-k and the attempts of each task side by side, as computed from the JSONL files (geoeval's reward)", async () => {
+    // Independently: every episodes.jsonl under the sweep; a task's attempts share model_name x task.index;
+    // each is scored with geoeval's recomputed reward (the numbers of `georeplay report`).
     const files: string[] = [];
     const walk = (d: string) => {
       for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -687,9 +707,10 @@ describe("page of every recording format", () => {
     const modelRows = await rowCells(page, "#gr-sweep-models tbody tr");
     expect(modelRows.map((r) => r.data.model)).toEqual(models.sort());
     for (const row of modelRows) {
-      const mine = [...tasks.entries()].filter(([k]) => k.startsWith(`${row.data.model}\u0000`)).map(([, v]) => v.map((e) => e.outcome.reward as number));
+      const mine = [...tasks.entries()].filter(([k]) => k.startsWith(`${row.data.model}\u0000`)).map(([, v]) => v.map((e) => geoevalReward(e.outcome)));
       expect(Number(row.cells.tasks)).toBe(mine.length);
-      expect(Number(row.cells.attempts)).toBe(mine.flat().length);
+      expect(Number(row.cells.episodes)).toBe(mine.flat().length);
+      expect(Number(row.cells.k)).toBeCloseTo(meanOf(mine.map((r) => r.length)), 12);
       expect(Number(row.cells.mean_of_k)).toBeCloseTo(meanOf(mine.map(meanOf)), 12);
       expect(Number(row.cells.best_of_k)).toBeCloseTo(meanOf(mine.map((r) => Math.max(...r))), 12);
       const spread = mine.filter((r) => r.length > 1).map((r) => Math.sqrt(meanOf(r.map((x) => (x - meanOf(r)) ** 2))));
@@ -702,7 +723,7 @@ describe("page of every recording format", () => {
       // Side by side in attempt order (task.sample), every attempt of the task once.
       expect(row.links.map((l) => l.id).sort()).toEqual(attempts.map((e) => e.episode_id).sort());
       expect(row.links.map((l) => Number(l.sample))).toEqual(attempts.map((e) => e.task.sample).sort((a: number, b: number) => a - b));
-      expect(Number(row.cells.best)).toBe(Math.max(...attempts.map((e) => e.outcome.reward)));
+      expect(Number(row.cells.best)).toBe(Math.max(...attempts.map((e) => geoevalReward(e.outcome))));
     }
     // One click opens an attempt, shown where it can be seen.
     const target = taskRows[0].links[2].id;

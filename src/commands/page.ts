@@ -1,8 +1,9 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
+import { DEFAULT_EXACT_MB } from "../page/page-options.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
-import { inputOptions, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 
@@ -11,6 +12,7 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   imageSize: number;
   title?: string;
   baseline?: string;
+  exactZoomsMb: number;
   partial?: boolean;
 }
 
@@ -23,6 +25,12 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
     flags: "--baseline <arm>",
     description:
       "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+  },
+  exactZoomsMb: {
+    flags: "--exact-zooms-mb <mb>",
+    description: "board pages: embed the exact verified bytes of zooms (fov <= 45) up to this many MB (0: none)",
+    parse: nonNegativeNumber,
+    default: DEFAULT_EXACT_MB,
   },
   partial: {
     flags: "--partial",
@@ -37,11 +45,14 @@ export function registerPage(program: Command): void {
     .summary("write one self-contained HTML page showing every turn of a run (works offline)")
     .description(
       "Re-renders and verifies every recorded view, then writes a single HTML file with the run\n" +
-        "summary, a sortable and filterable episode list, and each episode turn by turn: the view\n" +
-        "(badged match / mismatch / resolved), the action, the raw reply and reasoning, feedback,\n" +
-        "tokens, latency and the outcome on an offline map. Nothing is fetched when it opens;\n" +
-        "trace text is escaped and a strict Content-Security-Policy pins the page's own script.\n\n" +
-        "Sweep folders add mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
+        "summary, a searchable, filterable and sortable episode list (state in the address: reload and\n" +
+        "Back restore it; the filtered rows download as CSV), and each episode turn by turn: the view\n" +
+        "(badged match / mismatch / resolved; click or v enlarges it), the prompt, the action, the reply\n" +
+        "rendered as Markdown (raw toggle) and the reasoning, feedback, tokens, latency, the episode's\n" +
+        "config and the outcome on an offline map. Nothing is fetched when it opens; trace text never\n" +
+        "runs (no raw HTML, inert links, no images fetched) and a strict Content-Security-Policy pins\n" +
+        "the page's own script.\n\n" +
+        "Sweep folders add geoeval's mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
         '(badged "recorded image"; no --tasks/--panos needed).\n\n' +

@@ -7,12 +7,11 @@
  * stay in memory. At the end the parts are joined into a temp file beside
  * the output and renamed into place.
  */
-import { createReadStream, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
 import { resolveInputs } from "../../replay/formats/inputs.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
-import { openAtomicStream } from "../../replay/io/atomic.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ioReason } from "../../replay/io/jsonl.ts";
@@ -23,10 +22,11 @@ import { scriptJson } from "./escape.ts";
 import { pageParts } from "./view/template.ts";
 import { sweepSection, trainingSection } from "./view/sections.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
+import { readBoard, boardReport } from "../../replay/board/index.ts";
 import { summariseTraining, type Rollout } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
-import { PartFile } from "./part-file.ts";
-import type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
+import { PartFile, writePage } from "./part-file.ts";
+import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
 
 export type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
 
@@ -70,11 +70,11 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
-        const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg));
+        const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes);
         views += v.views.length;
         stats.push(s);
         if (sweepFiles.has(v.file))
-          attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, reward: page.reward });
+          attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, score: page.score, env: page.reward });
         const train = (v.episode as { train?: TrainInfo }).train;
         if (v.format === "train" && train) {
           rollouts.push({
@@ -101,33 +101,25 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       throw new GeoreplayError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
-    const result: BuildPageResult = {
-      out: opts.out,
-      written: false,
-      partial: false,
-      bytes: 0,
-      episodes: stats.length,
-      formats: report.formats,
-      views,
-      images: images.count,
-      recordedImages: report.recorded_images,
-      checked: report.checked,
-      match: report.match,
-      resolved: report.resolved,
-      mismatch: report.mismatch,
-      errors: report.errors,
-      erroredEpisodes: report.errored_episodes,
-      warnings: report.warnings,
-    };
+    const result = unwrittenResult(opts.out, report, { episodes: stats.length, views, images: images.count }, report.errors);
     // A page of part of a run looks like a page of the whole run: only on request.
     if (report.errors.length && !opts.partial) return result;
 
-    const sections = [attempts.length ? sweepSection(summariseSweep(attempts)) : "", rollouts.length ? trainingSection(summariseTraining(rollouts)) : ""].join(
-      "\n",
-    );
+    // A sweep's numbers are `georeplay report`'s over the same files (one number per fact).
+    let sweepReport = null;
+    try {
+      if (attempts.length) sweepReport = boardReport(await readBoard([...sweepFiles], { signal: opts.signal }));
+    } catch (e) {
+      // A sweep with no scored row has no report (geoeval stops there too): the page shows the episodes without the section.
+      if (!(e instanceof GeoreplayError) || e.kind !== "input") throw e;
+    }
+    const sections = [
+      sweepReport ? sweepSection(summariseSweep(sweepReport, attempts)) : "",
+      rollouts.length ? trainingSection(summariseTraining(rollouts)) : "",
+    ].join("\n");
     const parts = pageParts(
       {
-        title: opts.title ?? `georeplay · ${opts.episodes.map((f) => basename(f)).join(", ")}`,
+        title: opts.title ?? `${opts.episodes.map((f) => basename(f)).join(", ")} · ${[...new Set(stats.map((x) => x.model))].join(", ")} · georeplay`,
         episodes: stats.length,
         views,
         images: images.count,
@@ -144,29 +136,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       },
       summariseRun(stats),
     );
-    const out = openAtomicStream(opts.out, opts.signal);
-    let bytes = 0;
-    const put = async (s: string) => {
-      bytes += Buffer.byteLength(s);
-      await out.write(s);
-    };
-    const copy = async (path: string) => {
-      for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        await out.write(chunk);
-      }
-    };
-    try {
-      await put(parts.head);
-      await copy(epPart.path);
-      await put(parts.middle);
-      await copy(imgPart.path);
-      await put(parts.tail);
-      await out.commit();
-    } catch (e) {
-      out.abort();
-      throw e;
-    }
+    const bytes = await writePage(opts.out, [parts.head, epPart, parts.middle, imgPart, parts.tail], opts.signal);
     return { ...result, written: true, partial: report.errors.length > 0, bytes };
   } finally {
     epPart.remove();

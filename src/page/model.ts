@@ -4,7 +4,7 @@
  * the run summary aggregates. No HTML here; every string stays raw and is
  * escaped by the view layer where it is written.
  */
-import { basename } from "node:path";
+import { basename, relative, sep } from "node:path";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts";
@@ -14,11 +14,21 @@ import type { TrainInfo } from "../../replay/formats/train.ts";
 import { mapSpec, type MapSpec } from "./geo.ts";
 import { pinsFrame, revealFrame, type LatLon } from "../../replay/rules/map-frame.ts";
 import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
+import { geoevalReward } from "../../replay/rules/reward.ts";
 
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
-import type { PanoRef } from "./board/data.ts";
+
+/** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
+export interface PanoRef {
+  /** Index into the page's panorama table. */
+  pano: number;
+  /** Absolute heading (camera heading + the frame's compass angle), pitch and fov, degrees. */
+  heading: number;
+  pitch: number;
+  fov: number;
+}
 
 /** A verified view's status, or "recorded" for an example-rollout image shown as recorded (nothing to verify). */
 export type CheckStatus = ViewOutcome["status"] | "recorded";
@@ -52,6 +62,8 @@ export interface PageTurn {
   finish: string | null;
   map: MapSpec | null;
   reward: number | null;
+  /** The prompt the environment gave the model this turn (its observation text). */
+  prompt: string | null;
   /** Board pages: the view's camera on an embedded panorama (the browser reprojects it). */
   pano?: PanoRef | null;
   /** Board pages cut replies and reasoning: their full lengths. */
@@ -68,12 +80,17 @@ export interface PageEpisode {
   source: string; // file:line
   split: string;
   index: number;
+  /** task.task_id, when recorded. */
+  taskId: string | null;
   sample: number | null;
   country: string | null;
   recordedAt: string | null;
   mode: string | null;
   verdict: string | null;
+  /** The environment's stored outcome.reward ("env reward"); null = unscored, left out of geoeval's report. */
   reward: number | null;
+  /** geoeval's recomputed reward (replay/rules/reward.ts): what every mean-of-k averages. */
+  score: number;
   distanceKm: number | null;
   guess: LatLon | null;
   truth: LatLon | null;
@@ -85,6 +102,8 @@ export interface PageEpisode {
   views: { match: number; resolved: number; mismatch: number; error: number };
   credit: { creator: string | null; licence: string | null; source: string | null };
   errors: string[];
+  /** The episode's `config` as recorded (mode, prompt_version, max_turns, ...): scalar values only. */
+  config: Record<string, string | number | boolean | null> | null;
   outcomeMap: MapSpec | null;
   turns: PageTurn[];
 }
@@ -122,7 +141,34 @@ function outcomeMap(ep: Episode, pins: LatLon[] = []): MapSpec | null {
   return mapSpec(revealFrame(g, t), pins, g, t);
 }
 
-export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): Promise<{ page: PageEpisode; stats: EpisodeStats }> {
+/**
+ * How a page names a record's file: its path relative to the input folder it
+ * was found under (a board's files are all called episodes.jsonl), else its
+ * name; never a local absolute path (pages get shared).
+ */
+export function sourceName(file: string, inputs: readonly string[]): string {
+  for (const root of inputs) {
+    const rel = relative(root, file);
+    if (rel && !rel.startsWith("..") && !rel.startsWith(sep) && rel !== file) return rel.split(sep).join("/");
+  }
+  return basename(file);
+}
+
+function scalarConfig(c: unknown): PageEpisode["config"] {
+  if (typeof c !== "object" || c === null) return null;
+  const out: Record<string, string | number | boolean | null> = {};
+  for (const [k, v] of Object.entries(c as Record<string, unknown>)) {
+    if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") out[k] = v;
+    else out[k] = JSON.stringify(v);
+  }
+  return out;
+}
+
+export async function pageEpisode(
+  v: VerifiedEpisode,
+  imageFor: ImageIndexer,
+  inputs: readonly string[] = [],
+): Promise<{ page: PageEpisode; stats: EpisodeStats }> {
   const ep = v.episode;
   const byTurn = new Map<number, ViewOutcome>();
   for (const o of v.views) byTurn.set(o.turn, o);
@@ -200,6 +246,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
       finish: m?.finish_reason ?? null,
       map: rec && image !== null ? null : turnMap(t, ep), // a recorded map image beats a redrawn one
       reward: numOrNull(t.reward),
+      prompt: typeof (t as { prompt?: unknown }).prompt === "string" ? (t as { prompt: string }).prompt : null,
     });
   }
 
@@ -223,15 +270,17 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     format: v.format,
     train: train ? { run: train.run, step: train.step, guessed: train.guessed } : null,
     model: ep.model_name,
-    source: `${basename(v.file)}:${v.line}`, // the name only: pages get shared, local paths need not be
+    source: `${sourceName(v.file, inputs)}:${v.line}`,
     split: ep.task.split,
     index: ep.task.index,
+    taskId: ep.task.task_id ?? null,
     sample: numOrNull(ep.task.sample),
     country: ep.task.country ?? v.task?.country ?? null,
     recordedAt: ep.recorded_at ?? null,
     mode: ep.config?.mode ?? null,
     verdict: out?.verdict ?? null,
     reward: numOrNull(out?.reward),
+    score: geoevalReward(out as { distance_km?: number | null; action_cost?: number | null } | null),
     distanceKm: numOrNull(out?.distance_km),
     guess: out?.guess ?? null,
     truth: out?.truth ?? null,
@@ -242,6 +291,7 @@ export async function pageEpisode(v: VerifiedEpisode, imageFor: ImageIndexer): P
     views,
     credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
     errors: v.errors,
+    config: scalarConfig(ep.config),
     outcomeMap: outcomeMap(ep, (ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[]),
     turns,
   };

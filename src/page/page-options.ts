@@ -2,7 +2,7 @@
  * What `buildPage` takes and gives, shared by the run page (build.ts) and the
  * board page (board/build.ts) without either importing the other.
  */
-import type { VerifyProgress, ProblemEntry } from "../../replay/verify/verify.ts";
+import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 
 export interface BuildPageOptions {
@@ -24,6 +24,8 @@ export interface BuildPageOptions {
   imageSize?: number;
   jobs?: number;
   title?: string;
+  /** Board pages: at most this many MB of exact zoom views (fov <= 45, the verified bytes); 0 = none (default DEFAULT_EXACT_MB). */
+  exactZoomsMb?: number;
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;
@@ -56,4 +58,35 @@ export interface BuildPageResult {
   /** Episodes that errored in the environment (nothing to replay; listed in the page). */
   erroredEpisodes: ProblemEntry[];
   warnings: ProblemEntry[];
+}
+
+/**
+ * Default budget of a board page's exact zoom views, MB: about 40% of the
+ * generated 12,800-episode board page (40 MB), keeping it under its 60 MB goal.
+ */
+export const DEFAULT_EXACT_MB = 16;
+
+/** A build's result before the page is written (nothing written yet), from the verifier's report. */
+export function unwrittenResult(
+  out: string,
+  run: VerifyReport,
+  counts: { episodes: number; views: number; images: number },
+  errors: ProblemEntry[],
+): BuildPageResult {
+  return {
+    out,
+    written: false,
+    partial: false,
+    bytes: 0,
+    ...counts,
+    formats: run.formats,
+    recordedImages: run.recorded_images,
+    checked: run.checked,
+    match: run.match,
+    resolved: run.resolved,
+    mismatch: run.mismatch,
+    errors,
+    erroredEpisodes: run.errored_episodes,
+    warnings: run.warnings,
+  };
 }

@@ -2,8 +2,8 @@
  * A part of a page being built: streamed to a temp file beside the output,
  * copied into the page at the end, and always removed.
  */
-import { createWriteStream, openSync, rmSync, type WriteStream } from "node:fs";
-import { tempPathFor } from "../../replay/io/atomic.ts";
+import { createReadStream, createWriteStream, openSync, rmSync, type WriteStream } from "node:fs";
+import { openAtomicStream, tempPathFor } from "../../replay/io/atomic.ts";
 
 export class PartFile {
   readonly path: string;
@@ -31,4 +31,31 @@ export class PartFile {
     this.stream.destroy();
     rmSync(this.path, { force: true });
   }
+}
+
+/**
+ * Writes a page atomically from its pieces in order: text as it is, part
+ * files copied in. Returns the bytes written; on any failure nothing is left.
+ */
+export async function writePage(out: string, pieces: readonly (string | PartFile)[], signal?: AbortSignal): Promise<number> {
+  const file = openAtomicStream(out, signal);
+  let bytes = 0;
+  try {
+    for (const p of pieces) {
+      if (typeof p === "string") {
+        bytes += Buffer.byteLength(p);
+        await file.write(p);
+      } else {
+        for await (const chunk of createReadStream(p.path) as AsyncIterable<Buffer>) {
+          bytes += chunk.length;
+          await file.write(chunk);
+        }
+      }
+    }
+    await file.commit();
+  } catch (e) {
+    file.abort();
+    throw e;
+  }
+  return bytes;
 }

@@ -1,46 +1,51 @@
 /**
- * pass@k sweep maths: a task's k attempts are the episodes sharing
- * model_name x task (split, index); the attempt number is task.sample.
- * Per task: mean and best reward over its attempts and their spread
- * (population std and range: how much a single pass can move). Per model:
- * mean-of-k and best-of-k are the means over tasks of those per-task values,
- * so a task with more attempts does not weigh more.
+ * A pass@k sweep as the page shows it. Every mean-of-k, best-of-k, k and
+ * attempt count is `georeplay report`'s own (replay/board: geoeval's
+ * recomputed reward, its treatment of unscored rows, its k), never a second
+ * computation here. What the page adds is the attempts themselves, named by
+ * their record's attempt number (task.sample), with the ones geoeval does
+ * not count (unscored: no env reward) marked as such, and the spread between
+ * a task's counted attempts (population std and max - min, over the same
+ * recomputed rewards the report averages).
  */
-import { mean } from "./stats.ts";
+import { fmean, pstdev } from "../../replay/board/pymath.ts";
+import type { Report, ReportArm } from "../../replay/board/report-schema.ts";
+import { byAttempt, counted } from "./attempts.ts";
 
 export interface Attempt {
   id: string;
   model: string;
   split: string;
   index: number;
-  /** task.sample; null when the record has none (then input order numbers it). */
+  /** task.sample; null when the record has none. */
   sample: number | null;
-  reward: number | null;
+  /** geoeval's recomputed reward. */
+  score: number;
+  /** The environment's stored reward; null = unscored (geoeval leaves the row out). */
+  env: number | null;
 }
+
+export { counted, byAttempt };
 
 export interface TaskAttempts {
   model: string;
-  split: string;
   index: number;
-  /** In attempt order (sample, then input order). */
+  /** Every record of this arm on this task, by attempt number then input order (counted or not). */
   attempts: Attempt[];
-  /** Attempts with a reward (an attempt without one is shown but not scored). */
+  /** The report's numbers for this arm and task; null when none of its attempts is counted. */
   k: number;
   mean: number | null;
   best: number | null;
+  /** Spread of the counted attempts' recomputed rewards; null under two. */
   std: number | null;
   range: number | null;
 }
 
 export interface SweepModel {
-  model: string;
-  tasks: number;
-  attempts: number;
-  /** The most attempts any task of this model has. */
-  maxK: number;
-  meanOfK: number | null;
-  bestOfK: number | null;
-  /** Mean over tasks of the per-task spread; tasks with one scored attempt have no spread and are left out. */
+  /** The report's row for this arm. */
+  arm: ReportArm;
+  /** Rows read for this arm that the report leaves out (no env reward). */
+  unscored: number;
   meanStd: number | null;
   meanRange: number | null;
 }
@@ -50,60 +55,42 @@ export interface SweepSummary {
   tasks: TaskAttempts[];
 }
 
-/** Population standard deviation (the spread of these attempts, not an estimate of a wider one). */
-export function populationStd(xs: readonly number[]): number | null {
-  const m = mean(xs);
-  if (m === null) return null;
-  let s = 0;
-  for (const x of xs) s += (x - m) * (x - m);
-  return Math.sqrt(s / xs.length);
-}
+const nanNull = (x: number) => (Number.isNaN(x) ? null : x);
 
-const scored = (a: Attempt[]): number[] => a.map((x) => x.reward).filter((r): r is number => r !== null && Number.isFinite(r));
-
-export function taskAttempts(model: string, split: string, index: number, attempts: Attempt[]): TaskAttempts {
-  // Stable sort: equal samples keep input order.
-  const ordered = attempts
-    .map((a, i) => ({ a, i }))
-    .sort((x, y) => (x.a.sample ?? Infinity) - (y.a.sample ?? Infinity) || x.i - y.i)
-    .map((x) => x.a);
-  const r = scored(ordered);
-  return {
-    model,
-    split,
-    index,
-    attempts: ordered,
-    k: r.length,
-    mean: mean(r),
-    best: r.length ? Math.max(...r) : null,
-    std: r.length > 1 ? populationStd(r) : null,
-    range: r.length > 1 ? Math.max(...r) - Math.min(...r) : null,
-  };
-}
-
-export function summariseSweep(attempts: readonly Attempt[]): SweepSummary {
+export function summariseSweep(report: Report, attempts: readonly Attempt[]): SweepSummary {
   const groups = new Map<string, Attempt[]>();
   for (const a of attempts) {
-    const key = JSON.stringify([a.model, a.split, a.index]);
+    const key = JSON.stringify([a.model, a.index]);
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
     g.push(a);
   }
-  const tasks = [...groups.values()]
-    .map((g) => taskAttempts(g[0].model, g[0].split, g[0].index, g))
-    .sort((x, y) => (x.model < y.model ? -1 : x.model > y.model ? 1 : 0) || (x.split < y.split ? -1 : x.split > y.split ? 1 : 0) || x.index - y.index);
-  const models = [...new Set(tasks.map((t) => t.model))].map((model): SweepModel => {
-    const ts = tasks.filter((t) => t.model === model);
-    const vals = (f: (t: TaskAttempts) => number | null) => ts.map(f).filter((x): x is number => x !== null);
+  const reportTask = new Map(report.tasks.flatMap((t) => t.arms.map((a) => [JSON.stringify([a.arm, t.index]), a] as const)));
+  const rank = new Map(report.arms.map((a, i) => [a.arm, i]));
+  const tasks = [...groups.entries()]
+    .map(([key, g]): TaskAttempts => {
+      const r = reportTask.get(key);
+      const scores = g.filter(counted).map((a) => a.score);
+      return {
+        model: g[0].model,
+        index: g[0].index,
+        attempts: byAttempt(g),
+        k: r?.attempts ?? 0,
+        mean: r?.mean ?? null,
+        best: r?.best ?? null,
+        std: scores.length > 1 ? pstdev(scores) : null,
+        range: scores.length > 1 ? Math.max(...scores) - Math.min(...scores) : null,
+      };
+    })
+    .sort((x, y) => (rank.get(x.model) ?? Infinity) - (rank.get(y.model) ?? Infinity) || x.index - y.index);
+  const models = report.arms.map((arm): SweepModel => {
+    const ts = tasks.filter((t) => t.model === arm.arm);
+    const spread = (f: (t: TaskAttempts) => number | null) => ts.map(f).filter((x): x is number => x !== null);
     return {
-      model,
-      tasks: ts.length,
-      attempts: ts.reduce((n, t) => n + t.attempts.length, 0),
-      maxK: Math.max(...ts.map((t) => t.attempts.length)),
-      meanOfK: mean(vals((t) => t.mean)),
-      bestOfK: mean(vals((t) => t.best)),
-      meanStd: mean(vals((t) => t.std)),
-      meanRange: mean(vals((t) => t.range)),
+      arm,
+      unscored: ts.reduce((n, t) => n + t.attempts.filter((a) => !counted(a)).length, 0),
+      meanStd: nanNull(fmean(spread((t) => t.std))),
+      meanRange: nanNull(fmean(spread((t) => t.range))),
     };
   });
   return { models, tasks };

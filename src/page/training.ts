@@ -6,7 +6,7 @@
  * counts as all equal, as it has nothing to compare against).
  */
 import { mean } from "./stats.ts";
-import { populationStd } from "./sweep.ts";
+import { pstdev } from "../../replay/board/pymath.ts";
 
 export interface Rollout {
   id: string;
@@ -48,7 +48,7 @@ const rewards = (rs: Rollout[]) => rs.map((r) => r.reward).filter((x): x is numb
 
 export function groupOf(split: string, index: number, rollouts: Rollout[]): Group {
   const r = rewards(rollouts);
-  const std = r.length ? populationStd(r) : null;
+  const std = r.length ? pstdev(r) : null;
   return {
     split,
     index,

@@ -30,6 +30,12 @@ export function positiveNumber(text: string): number {
   return n;
 }
 
+export function nonNegativeNumber(text: string): number {
+  const n = Number(text);
+  if (text.trim() === "" || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`expected a number >= 0, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 /** A repeatable option: every value given, in order. */
 export function repeated<T>(parse: (text: string) => T): (text: string, previous: T[] | undefined) => T[] {
   return (text, previous) => [...(previous ?? []), parse(text)];

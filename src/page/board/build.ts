@@ -8,20 +8,19 @@
  */
 import { mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { createReadStream } from "node:fs";
 import { readBoard, boardReport } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
-import { verifyRun, type ProblemEntry } from "../../../replay/verify/verify.ts";
+import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { PanoError } from "../../../replay/panos/store.ts";
 import type { Episode } from "../../../replay/schema/episode.ts";
-import { openAtomicStream, tempPathFor } from "../../../replay/io/atomic.ts";
+import { tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
-import { PartFile } from "../part-file.ts";
-import type { BuildPageOptions, BuildPageResult } from "../page-options.ts";
+import { PartFile, writePage } from "../part-file.ts";
+import { DEFAULT_EXACT_MB, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -29,6 +28,7 @@ import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
 import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
+import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -59,8 +59,10 @@ async function compactEpisode(
   task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
   panosDir: string | undefined,
   panos: PanoTable,
+  exact: { table: ExactViewTable; views: readonly ViewOutcome[] },
 ): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
+  const outcomes = new Map(exact.views.map((o) => [o.turn, o]));
   const turns = [];
   const problems: { turn: number; message: string }[] = [];
   for (const t of page.turns) {
@@ -79,8 +81,15 @@ async function compactEpisode(
       }
       if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
     }
+    // Zooms: the verified bytes themselves (only where they are the recorded view: match or resolved).
+    let image: number | null = null;
+    const o = outcomes.get(t.turn);
+    if (t.kind === "view" && cam && cam.fov_deg <= EXACT_MAX_FOV && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
+      image = await exact.table.add(o.rendered, o.jpeg);
+    }
     turns.push({
       ...t,
+      image,
       reply: cut(t.reply),
       reasoning: cut(t.reasoning),
       replyChars: t.reply?.length ?? 0,
@@ -93,6 +102,8 @@ async function compactEpisode(
 }
 
 export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
+  const exactMb = opts.exactZoomsMb ?? DEFAULT_EXACT_MB;
+  if (!Number.isFinite(exactMb) || exactMb < 0) throw new GeoreplayError("--exact-zooms-mb: expected a number of MB, 0 or more");
   try {
     mkdirSync(dirname(opts.out), { recursive: true });
   } catch (e) {
@@ -101,15 +112,18 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   const { report, notes } = await reportFor(opts);
   const chunkPart = new PartFile(opts.out);
   const panoPart = new PartFile(opts.out);
+  const exactPart = new PartFile(opts.out);
   const chunks = new TaskChunks(tempPathFor(opts.out));
   const cleanup = () => {
     chunkPart.remove();
     panoPart.remove();
+    exactPart.remove();
     chunks.remove();
   };
   const off = onAbort(opts.signal, cleanup);
   try {
     const panos = new PanoTable(panoPart);
+    const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
@@ -121,14 +135,15 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       panos: opts.panos,
       format: opts.format,
       jobs: opts.jobs,
-      keepImages: false,
+      // The JPEG bytes come back for every view; only zooms (fov <= 45) are kept, per episode.
+      keepImages: exactMb > 0,
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
-        const { page, stats: s } = await pageEpisode(v, async () => -1);
+        const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
         stats.push(s);
-        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos);
+        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos, { table: exactViews, views: v.views });
         for (const p of problems) {
           embedErrors.push({
             file: v.file,
@@ -142,7 +157,9 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         rows.push({
           id: page.id,
           arm: page.model,
+          split: page.split,
           task: page.index,
+          taskId: page.taskId,
           taskKey: page.index,
           sample: page.sample,
           country: page.country,
@@ -176,31 +193,16 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       pano: { width: panos.width, height: panos.height },
     };
 
-    const result: BuildPageResult = {
-      out: opts.out,
-      written: false,
-      partial: false,
-      bytes: 0,
-      episodes: stats.length,
-      formats: verified.formats,
-      views,
-      images: panos.count,
-      recordedImages: verified.recorded_images,
-      checked: verified.checked,
-      match: verified.match,
-      resolved: verified.resolved,
-      mismatch: verified.mismatch,
-      errors,
-      erroredEpisodes: verified.errored_episodes,
-      warnings: verified.warnings,
-    };
+    const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
     if (errors.length && !opts.partial) return result;
 
     await chunks.writeTo(chunkPart);
-    await Promise.all([chunkPart.close(), panoPart.close()]);
+    await Promise.all([chunkPart.close(), panoPart.close(), exactPart.close()]);
     const parts = pageParts(
       {
-        title: opts.title ?? `georeplay board · ${opts.episodes.map((f) => basename(f)).join(", ")}`,
+        title:
+          opts.title ??
+          `${opts.episodes.map((f) => basename(f)).join(", ")} · board of ${report.arms.length} arms: ${report.arms.map((a) => a.arm).join(", ")} · georeplay`,
         episodes: stats.length,
         views,
         images: panos.count,
@@ -218,31 +220,11 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
       summariseRun(stats),
     );
-    const out = openAtomicStream(opts.out, opts.signal);
-    let bytes = 0;
-    const put = async (s: string) => {
-      bytes += Buffer.byteLength(s);
-      await out.write(s);
-    };
-    const copy = async (path: string) => {
-      for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        await out.write(chunk);
-      }
-    };
-    try {
-      await put(parts.head);
-      await put(scriptJson(data));
-      await put(parts.middle);
-      await copy(chunkPart.path);
-      await put(parts.between!);
-      await copy(panoPart.path);
-      await put(parts.tail);
-      await out.commit();
-    } catch (e) {
-      out.abort();
-      throw e;
-    }
+    const bytes = await writePage(
+      opts.out,
+      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, parts.tail],
+      opts.signal,
+    );
     return { ...result, written: true, partial: errors.length > 0, bytes };
   } finally {
     cleanup();

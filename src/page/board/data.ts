@@ -4,22 +4,10 @@
  * report`'s own object (replay/board), never recomputed here.
  */
 import type { Report } from "../../../replay/board/report-schema.ts";
+import type { ListRow } from "../list-row.ts";
 
 /** One episode as the board's list, per-task table and compare view need it (its detail is in a chunk). */
-export interface BoardEpisodeRow {
-  id: string;
-  arm: string;
-  task: number;
-  sample: number | null;
-  country: string | null;
-  verdict: string | null;
-  /** geoeval's recomputed reward (replay/rules/reward.ts): what the tables average. */
-  score: number;
-  /** The environment's stored outcome.reward, shown as "env reward"; null = unscored (left out of the report). */
-  env: number | null;
-  km: number | null;
-  turns: number;
-  flags: string[];
+export interface BoardEpisodeRow extends ListRow {
   /** Where its detail is: chunk (one per task) and position in it. */
   chunk: number;
   at: number;
@@ -39,12 +27,4 @@ export interface BoardData {
   pano: { width: number; height: number };
 }
 
-/** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
-export interface PanoRef {
-  /** Index into the page's panorama table. */
-  pano: number;
-  /** Absolute heading (camera heading + the frame's compass angle), pitch and fov, degrees. */
-  heading: number;
-  pitch: number;
-  fov: number;
-}
+export type { PanoRef } from "../model.ts";

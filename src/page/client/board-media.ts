@@ -6,9 +6,10 @@
  * read only once the parser is past them (DOMContentLoaded).
  */
 import type { PageEpisode } from "../model.ts";
-import type { PanoRef } from "../board/data.ts";
-import type { Media } from "./detail.ts";
+import type { PanoRef } from "../model.ts";
+import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "./reproject.ts";
+import { LazyImages } from "./images.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {
   if (document.readyState !== "loading") resolve();
@@ -60,9 +61,11 @@ export class PanoMedia implements Media {
     private readonly height: number,
   ) {}
 
-  image(): HTMLElement {
-    // Board pages embed no view images: views come from panoramas.
-    return document.createElement("div");
+  /** Zooms (fov <= 45) are embedded exactly: the verified bytes, from the page's image table. */
+  private exact = new LazyImages("gr-images");
+
+  image(n: number, alt: string, size: number): HTMLElement {
+    return this.exact.image(n, alt, size);
   }
 
   reprojection(p: PanoRef, alt: string): HTMLElement {

@@ -28,3 +28,12 @@ export function readJson<T>(id: string): T {
 
 export const fmt = (x: number | null | undefined, d: number): string => (x == null ? "–" : x.toFixed(d));
 export const km = (x: number | null): string => (x == null ? "–" : x < 10 ? x.toFixed(2) + " km" : Math.round(x).toLocaleString("en-US") + " km");
+
+/** Appends one <option> per value to a select (value as given, label by `label`). */
+export function fillSelect(s: HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v): void {
+  for (const v of values) {
+    const o = el("option", null, label(v)) as HTMLOptionElement;
+    o.value = v;
+    s.appendChild(o);
+  }
+}

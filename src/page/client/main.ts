@@ -4,11 +4,16 @@
  * A board page (built with --baseline) carries its board data; any other
  * page is a run page.
  *
+ * Layout: state/ holds the page state (the store, the address, the list's
+ * rows, search and filter expression: pure and tested in Node); app/ holds
+ * the views, one folder per feature (list, detail, compare, tasks), each
+ * rendering from the store; app/run.ts and app/board.ts compose them.
+ *
  * Rendering is lazy: lists render at once, an episode's timeline only when
  * it is opened, and each image only when its turn scrolls into view.
  */
-import { startRun } from "./run.ts";
-import { startBoard } from "./board.ts";
+import { startRun } from "./app/run.ts";
+import { startBoard } from "./app/board.ts";
 
 if (document.getElementById("gr-board-data")) startBoard();
 else startRun();

@@ -66,7 +66,13 @@ export function bundleClient(root: string): ClientBundle {
     legalComments: "none",
     logLevel: "silent",
   });
-  const script = r.outputFiles[0].text.trimEnd();
+  // markdown-it's HTML patterns hold "<!--" in template literals: \x3C is the same character in a string,
+  // template or regular expression, and keeps the HTML parser from reading a comment start (esbuild leaves
+  // such text only in those places: comments are dropped and code never contains it).
+  const script = r.outputFiles[0].text
+    .trimEnd()
+    .replace(/<!--/g, "\\x3C!--")
+    .replace(/<\/script/gi, "\\x3C/script");
   // The script sits inline in the page: it must not be able to end its own element.
   if (/<\/script|<!--/i.test(script)) throw new Error("the bundled page client contains </script or <!--");
   const inputs: Record<string, string> = {};

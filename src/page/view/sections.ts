@@ -7,7 +7,8 @@
  */
 import { escapeHtml } from "../escape.ts";
 import { lineChart, type ChartSeries } from "../charts.ts";
-import type { SweepSummary } from "../sweep.ts";
+import { counted, type SweepSummary } from "../sweep.ts";
+import { armCells } from "../board/sections.ts";
 import type { TrainStep } from "../training.ts";
 
 const fx = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -20,49 +21,43 @@ const link = (id: string, text: string, title: string) =>
 export function sweepSection(s: SweepSummary): string {
   const models = s.models
     .map(
-      (m) =>
-        `<tr data-model="${escapeHtml(m.model)}"><td>${escapeHtml(m.model)}</td>` +
-        cell("tasks", m.tasks, String(m.tasks)) +
-        cell("attempts", m.attempts, String(m.attempts)) +
-        cell("max_k", m.maxK, String(m.maxK)) +
-        cell("mean_of_k", m.meanOfK, fx(m.meanOfK, 3)) +
-        cell("best_of_k", m.bestOfK, fx(m.bestOfK, 3)) +
-        cell("mean_std", m.meanStd, fx(m.meanStd, 3)) +
-        cell("mean_range", m.meanRange, fx(m.meanRange, 3)) +
+      ({ arm: a, unscored, meanStd, meanRange }) =>
+        `<tr data-model="${escapeHtml(a.arm)}"><td>${escapeHtml(a.arm)}</td>` +
+        armCells(a) +
+        cell("unscored", unscored, String(unscored)) +
+        cell("mean_std", meanStd, fx(meanStd, 4)) +
+        cell("mean_range", meanRange, fx(meanRange, 4)) +
         "</tr>",
     )
     .join("");
-  const maxK = Math.max(1, ...s.tasks.map((t) => t.attempts.length));
   const rows = s.tasks
     .map((t) => {
       const attempts = t.attempts
-        .map((a, i) => {
-          const label = a.reward == null ? "–" : a.reward.toFixed(3);
-          const title = `attempt ${a.sample ?? i} · episode ${a.id}`;
-          const best = a.reward != null && a.reward === t.best && t.k > 1 ? " best" : "";
-          return `<td class="attempt${best}" data-sample="${a.sample ?? ""}" data-value="${a.reward ?? ""}">${link(a.id, label, title)}</td>`;
+        .map((a) => {
+          const n = a.sample ?? "?";
+          const label = `${n}: ${a.score.toFixed(4)}`;
+          const why = counted(a) ? "" : " · not counted: unscored (no env reward), left out by geoeval report";
+          const title = `attempt ${n} · episode ${a.id} · reward ${a.score.toFixed(4)} · env reward ${a.env == null ? "none" : a.env.toFixed(4)}${why}`;
+          const best = counted(a) && a.score === t.best && t.k > 1 ? " best" : "";
+          return `<span class="attempt${best}${counted(a) ? "" : " uncounted"}" data-sample="${a.sample ?? ""}" data-value="${a.score}" data-counted="${counted(a)}">${link(a.id, label, title)}</span>`;
         })
-        .join("");
-      const pad = "<td></td>".repeat(maxK - t.attempts.length);
+        .join(" ");
       return (
-        `<tr data-model="${escapeHtml(t.model)}" data-split="${escapeHtml(t.split)}" data-index="${t.index}"><td>${escapeHtml(t.model)}</td><td>${escapeHtml(t.split)}/${t.index}</td>` +
-        cell("k", t.k, String(t.attempts.length)) +
-        cell("mean", t.mean, fx(t.mean, 3)) +
-        cell("best", t.best, fx(t.best, 3)) +
-        cell("std", t.std, fx(t.std, 3)) +
-        cell("range", t.range, fx(t.range, 3)) +
-        attempts +
-        pad +
-        "</tr>"
+        `<tr data-model="${escapeHtml(t.model)}" data-index="${t.index}"><td>${escapeHtml(t.model)}</td><td>${t.index}</td>` +
+        cell("k", t.k, String(t.k)) +
+        cell("mean", t.mean, fx(t.mean, 4)) +
+        cell("best", t.best, fx(t.best, 4)) +
+        cell("std", t.std, fx(t.std, 4)) +
+        cell("range", t.range, fx(t.range, 4)) +
+        `<td class="attempts">${attempts}</td></tr>`
       );
     })
     .join("");
-  const attemptHeads = Array.from({ length: maxK }, (_, i) => `<th>#${i + 1}</th>`).join("");
   return `<section class="sweep" id="gr-sweep" aria-labelledby="gr-sweep-h">
 <h2 id="gr-sweep-h">pass@k sweep</h2>
-<p class="explain">A task's attempts are the episodes sharing model and task; they are ordered by attempt number (<code>task.sample</code>). Per task: mean and best reward over its attempts, and their spread (population std and max − min: how far one pass can move). Per model, mean-of-k and best-of-k average those per-task values over tasks; mean std / range average the spread over tasks with more than one attempt.</p>
-<div class="scroll"><table class="stats" id="gr-sweep-models"><thead><tr><th>model</th><th>tasks</th><th>attempts</th><th>max k</th><th>mean-of-k</th><th>best-of-k</th><th>mean std</th><th>mean range</th></tr></thead><tbody>${models}</tbody></table></div>
-<div class="scroll"><table class="stats attempts" id="gr-sweep-tasks"><thead><tr><th>model</th><th>task</th><th>k</th><th>mean</th><th>best</th><th>std</th><th>range</th>${attemptHeads}</tr></thead><tbody>${rows}</tbody></table></div>
+<p class="explain">The numbers of <code>georeplay report</code> on the same files (geoeval's): an arm's attempts at a task are its episodes with that task index; each is scored with geoeval's recomputed reward (from distance and action cost; the environment's stored reward is the “env reward”); rows without an env reward are unscored and not counted, as geoeval does. k is the mean number of counted attempts per task; mean-of-k and best-of-k average each task's mean and best over tasks. Attempts are named by their record's attempt number (<code>task.sample</code>); mean std / range average the spread of a task's counted attempts over tasks with more than one.</p>
+<div class="scroll"><table class="stats" id="gr-sweep-models"><thead><tr><th>arm</th><th>tasks</th><th>k</th><th>mean-of-k</th><th>best-of-k</th><th>median km</th><th>episodes</th><th title="rows with no env reward: not counted">unscored</th><th>mean std</th><th>mean range</th></tr></thead><tbody>${models}</tbody></table></div>
+<div class="scroll"><table class="stats attempts" id="gr-sweep-tasks"><thead><tr><th>arm</th><th>task</th><th>k</th><th>mean</th><th>best</th><th>std</th><th>range</th><th>attempts (number: reward)</th></tr></thead><tbody>${rows}</tbody></table></div>
 </section>`;
 }
 

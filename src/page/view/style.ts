@@ -42,7 +42,7 @@ table.stats{font-size:.86rem;background:var(--panel);border:1px solid var(--line
 table.stats th,table.stats td{padding:4px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 table.stats th:first-child,table.stats td:first-child{text-align:left}
 table.stats thead th{color:var(--muted);font-weight:600;font-size:.78rem}
-/* The list is as wide as its columns need when every text column is cut at 8em: the verdict column joins at 1500px. */
+/* The list is as wide as its columns need (ids are never cut; other text columns at 8em): the verdict column joins at 1200px. */
 .layout{display:grid;grid-template-columns:minmax(340px,520px) 1fr;gap:0;align-items:start}
 aside.list{position:sticky;top:0;max-height:100vh;overflow:auto;border-right:1px solid var(--line);background:var(--panel)}
 .filters{display:flex;flex-wrap:wrap;gap:6px;padding:10px;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel);z-index:2}
@@ -54,8 +54,11 @@ table.episodes th{position:sticky;top:0;text-align:left;font-weight:600;color:va
 table.episodes th[aria-sort=ascending]::after{content:" \\25B2"}
 table.episodes th[aria-sort=descending]::after{content:" \\25BC"}
 table.episodes td{padding:4px 6px;border-bottom:1px solid var(--line);white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:8em}
+table.episodes td.id{max-width:none;overflow:visible}
+table.episodes td.model{max-width:11em}
+table.episodes th.num{white-space:normal;vertical-align:bottom}
 table.episodes .wide{display:none}
-@media (min-width:1500px){table.episodes .wide{display:table-cell}.layout{grid-template-columns:minmax(340px,620px) 1fr}}
+@media (min-width:1200px){table.episodes .wide{display:table-cell}.layout{grid-template-columns:minmax(340px,680px) 1fr}}
 table.episodes tr{cursor:pointer}
 table.episodes tr:hover td{background:var(--sel)}
 table.episodes tr[aria-selected=true] td{background:var(--sel);font-weight:600}
@@ -162,6 +165,45 @@ section.compare{padding:10px 20px;border-top:2px solid var(--accent);border-bott
 .cmp-col h3{font-size:.95rem;margin:4px 0;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 .cmp-col .turn{grid-template-columns:minmax(0,200px) 1fr}
 .cmp-col .outcome .media{width:200px}
+mark.hit{background:#ffe066;color:#111;border-radius:2px;padding:0 1px}
+tr.no-results td{white-space:normal;color:var(--muted);padding:14px 6px;cursor:default}
+.uncounted,a.uncounted{color:var(--muted);text-decoration:line-through dotted}
+td.uncounted{text-decoration:none;font-style:italic}
+.filters input#f-expr{flex:1 1 100%;font-family:"JetBrains Mono",ui-monospace,monospace}
+.filters input[aria-invalid=true]{border-color:var(--bad)}
+.expr-error{flex:1 1 100%;color:var(--bad);font-size:.78rem;margin:0}
+.filters details.fields{flex:1 1 100%;font-size:.75rem;color:var(--muted);margin:0}
+.filters button,.ep-tools button,.reply-head button,.cmp-head button{font:inherit;font-size:.78rem;padding:2px 8px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);cursor:pointer}
+.reply-head button[aria-pressed=true]{background:var(--sel)}
+.ep-tools{display:flex;gap:10px;align-items:flex-start;flex-wrap:wrap;margin:0 0 6px}
+.ep-tools details{margin:0}
+.ep-tools dl{display:grid;grid-template-columns:auto 1fr;gap:1px 10px;font-size:.84rem;margin:4px 0}
+.ep-tools dt{color:var(--muted)}
+.ep-tools dd{margin:0}
+.reply{margin:6px 0}
+.reply-head{display:flex;gap:8px;align-items:center;font-size:.82rem;color:var(--muted)}
+.md{overflow-wrap:anywhere;font-size:.92rem}
+.md p{margin:4px 0}
+.md pre{white-space:pre-wrap;background:var(--code);padding:6px 8px;border-radius:6px;overflow:auto;max-height:26em}
+.md code{background:var(--code);padding:0 3px;border-radius:3px}
+.md pre code{background:none;padding:0}
+.md .md-link{text-decoration:underline dotted;color:var(--accent)}
+.md .md-image{color:var(--muted);font-style:italic}
+.md table{border-collapse:collapse}.md td,.md th{border:1px solid var(--line);padding:2px 6px}
+details.prompt pre.text{background:none;border:1px dashed var(--line)}
+.reproj-note{margin:0 0 10px}
+.zoomable{cursor:zoom-in}
+dialog.lightbox{padding:8px;border:1px solid var(--line);background:var(--panel);color:var(--ink);max-width:96vw;max-height:96vh}
+dialog.lightbox::backdrop{background:rgba(0,0,0,.7)}
+dialog.lightbox img,dialog.lightbox canvas{display:block;width:min(640px,90vw);height:auto;aspect-ratio:1}
+dialog.lightbox figure{margin:0}
+dialog.lightbox figcaption{font-size:.8rem;color:var(--muted);margin-top:4px}
+.cmp-picker{font-size:.86rem;margin:4px 0}
+.cmp-picker select{font:inherit;font-size:.82rem}
+.cmp-picker .keys{color:var(--muted)}
+.cmp-label{font-size:.9rem;margin:6px 0;color:var(--muted)}
+.cmp-attempt.current{outline:2px solid var(--accent);outline-offset:4px}
+.cmp-uncounted li{margin:4px 0;font-size:.88rem}
 @media (max-width:820px){
  .layout{grid-template-columns:1fr}
  aside.list{position:static;max-height:45vh;border-right:0;border-bottom:1px solid var(--line)}

@@ -84,7 +84,7 @@ export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"):
   return `<table class="stats" id="gr-summary"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="model" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="reward" class="num">reward</th><th data-sort="distanceKm" class="num">km</th><th data-sort="turnsUsed" class="num opt">turns</th><th>views</th>`;
+const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
 const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th>views</th>`;
 
 export interface PageParts {
@@ -94,6 +94,8 @@ export interface PageParts {
   middle: string;
   /** Board pages: closes the chunks, opens the panorama table. */
   between?: string;
+  /** Board pages: closes the panorama table, opens the exact views (fov <= 45). */
+  exact?: string;
   tail: string;
 }
 
@@ -140,26 +142,31 @@ export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
 <p>${kinds.join(" + ") || "0 episodes"}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
 ${info.board ?? ""}
-<section class="summary">${info.board ? `<h3>Per model, over every episode (the environment's stored reward)</h3>${summaryTable(summary, "mean env reward")}` : summaryTable(summary)}</section>
+<section class="summary">${info.board ? `<h3>Per model, over every episode (the environment's stored reward)</h3>` : ""}${summaryTable(summary, "mean env reward")}</section>
 ${info.sections}
 ${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
 <div class="layout">
 <aside class="list" aria-label="episodes">
 <div class="filters" role="search">
-<input type="search" id="f-q" placeholder="search replies (press /)" aria-label="search replies">
+<input type="search" id="f-q" placeholder="search ids, tasks, countries, arms, replies, prompts, feedback (press /)" aria-label="search episodes: ids, tasks, countries, arms, replies, reasoning, prompts, feedback and actions">
 <select id="f-model" aria-label="model"><option value="">all models</option></select>
 <select id="f-country" aria-label="country"><option value="">all countries</option></select>
 <select id="f-verdict" aria-label="verdict"><option value="">all verdicts</option></select>
 <select id="f-status" aria-label="status"><option value="">any status</option></select>
-<input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward">
+<select id="f-task" aria-label="task"><option value="">all tasks</option></select>
+<input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward (geoeval's)">
+<input type="text" id="f-expr" spellcheck="false" autocomplete="off" placeholder='filter: km &gt; 750 and turns &gt;= 8 and model == "base"' aria-label="filter expression" aria-describedby="f-expr-error">
+<p class="expr-error" id="f-expr-error" role="alert" hidden></p>
+<details class="fields"><summary>fields for the filter expression</summary><span id="f-fields"></span>; operators == != &gt; &gt;= &lt; &lt;= ~ (contains), and, or, not, ( ).</details>
 <span class="count" id="gr-count"></span>
+<button type="button" id="f-csv" title="download the filtered rows as CSV">CSV</button>
 </div>
 <table class="episodes"><thead><tr>${info.board ? BOARD_LIST_HEAD : RUN_LIST_HEAD}</tr></thead>
 <tbody id="gr-rows"></tbody></table>
 </aside>
-<main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>
+<main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>v</kbd> enlarge the view, <kbd>/</kbd> search.</p></main>
 </div>
-<footer>${info.formats.eval + info.formats.train ? "Views are re-rendered by georeplay from the recorded cameras and checked against the recorded hash before they are shown; map turns are redrawn offline (the original map images are not reproducible). " : ""}${info.formats.example ? "Example-rollout images are the recorded files, shown as they are (downscaled), badged “recorded image”: they carry no hash to check them against. " : ""} Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>/</kbd> search.</footer>
+<footer>${info.formats.eval + info.formats.train ? "Views are re-rendered by georeplay from the recorded cameras and checked against the recorded hash before they are shown; map turns are redrawn offline (the original map images are not reproducible). " : ""}${info.formats.example ? "Example-rollout images are the recorded files, shown as they are (downscaled), badged “recorded image”: they carry no hash to check them against. " : ""} Street-level imagery: Mapillary contributors, CC-BY-SA 4.0 (creator named on each episode). Map data: Natural Earth. Keys: <kbd>j</kbd>/<kbd>k</kbd> turn, <kbd>n</kbd>/<kbd>p</kbd> episode, <kbd>v</kbd> enlarge the view, <kbd>/</kbd> search; in the compare view <kbd>n</kbd>/<kbd>p</kbd> task, <kbd>j</kbd>/<kbd>k</kbd> attempt, <kbd>Esc</kbd> close.</footer>
 <script type="application/json" id="${info.board ? "gr-board-data" : "gr-episodes"}">`;
   const tail = `]</script>
 </body></html>
@@ -171,7 +178,9 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <script type="application/json" id="gr-chunks">[`;
     const between = `]</script>
 <script type="application/json" id="gr-panos">[`;
-    return { head, middle, between, tail };
+    const exact = `]</script>
+<script type="application/json" id="gr-images">[`;
+    return { head, middle, between, exact, tail };
   }
   const middle = `</script>
 <script>${script}</script>

@@ -1,10 +1,11 @@
 /**
- * The board page's per-task table and episode list as pure functions over
- * the board data: which rows, in which order (tested in Node). Deltas are
- * the report's own numbers, never recomputed here.
+ * The board page's per-task table as pure functions over the board data:
+ * which rows, in which order (tested in Node). Means and deltas are the
+ * report's own numbers, never recomputed here.
  */
-import type { BoardData, BoardEpisodeRow } from "../board/data.ts";
-import { compareBy } from "./list.ts";
+import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
+import { byAttempt } from "../../../attempts.ts";
+import { compareBy, UNKNOWN } from "../../state/rows.ts";
 
 export interface TaskRow {
   index: number;
@@ -25,7 +26,7 @@ export interface TaskFilters {
   order: "task" | "improved" | "regressed";
 }
 
-/** Episodes grouped by task and arm, each list in attempt order. */
+/** Episodes grouped by task and arm, each list by attempt number (then read order). */
 export function episodesByTask(rows: readonly BoardEpisodeRow[]): Map<number, Map<string, BoardEpisodeRow[]>> {
   const m = new Map<number, Map<string, BoardEpisodeRow[]>>();
   for (const r of rows) {
@@ -35,7 +36,7 @@ export function episodesByTask(rows: readonly BoardEpisodeRow[]): Map<number, Ma
     if (!a) t.set(r.arm, (a = []));
     a.push(r);
   }
-  for (const t of m.values()) for (const a of t.values()) a.sort((x, y) => (x.sample ?? Infinity) - (y.sample ?? Infinity));
+  for (const t of m.values()) for (const [arm, a] of t) t.set(arm, byAttempt(a));
   return m;
 }
 
@@ -46,9 +47,9 @@ export function taskRows(data: BoardData, byTask: Map<number, Map<string, BoardE
     const base = t.arms.find((a) => a.arm === data.baseline) ?? null;
     if (!mine && !base) continue;
     const country = data.countries[String(t.index)] ?? null;
-    if (f.country !== "" && f.country !== (country ?? "(unknown)")) continue;
+    if (f.country !== "" && f.country !== (country ?? UNKNOWN)) continue;
     const armEpisodes = byTask.get(t.index)?.get(arm) ?? [];
-    if (f.verdict !== "" && !armEpisodes.some((e) => (e.verdict ?? "(unknown)") === f.verdict)) continue;
+    if (f.verdict !== "" && !armEpisodes.some((e) => (e.verdict ?? UNKNOWN) === f.verdict)) continue;
     rows.push({
       index: t.index,
       country,
@@ -61,31 +62,4 @@ export function taskRows(data: BoardData, byTask: Map<number, Map<string, BoardE
   }
   if (f.order !== "task") rows.sort(compareBy<TaskRow>("delta", f.order === "improved" ? -1 : 1));
   return rows;
-}
-
-export interface RowFilters {
-  /** Lower-cased; matches episode id or arm. */
-  q: string;
-  arm: string;
-  country: string;
-  verdict: string;
-  status: string;
-  minScore: number | null;
-}
-
-export type RowSortKey = "id" | "arm" | "task" | "country" | "verdict" | "score" | "env" | "km";
-
-export function filterRows(rows: readonly BoardEpisodeRow[], f: RowFilters, sort: { key: RowSortKey; dir: 1 | -1 } | null): BoardEpisodeRow[] {
-  const pick = (want: string, v: string | null) => want === "" || want === (v ?? "(unknown)");
-  const out = rows.filter(
-    (e) =>
-      pick(f.arm, e.arm) &&
-      pick(f.country, e.country) &&
-      pick(f.verdict, e.verdict) &&
-      (f.status === "" || e.flags.indexOf(f.status) >= 0) &&
-      (f.minScore === null || Number.isNaN(f.minScore) || e.score >= f.minScore) &&
-      (f.q === "" || e.id.toLowerCase().indexOf(f.q) >= 0 || e.arm.toLowerCase().indexOf(f.q) >= 0),
-  );
-  if (sort) out.sort(compareBy<BoardEpisodeRow>(sort.key, sort.dir));
-  return out;
 }

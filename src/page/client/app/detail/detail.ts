@@ -1,15 +1,21 @@
-/** An episode's detail: header, outcome box and one card per turn, built from the page model. */
-import type { PageEpisode, PageTurn } from "../model.ts";
-import { badge, el, fmt, km } from "./dom.ts";
-import { drawMap, mapLegend } from "./maps.ts";
-import type { PanoRef } from "../board/data.ts";
+/**
+ * An episode's detail: header, config, outcome box and one card per turn,
+ * built from the page model. Replies are rendered as Markdown (markdown.ts,
+ * with a raw toggle); the prompt of each turn, reasoning and the config are
+ * collapsed, and one "expand all" opens them. Trace text reaches the DOM as
+ * text nodes only.
+ */
+import type { PageEpisode, PageTurn, PanoRef } from "../../../model.ts";
+import { badge, el, fmt, km } from "../../dom.ts";
+import { drawMap, mapLegend } from "../../maps.ts";
+import { renderMarkdown } from "./markdown.ts";
 
 /** Where a turn's picture comes from: the image table, or (board pages) a browser reprojection of a panorama. */
 export interface Media {
   image(n: number, alt: string, size: number): HTMLElement;
   reprojection?(p: PanoRef, alt: string): HTMLElement;
 }
-import { episodeHash } from "./route.ts";
+import { episodeHash } from "../../state/route.ts";
 
 const CHECK_LABEL: Record<string, string> = {
   match: "match",
@@ -27,12 +33,43 @@ function kv(parent: HTMLElement, label: string, value: string | null): void {
   parent.appendChild(s);
 }
 
-function collapsible(label: string, text: string, open: boolean, cut = ""): HTMLElement {
-  const d = el("details") as HTMLDetailsElement;
+function collapsible(label: string, text: string, open: boolean, cut = "", cls = ""): HTMLElement {
+  const d = el("details", cls || null) as HTMLDetailsElement;
   d.open = open;
   d.appendChild(el("summary", null, cut ? `${label} (${cut.slice(2)})` : `${label} (${text.length.toLocaleString("en-US")} chars)`));
   d.appendChild(el("pre", "text", text));
   return d;
+}
+
+/** A reply: Markdown rendered, with a toggle to the raw text as recorded. */
+function replyBlock(text: string, cut: string): HTMLElement {
+  const box = el("div", "reply");
+  const head = el("div", "reply-head");
+  head.appendChild(el("span", "label", cut ? `reply (${cut.slice(2)})` : "reply"));
+  const toggle = el("button", "raw-toggle", "raw") as HTMLButtonElement;
+  toggle.type = "button";
+  toggle.setAttribute("aria-pressed", "false");
+  toggle.title = "show the reply as recorded (no Markdown)";
+  head.appendChild(toggle);
+  box.appendChild(head);
+  const rendered = renderMarkdown(text);
+  const raw = el("pre", "text raw", text);
+  raw.hidden = true;
+  box.appendChild(rendered);
+  box.appendChild(raw);
+  toggle.addEventListener("click", () => {
+    raw.hidden = !raw.hidden;
+    rendered.hidden = !raw.hidden;
+    toggle.setAttribute("aria-pressed", String(!raw.hidden));
+  });
+  return box;
+}
+
+function zoomable(n: HTMLElement): HTMLElement {
+  n.classList.add("zoomable");
+  n.tabIndex = 0;
+  n.title = "enlarge (click, or v on the current turn)";
+  return n;
 }
 
 /** The turn's image, map, or a note saying why there is none, with its verification badge. */
@@ -41,9 +78,9 @@ export function turnMedia(t: PageTurn, images: Media): HTMLElement {
   if (t.kind === "map" && t.map) {
     media.appendChild(drawMap(t.map, `map at turn ${t.turn}`));
   } else if (t.image != null) {
-    media.appendChild(images.image(t.image, `view at turn ${t.turn}`, 320));
+    media.appendChild(zoomable(images.image(t.image, `view at turn ${t.turn}`, 320)));
   } else if (t.pano && images.reprojection) {
-    media.appendChild(images.reprojection(t.pano, `view at turn ${t.turn} (browser reprojection)`));
+    media.appendChild(zoomable(images.reprojection(t.pano, `view at turn ${t.turn} (browser reprojection)`)));
     media.appendChild(el("span", "reproj", "browser reprojection"));
   } else {
     media.appendChild(el("div", "none", t.kind === "none" ? "no image this turn" : "view not recoverable"));
@@ -86,18 +123,11 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   body.appendChild(k2);
   if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
   for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
-  if (t.pano)
-    body.appendChild(
-      el(
-        "div",
-        "note",
-        `Shown: the panorama reprojected in the browser (approximate). The exact view was re-rendered at build time and its bytes checked against the recorded sha256: ${t.check ?? "not checked"}.`,
-      ),
-    );
+  if (t.prompt) body.appendChild(collapsible("prompt", t.prompt, false, "", "prompt"));
   const cutNote = (n: number | undefined, s: string) =>
     n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "";
-  if (t.reply != null) body.appendChild(collapsible("reply", t.reply, t.reply.length <= 600, cutNote(t.replyChars, t.reply)));
-  if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning)));
+  if (t.reply != null) body.appendChild(replyBlock(t.reply, cutNote(t.replyChars, t.reply)));
+  if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning), "reasoning"));
   return body;
 }
 
@@ -164,14 +194,60 @@ export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement 
   return out;
 }
 
+/** The episode's config (mode, prompt_version, max_turns, ...), collapsed. */
+export function configBox(e: PageEpisode): HTMLElement | null {
+  if (!e.config) return null;
+  const d = el("details", "config") as HTMLDetailsElement;
+  d.appendChild(el("summary", null, `config (${Object.keys(e.config).length} fields)`));
+  const dl = el("dl");
+  for (const [k, v] of Object.entries(e.config)) {
+    dl.appendChild(el("dt", null, k));
+    dl.appendChild(el("dd", null, v === null ? "null" : String(v)));
+  }
+  d.appendChild(dl);
+  return d;
+}
+
+/** One button that opens (or closes) every collapsed part of the episode: prompts, reasoning, config. */
+function expandAll(root: () => ParentNode): HTMLElement {
+  const b = el("button", "expand-all", "expand all") as HTMLButtonElement;
+  b.type = "button";
+  b.addEventListener("click", () => {
+    const open = b.textContent === "expand all";
+    root()
+      .querySelectorAll("details")
+      .forEach((d) => ((d as HTMLDetailsElement).open = open));
+    b.textContent = open ? "collapse all" : "expand all";
+  });
+  return b;
+}
+
 export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "reward"): DocumentFragment {
   const frag = document.createDocumentFragment();
   const head = el("div", "ep-head");
   head.appendChild(el("h2", null, `Episode ${e.id}`));
   head.appendChild(el("div", "meta", episodeMeta(e)));
+  const tools = el("div", "ep-tools");
+  tools.appendChild(expandAll(() => head.parentElement ?? head));
+  const cfg = configBox(e);
+  if (cfg) tools.appendChild(cfg);
+  head.appendChild(tools);
   frag.appendChild(head);
   frag.appendChild(outcomeBox(e, rewardLabel));
   for (const msg of e.errors) frag.appendChild(el("div", "errors", msg));
+  const reprojected = e.turns.filter((t) => t.pano && t.image == null);
+  const exact = e.turns.filter((t) => t.pano && t.image != null);
+  if (reprojected.length) {
+    const checks = reprojected.map((t) => t.check ?? "not checked");
+    const ok = checks.filter((c) => c === "match" || c === "resolved").length;
+    frag.appendChild(
+      el(
+        "p",
+        "note reproj-note",
+        `${reprojected.length} view(s) marked “browser reprojection” (turns ${reprojected.map((t) => t.turn).join(", ")}) are drawn here from the embedded panorama (approximate); ${exact.length ? `the ${exact.length} zoom(s) at fov ≤ 45° (turns ${exact.map((t) => t.turn).join(", ")}) are the exact verified bytes. ` : ""}Every view was re-rendered while the page was built and its bytes checked against the recorded sha256: ${ok} of ${reprojected.length} reprojected ones match.`,
+      ),
+    );
+  }
   for (const t of e.turns) frag.appendChild(turnCard(e, t, images));
   return frag;
 }

@@ -1,0 +1,109 @@
+/**
+ * The board page, composed from the shared parts: one store (route and list
+ * state in the address), the per-task table (app/tasks), the episode list
+ * (app/list, the run page's), the open episode (app/detail; details load
+ * from their task's chunk) and the compare view (app/compare). Each renders
+ * from the store; the keyboard acts on the view the route names.
+ */
+import type { BoardData, BoardEpisodeRow } from "../../board/data.ts";
+import type { PageEpisode } from "../../model.ts";
+import { el, fmt, readJson } from "../dom.ts";
+import { Chunks, PanoMedia } from "../board-media.ts";
+import { storeFromAddress } from "../state/store.ts";
+import { detailText, rowText, type ListRow } from "../state/rows.ts";
+import { EpisodeList } from "./list/list.ts";
+import { DetailView } from "./detail/view.ts";
+import { CompareView } from "./compare/compare.ts";
+import { TaskTable } from "./tasks/tasks.ts";
+import { episodesByTask } from "./tasks/rows.ts";
+import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
+import { bindKeys, episodeKeyMap } from "../keys.ts";
+import { enlargeKey } from "./keys.ts";
+
+export function startBoard(): void {
+  const doc = document;
+  const data = readJson<BoardData>("gr-board-data");
+  const byId = new Map<string, BoardEpisodeRow>();
+  for (const e of data.episodes) if (!byId.has(e.id)) byId.set(e.id, e);
+  const byTask = episodesByTask(data.episodes);
+  const chunks = new Chunks();
+  const media = new PanoMedia(data.pano.width, data.pano.height);
+
+  // Search: a row's own fields at once; replies, prompts and feedback once its task's chunk has been read.
+  const texts = new Map<string, string>();
+  const fields = new Map<string, string>();
+  const text = (r: ListRow) => {
+    const t = texts.get(r.id);
+    if (t !== undefined) return t;
+    let f = fields.get(r.id);
+    if (f === undefined) fields.set(r.id, (f = rowText(r)));
+    return f;
+  };
+  let loaded: Promise<void> | null = null;
+  const loadText = () =>
+    (loaded ??= (async () => {
+      const n = new Set(data.episodes.map((r) => r.chunk));
+      for (const c of n) {
+        const eps = await chunks.get(c);
+        for (const r of data.episodes) if (r.chunk === c && eps[r.at]) texts.set(r.id, rowText(r) + "\n" + detailText(eps[r.at]));
+      }
+    })());
+
+  const store = storeFromAddress();
+  const rewardLine = (e: PageEpisode) => {
+    const r = byId.get(e.id);
+    if (!r) return null;
+    const counted = r.env !== null;
+    return el(
+      "p",
+      "meta reward-line" + (counted ? "" : " uncounted"),
+      `reward ${r.score.toFixed(4)} (geoeval's, recomputed from distance and cost) · env reward ${fmt(r.env, 4)} (the environment's stored reward)` +
+        (counted ? "" : " · not counted: unscored (no env reward), so geoeval's report and every mean on this page leave it out"),
+    );
+  };
+  const detail = new DetailView(
+    doc,
+    store,
+    {
+      has: (id) => byId.has(id),
+      get: async (id) => (await chunks.get(byId.get(id)!.chunk))[byId.get(id)!.at] ?? null,
+      header: rewardLine,
+      rewardLabel: "env reward",
+    },
+    media,
+  );
+  new TaskTable(doc, store, data, byTask).render(store.get());
+  const compare = new CompareView(doc, store, data, byTask, (c) => chunks.get(c), media);
+  const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null));
+  bindLightbox(doc);
+
+  const episodeKeys = episodeKeyMap({
+    open: () => (detail.current ? { id: detail.current.id, turns: detail.current.turns.map((t) => t.turn), turn: detail.currentTurn } : null),
+    shown: () => list.shown.map((r) => r.id),
+    go: (id, turn) => detail.open(id, turn),
+  });
+  bindKeys(
+    doc,
+    () =>
+      store.get().route.kind === "compare"
+        ? {
+            n: () => compare.stepTask(1),
+            p: () => compare.stepTask(-1),
+            j: () => compare.stepAttempt(1),
+            k: () => compare.stepAttempt(-1),
+            Escape: () => compare.close(),
+          }
+        : { ...episodeKeys, v: () => enlargeKey(doc, enlarge) },
+    doc.getElementById("f-q") as HTMLInputElement,
+    lightboxOpen,
+  );
+  window.addEventListener("popstate", () => store.followAddress());
+  window.addEventListener("hashchange", () => store.followAddress());
+
+  list.apply();
+  const s = store.get();
+  if (s.route.kind === "compare") void compare.render(s, null);
+  else if (s.route.kind === "episode") void detail.render(s, null);
+  doc.documentElement.dataset.ready = "1";
+  (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+}

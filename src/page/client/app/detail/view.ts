@@ -1,0 +1,98 @@
+/**
+ * The open episode, rendered from the store's route (`#<id>` or
+ * `#<id>/<turn>`): its detail, the current turn marked and scrolled to,
+ * search matches highlighted. Both pages use it; where an episode comes
+ * from (the run page's JSON, the board's task chunks) is the source's.
+ */
+import { el } from "../../dom.ts";
+import type { PageEpisode } from "../../../model.ts";
+import type { Store, PageState } from "../../state/store.ts";
+import { renderEpisode, type Media } from "./detail.ts";
+import { highlight } from "./highlight.ts";
+
+export interface EpisodeSource {
+  has(id: string): boolean;
+  get(id: string): PageEpisode | null | Promise<PageEpisode | null>;
+  /** Board pages: the reward line above the outcome (geoeval's, and whether it is counted). */
+  header?(e: PageEpisode): HTMLElement | null;
+  rewardLabel: string;
+}
+
+export class DetailView {
+  current: PageEpisode | null = null;
+  currentTurn: number | null = null;
+  private shownId: string | null = null;
+  private readonly root: HTMLElement;
+
+  constructor(
+    private readonly doc: Document,
+    private readonly store: Store,
+    private readonly source: EpisodeSource,
+    private readonly media: Media,
+  ) {
+    this.root = doc.getElementById("gr-detail") as HTMLElement;
+    store.subscribe((s, prev) => void this.render(s, prev));
+  }
+
+  /** Opens an episode at a turn, as a user action (a new history entry when the episode changes). */
+  open(id: string, turn: number | "first" | null): void {
+    const e = this.current && this.current.id === id ? this.current : null;
+    const t = turn === "first" ? (e?.turns[0]?.turn ?? 0) : turn;
+    this.scrollOnRender = true;
+    this.store.set({ route: { kind: "episode", id, turn: t } });
+  }
+
+  private scrollOnRender = false;
+
+  async render(s: PageState, prev: PageState | null): Promise<void> {
+    const r = s.route;
+    if (r.kind !== "episode") return;
+    // Anchors inside the page (a training step's row, a section) are the browser's to scroll to.
+    if (!this.source.has(r.id) && r.turn === null && this.doc.getElementById(r.id)) return;
+    const qChanged = !prev || (prev.query.q ?? "") !== (s.query.q ?? "");
+    if (r.id !== this.shownId || qChanged) {
+      this.shownId = r.id;
+      if (!this.source.has(r.id)) {
+        this.current = null;
+        this.root.replaceChildren(el("p", "empty", `Episode ${r.id} is not in this page.`));
+        return;
+      }
+      const e = await this.source.get(r.id);
+      const now = this.store.get().route;
+      if (now.kind !== "episode" || now.id !== r.id) return;
+      this.current = e;
+      if (!e) {
+        this.root.replaceChildren(el("p", "empty", `Episode ${r.id}: its detail is missing from this page.`));
+        return;
+      }
+      const frag = renderEpisode(e, this.media, this.source.rewardLabel);
+      const extra = this.source.header?.(e);
+      if (extra) frag.insertBefore(extra, frag.childNodes[1]);
+      this.root.replaceChildren(frag);
+      this.root.dataset.episode = e.id;
+      highlight(this.root, s.query.q ?? "");
+      if (!prev || prev.route.kind !== "episode" || prev.route.id !== r.id) this.scrollOnRender = true;
+    }
+    const e = this.current;
+    if (!e) return;
+    const want = r.turn;
+    const tn = want !== null && e.turns.some((x) => x.turn === want) ? want : e.turns.length ? e.turns[0].turn : null;
+    this.mark(tn, want !== null);
+    if (this.scrollOnRender && want === null) this.root.scrollIntoView({ block: "start" });
+    this.scrollOnRender = false;
+  }
+
+  private mark(turn: number | null, scroll: boolean): void {
+    this.root.querySelectorAll(".turn.current").forEach((n) => {
+      n.classList.remove("current");
+      n.removeAttribute("aria-current");
+    });
+    this.currentTurn = turn;
+    if (turn === null || !this.current) return;
+    const card = this.root.querySelector(`[id="t-${CSS.escape(this.current.id)}-${turn}"]`);
+    if (!card) return;
+    card.classList.add("current");
+    card.setAttribute("aria-current", "step");
+    if (scroll) card.scrollIntoView({ block: "start" });
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The page's address, as pure functions. The hash holds what is viewed (a
+ * route) and how the list is shown (the query), `#<route>?<query>`:
+ *
+ *   #<episode_id>            an episode;  #<episode_id>/<turn>  at a turn
+ *   #compare/<task>/<A>/<B>  board pages: two arms' attempts on a task
+ *   #?q=moldova&arm=base     no selection, only list state
+ *
+ * Ids and names are URI-encoded so any string round-trips. Each route kind
+ * is one entry of ROUTES (parse + format); a new view (an in-page player
+ * at `#<episode_id>/t=<seconds>`, say) adds its entry before "episode",
+ * which takes anything else.
+ */
+
+export type Route = { kind: "none" } | { kind: "episode"; id: string; turn: number | null } | { kind: "compare"; task: number; a: string; b: string };
+
+interface RouteKind<K extends Route["kind"]> {
+  kind: K;
+  /** The route a hash path (without `#` and query) names, or null when it is not this kind. */
+  parse(path: string): Extract<Route, { kind: K }> | null;
+  format(r: Extract<Route, { kind: K }>): string;
+}
+
+function decode(s: string): string | null {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return null;
+  }
+}
+
+const compareKind: RouteKind<"compare"> = {
+  kind: "compare",
+  parse(path) {
+    const c = /^compare\/(-?\d+)\/([^/]+)\/([^/]+)$/.exec(path);
+    if (!c) return null;
+    const a = decode(c[2]);
+    const b = decode(c[3]);
+    return a === null || b === null ? null : { kind: "compare", task: Number(c[1]), a, b };
+  },
+  format: (r) => `compare/${r.task}/${encodeURIComponent(r.a)}/${encodeURIComponent(r.b)}`,
+};
+
+const episodeKind: RouteKind<"episode"> = {
+  kind: "episode",
+  parse(path) {
+    const m = /^([^/]+)(?:\/(\d+))?$/.exec(path);
+    if (!m) return null;
+    const id = decode(m[1]);
+    return id === null ? null : { kind: "episode", id, turn: m[2] === undefined ? null : Number(m[2]) };
+  },
+  format: (r) => encodeURIComponent(r.id) + (r.turn !== null ? "/" + r.turn : ""),
+};
+
+/** Tried in order; the first that parses wins. */
+const ROUTES = [compareKind, episodeKind] as const;
+
+/** The list state the address keeps (every value a string; "" = unset, left out of the address). */
+export type Query = Record<string, string>;
+
+export interface Address {
+  route: Route;
+  query: Query;
+}
+
+/** Splits a location hash into route and query; null for a hash that names nothing (malformed escapes, a bare turn). */
+export function parseAddress(hash: string): Address | null {
+  const h = hash.startsWith("#") ? hash.slice(1) : hash;
+  const qi = h.indexOf("?");
+  const path = qi < 0 ? h : h.slice(0, qi);
+  const query: Query = {};
+  if (qi >= 0) new URLSearchParams(h.slice(qi + 1)).forEach((v, k) => (query[k] = v));
+  if (path === "") return { route: { kind: "none" }, query };
+  for (const k of ROUTES) {
+    const r = k.parse(path);
+    if (r) return { route: r, query };
+  }
+  return null;
+}
+
+/** The route alone (the form older pages and links use). */
+export function parseHash(hash: string): Route | null {
+  const r = parseAddress(hash)?.route ?? null;
+  return r && r.kind !== "none" ? r : null;
+}
+
+export function formatRoute(r: Route): string {
+  if (r.kind === "none") return "";
+  for (const k of ROUTES) if (k.kind === r.kind) return (k.format as (x: Route) => string)(r);
+  return "";
+}
+
+/** The hash for a route and a query; unset values are left out, keys in a fixed order. */
+export function formatAddress(a: Address): string {
+  const q = new URLSearchParams();
+  for (const k of Object.keys(a.query).sort()) if (a.query[k] !== "") q.set(k, a.query[k]);
+  const qs = q.toString();
+  const path = formatRoute(a.route);
+  return path === "" && qs === "" ? "" : "#" + path + (qs ? "?" + qs : "");
+}
+
+export function episodeHash(id: string, turn: number | null): string {
+  return "#" + episodeKind.format({ kind: "episode", id, turn });
+}
+
+export function compareHash(task: number, a: string, b: string): string {
+  return "#" + compareKind.format({ kind: "compare", task, a, b });
+}
+
+export function sameRoute(a: Route, b: Route): boolean {
+  return formatRoute(a) === formatRoute(b);
+}

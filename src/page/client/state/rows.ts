@@ -1,0 +1,154 @@
+/**
+ * The episode list of both pages, as pure functions: one row type, one
+ * search, one set of filters, one sort, one CSV. The run page makes its rows
+ * from the full episodes; the board page has them as they are (its details
+ * load per task), so its search reaches replies once their chunks are read.
+ */
+import type { PageEpisode } from "../../model.ts";
+import type { BoardEpisodeRow } from "../../board/data.ts";
+import type { Predicate } from "./expr.ts";
+import type { ListRow } from "../../list-row.ts";
+
+export type { ListRow };
+
+/** Label for a missing value in the select filters. */
+export const UNKNOWN = "(unknown)";
+
+export function rowOfEpisode(e: PageEpisode): ListRow {
+  return {
+    id: e.id,
+    arm: e.model,
+    split: e.split,
+    task: e.index,
+    taskId: e.taskId ?? null,
+    sample: e.sample,
+    country: e.country,
+    verdict: e.verdict,
+    score: e.score,
+    env: e.reward,
+    km: e.distanceKm,
+    turns: e.turnsUsed,
+    flags: e.flags,
+    format: e.format,
+  };
+}
+
+export const rowOfBoard = (r: BoardEpisodeRow): ListRow => r;
+
+/** The row's own fields as search sees them: id, arm, task (split/index, task id), attempt, country, verdict. */
+export function rowText(r: ListRow): string {
+  return [
+    r.id,
+    r.arm,
+    `${r.split}/${r.task}`,
+    `task ${r.task}`,
+    r.taskId ?? "",
+    r.sample === null ? "" : `attempt ${r.sample}`,
+    r.country ?? "",
+    r.verdict ?? "",
+  ]
+    .join("\n")
+    .toLowerCase();
+}
+
+/** An episode's text as search sees it: replies, reasoning, prompts, feedback, actions and errors. */
+export function detailText(e: Pick<PageEpisode, "turns" | "errors">): string {
+  return [...e.turns.flatMap((t) => [t.reply, t.reasoning, t.prompt, t.feedback, t.call, ...t.errors]), ...e.errors].filter(Boolean).join("\n").toLowerCase();
+}
+
+export interface ListFilters {
+  /** Search text ("" = any); matched lower-cased. */
+  q: string;
+  /** "" = any; UNKNOWN matches a missing value. */
+  arm: string;
+  country: string;
+  verdict: string;
+  /** A flag the row must carry ("" = any). */
+  status: string;
+  /** A task index ("" = any). */
+  task: string;
+  /** Minimum recomputed reward, or null. */
+  minScore: number | null;
+}
+
+export const NO_FILTERS: ListFilters = { q: "", arm: "", country: "", verdict: "", status: "", task: "", minScore: null };
+
+export type SortKey = "id" | "arm" | "task" | "country" | "verdict" | "score" | "env" | "km" | "turns";
+export const SORT_KEYS: SortKey[] = ["id", "arm", "task", "country", "verdict", "score", "env", "km", "turns"];
+export interface Sort {
+  key: SortKey;
+  dir: 1 | -1;
+}
+
+/** The distinct values of a select filter, sorted, with missing ones shown as UNKNOWN. */
+export function selectValues(values: readonly (string | null)[]): string[] {
+  return Array.from(new Set(values.map((v) => v ?? UNKNOWN))).sort();
+}
+
+const pick = (want: string, v: string | null) => want === "" || want === (v ?? UNKNOWN);
+
+export function matchesFilters(r: ListRow, f: ListFilters, text: (r: ListRow) => string, expr: Predicate | null): boolean {
+  return (
+    pick(f.arm, r.arm) &&
+    pick(f.country, r.country) &&
+    pick(f.verdict, r.verdict) &&
+    (f.status === "" || r.flags.indexOf(f.status) >= 0) &&
+    (f.task === "" || String(r.task) === f.task) &&
+    (f.minScore === null || Number.isNaN(f.minScore) || r.score >= f.minScore) &&
+    (expr === null || expr(r)) &&
+    (f.q === "" || text(r).indexOf(f.q.toLowerCase()) >= 0)
+  );
+}
+
+/** Compares by one field; missing values sort last whatever the direction; ties keep their order. */
+export function compareBy<T>(key: keyof T, dir: 1 | -1): (a: T, b: T) => number {
+  return (a, b) => {
+    const x = a[key] as unknown as number | string | null;
+    const y = b[key] as unknown as number | string | null;
+    if (x == null && y == null) return 0;
+    if (x == null) return 1;
+    if (y == null) return -1;
+    return (x < y ? -1 : x > y ? 1 : 0) * dir;
+  };
+}
+
+export function filterAndSort<R extends ListRow>(
+  rows: readonly R[],
+  f: ListFilters,
+  sort: Sort | null,
+  text: (r: ListRow) => string,
+  expr: Predicate | null,
+): R[] {
+  const shown = rows.filter((r) => matchesFilters(r, f, text, expr));
+  if (sort) shown.sort(compareBy<ListRow>(sort.key, sort.dir));
+  return shown;
+}
+
+/** Clicking a column again flips it; a new column starts descending for rewards, ascending otherwise. */
+export function nextSortDir(current: SortKey | null, dir: 1 | -1, clicked: SortKey): 1 | -1 {
+  if (current === clicked) return dir === 1 ? -1 : 1;
+  return clicked === "score" || clicked === "env" ? -1 : 1;
+}
+
+/** `score:-1` <-> { key, dir } (the address form). */
+export function parseSort(s: string | undefined): Sort | null {
+  const m = /^([a-z]+):(-?1)$/.exec(s ?? "");
+  return m && (SORT_KEYS as string[]).includes(m[1]) ? { key: m[1] as SortKey, dir: m[2] === "1" ? 1 : -1 } : null;
+}
+export const formatSort = (s: Sort | null): string => (s ? `${s.key}:${s.dir}` : "");
+
+const csvCell = (v: string | number | null): string => {
+  const s = v === null ? "" : String(v);
+  // Quoted when needed (RFC 4180); a leading = + - @ is prefixed so spreadsheets never run trace text as a formula.
+  const safe = /^[=+\-@\t\r]/.test(s) && typeof v !== "number" ? "'" + s : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+export const CSV_COLUMNS = ["episode_id", "arm", "split", "task", "attempt", "country", "verdict", "reward", "env_reward", "km", "turns", "flags"];
+
+export function toCsv(rows: readonly ListRow[]): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const r of rows)
+    lines.push([r.id, r.arm, r.split, r.task, r.sample, r.country, r.verdict, r.score, r.env, r.km, r.turns, r.flags.join(" ")].map(csvCell).join(","));
+  return lines.join("\r\n") + "\r\n";
+}

@@ -1,0 +1,426 @@
+/**
+ * The pages as people read them (issue 21), in Debian's Chromium with real
+ * clicks and keys, on a 4-arm board the other page tests have not seen
+ * (test/board-fixture.ts makeFourArmBoard: one unscored duplicate of
+ * attempt 1 on base, a Markdown reply with XSS payloads): one number per
+ * fact (every mean-of-k equals `report --json`'s), compare paired by attempt
+ * number for any two arms, Markdown, prompts and config, search with
+ * highlights, a filter expression, state in the address (reload, Back,
+ * Forward), uncut ids, enlarged views and the filtered rows as CSV.
+ */
+import { describe, expect, it, beforeAll, afterAll } from "vitest";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { MIXED, runCli } from "./helpers.ts";
+import { makeFourArmBoard } from "./board-fixture.ts";
+import type { Report } from "../replay/board/report-schema.ts";
+
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-sync"];
+
+const dir = mkdtempSync(join(tmpdir(), "georeplay-page-app-"));
+const boardOut = join(dir, "board.html");
+const sweepOut = join(dir, "sweep.html");
+let browser: Browser;
+let report: Report;
+let fixture: ReturnType<typeof makeFourArmBoard>;
+
+beforeAll(async () => {
+  fixture = makeFourArmBoard(join(dir, "board"));
+  const r = runCli(["report", fixture.dir, "--baseline", "base", "--json"]);
+  expect(r.code, r.stderr).toBe(0);
+  report = JSON.parse(r.stdout);
+  const common = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress"];
+  // The sweep fixture has drifted views on purpose: exit 1, page written.
+  expect(runCli(["page", fixture.dir, ...common, "--baseline", "base", "-o", boardOut]).code).toBe(1);
+  expect(runCli(["page", fixture.dir, ...common, "-o", sweepOut]).code).toBe(1);
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(file: string, hash = "", width = 1366) {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const log = { requests: [] as string[], console: [] as string[], errors: [] as string[], dialogs: [] as string[] };
+  page.on("request", (r) => log.requests.push(r.url()));
+  page.on("console", (m) => log.console.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => log.errors.push(e.message));
+  page.on("dialog", (d) => {
+    log.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(`file://${file}${hash}`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+  await page.waitForLoadState("load");
+  return { page, log, close: () => context.close() };
+}
+
+const shownEpisode = (page: Page, id: string) => page.waitForFunction((x) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === x, id);
+const listIds = (page: Page) => page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id!));
+const statRows = (page: Page, sel: string, key: string) =>
+  page.$$eval(
+    sel,
+    (trs, k) =>
+      trs.map((tr) => ({
+        key: (tr as HTMLElement).dataset[k],
+        v: Object.fromEntries([...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])),
+      })),
+    key,
+  );
+
+describe("one number per fact", () => {
+  it("the board page and the sweep page (no --baseline) show report --json's mean-of-k, best-of-k, k and counts for every arm", async () => {
+    expect(report.arms.map((a) => a.arm).sort()).toEqual(["base", "ckpt-a", "ckpt-b", "sonnet-5"]);
+    expect(report.dropped_by_arm).toEqual([
+      { arm: "base", episodes: 1 },
+      { arm: "ckpt-b", episodes: 1 },
+    ]);
+    for (const [file, sel, key] of [
+      [boardOut, "#gr-board-arms tbody tr", "arm"],
+      [sweepOut, "#gr-sweep-models tbody tr", "model"],
+    ] as const) {
+      const { page, log, close } = await open(file);
+      const rows = await statRows(page, sel, key);
+      expect(rows.map((r) => r.key)).toEqual(report.arms.map((a) => a.arm));
+      rows.forEach((r, i) => {
+        const a = report.arms[i];
+        expect(Number(r.v.mean_of_k), `${file} ${a.arm}`).toBe(a.mean_of_k);
+        expect(Number(r.v.best_of_k)).toBe(a.best_of_k);
+        expect(Number(r.v.k)).toBe(a.k);
+        expect(Number(r.v.tasks)).toBe(a.tasks);
+        expect(Number(r.v.episodes)).toBe(a.episodes);
+      });
+      expect(log.errors).toEqual([]);
+      await close();
+    }
+  });
+
+  it("the sweep page's per-task rows are the report's, attempts named by attempt number, the unscored duplicate marked as not counted", async () => {
+    const { page, close } = await open(sweepOut);
+    const rows = await page.$$eval("#gr-sweep-tasks tbody tr", (trs) =>
+      trs.map((tr) => ({
+        arm: (tr as HTMLElement).dataset.model!,
+        task: Number((tr as HTMLElement).dataset.index),
+        k: (tr.querySelector('[data-stat="k"]') as HTMLElement).dataset.value,
+        mean: (tr.querySelector('[data-stat="mean"]') as HTMLElement).dataset.value,
+        attempts: [...tr.querySelectorAll(".attempt")].map((a) => ({
+          sample: (a as HTMLElement).dataset.sample,
+          counted: (a as HTMLElement).dataset.counted,
+          id: (a.querySelector("a") as HTMLElement).dataset.id,
+          title: (a.querySelector("a") as HTMLElement).title,
+        })),
+      })),
+    );
+    for (const t of report.tasks)
+      for (const a of t.arms) {
+        const row = rows.find((r) => r.arm === a.arm && r.task === t.index)!;
+        expect(Number(row.k)).toBe(a.attempts);
+        expect(Number(row.mean)).toBe(a.mean);
+        expect(row.attempts.filter((x) => x.counted === "true")).toHaveLength(a.attempts);
+      }
+    const dup = rows.flatMap((r) => r.attempts).find((a) => a.id === fixture.duplicate)!;
+    expect(dup).toMatchObject({ sample: "1", counted: "false" });
+    expect(dup.title).toMatch(/attempt 1 .*not counted: unscored/);
+    await close();
+  });
+});
+
+describe("compare view", () => {
+  it("pairs attempts by attempt number; the unscored duplicate is listed apart, saying why; the header counts what it lists", async () => {
+    const { page, log, close } = await open(boardOut, "#compare/1/sonnet-5/base");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    const blocks = await page.$$eval("#gr-compare .cmp-attempt", (bs) =>
+      bs.map((b) => ({
+        attempt: (b as HTMLElement).dataset.attempt,
+        label: b.querySelector(".cmp-label")!.textContent,
+        cols: [...b.querySelectorAll(":scope > .cmp-grid:not(.cmp-turn) > .cmp-col")].map((c) => (c as HTMLElement).dataset.episode ?? null),
+      })),
+    );
+    // Both arms' records of attempt n share a row; every row has both sides; no row pairs different numbers.
+    expect(blocks.length).toBe(6);
+    for (const b of blocks) {
+      expect(b.cols.every((c) => c !== null)).toBe(true);
+      const samples = b.cols.map((id) => id!.replace(/^(sonnet-5|base)-/, ""));
+      expect(samples[0]).toBe(samples[1]); // same source record: same task.sample
+      expect(b.label).toMatch(new RegExp(`^attempt ${b.attempt}\\b`));
+    }
+    expect(blocks.map((b) => b.attempt)).toEqual(["0", "0", "1", "1", "2", "2"]);
+    expect(blocks.flatMap((b) => b.cols)).not.toContain(fixture.duplicate);
+    const uncounted = await page.$$eval("#gr-compare .cmp-uncounted li", (lis) =>
+      lis.map((li) => ({ id: (li as HTMLElement).dataset.episode, text: li.textContent })),
+    );
+    expect(uncounted).toHaveLength(1);
+    expect(uncounted[0].id).toBe(fixture.duplicate);
+    expect(uncounted[0].text).toMatch(/attempt 1 .*unscored \(no env reward\).*duplicate of attempt 1/);
+    const base = report.tasks.find((t) => t.index === 1)!.arms.find((a) => a.arm === "base")!;
+    const stats = await page.textContent("#gr-compare .cmp-stats");
+    expect(stats).toContain(`base: mean ${base.mean.toFixed(4)} over ${base.attempts} counted attempts (${base.attempts} listed)`);
+    expect(stats).toContain("1 not counted, listed below");
+    expect(log.errors).toEqual([]);
+    expect(log.requests).toEqual([`file://${boardOut}${"#compare/1/sonnet-5/base"}`.replace(/#.*/, "")]);
+    await close();
+  });
+
+  it("compares any two arms with the picker; an unknown arm names the arms there are; keys step tasks and Esc closes", async () => {
+    const { page, log, close } = await open(boardOut, "#compare/2/sonnet-5/bsae");
+    await page.waitForSelector("#gr-compare .cmp-unknown");
+    expect(await page.textContent("#gr-compare .cmp-unknown")).toBe(
+      `No arm named “bsae” on this board. Its arms are: ${report.arms.map((a) => a.arm).join(", ")}. Pick two above.`,
+    );
+    await page.selectOption('#gr-compare select[data-side="b"]', "ckpt-b");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    expect(await page.evaluate(() => location.hash)).toBe("#compare/2/sonnet-5/ckpt-b");
+    expect(
+      await page.$$eval("#gr-compare .cmp-attempt > .cmp-grid:not(.cmp-turn) > .cmp-col", (cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.arm))]),
+    ).toEqual(["sonnet-5", "ckpt-b"]);
+    // Keys act inside the view: n/p next/previous task, j an attempt, Escape closes; the hidden episode panel is never moved to.
+    await page.locator("body").click({ position: { x: 2, y: 2 } });
+    await page.keyboard.press("n");
+    await page.waitForFunction(() => (document.getElementById("gr-compare") as HTMLElement).dataset.task === "3");
+    expect(await page.evaluate(() => location.hash)).toBe("#compare/3/sonnet-5/ckpt-b");
+    await page.keyboard.press("p");
+    await page.waitForFunction(() => (document.getElementById("gr-compare") as HTMLElement).dataset.task === "2");
+    await page.keyboard.press("j");
+    expect(await page.$$eval("#gr-compare .cmp-attempt.current", (b) => b.length)).toBe(1);
+    expect(await page.$eval("#gr-detail", (d) => (d as HTMLElement).dataset.episode ?? null)).toBeNull();
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => (document.getElementById("gr-compare") as HTMLElement).hidden);
+    // Back reopens the last compared task.
+    await page.goBack();
+    await page.waitForFunction(() => !(document.getElementById("gr-compare") as HTMLElement).hidden);
+    expect(await page.evaluate(() => location.hash)).toBe("#compare/2/sonnet-5/ckpt-b");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+});
+
+describe("transcripts", () => {
+  it("renders replies as Markdown (bold, lists, code) with a raw toggle; HTML, links and images stay inert text", async () => {
+    const { page, log, close } = await open(boardOut, `#${fixture.markdownEpisode}/1`);
+    await shownEpisode(page, fixture.markdownEpisode);
+    const reply = page.locator(`[id="t-${fixture.markdownEpisode}-1"] .reply`);
+    expect(await reply.locator(".md strong").first().textContent()).toBe("Architecture");
+    expect(await reply.locator(".md").textContent()).not.toContain("**");
+    expect(await reply.locator(".md li em").textContent()).toBe("Cyrillic");
+    expect(await reply.locator('.md pre[data-lang="json"] code').textContent()).toBe('{"action": "look"}\n');
+    // Inert: the payloads are text; no element they name exists; the link does not navigate; the image is not fetched.
+    expect(await reply.locator(".md").textContent()).toContain('<img src=x onerror="window.__xss=1">');
+    expect(await reply.locator(".md").textContent()).toContain("<script>window.__xss=2</script>");
+    expect(await reply.locator(".md img, .md script, .md a, .md [onerror]").count()).toBe(0);
+    expect(await reply.locator(".md .md-link").textContent()).toBe("map");
+    expect(await reply.locator(".md .md-image").textContent()).toBe("[image: pic]");
+    await reply.locator(".md .md-link").click();
+    await page.waitForTimeout(200);
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss ?? 0)).toBe(0);
+    // Raw toggle: the reply as recorded.
+    await reply.locator("button.raw-toggle").click();
+    expect(await reply.locator("pre.raw").isVisible()).toBe(true);
+    expect(await reply.locator("pre.raw").textContent()).toContain("**Architecture**");
+    expect(log.requests.every((u) => u.startsWith(`file://${boardOut}`))).toBe(true);
+    expect(log.dialogs).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("shows each turn's prompt and the episode's config, collapsed, with one expand all; cut replies name their file by its path in the board", async () => {
+    const raw = JSON.parse(readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-1", "episodes.jsonl"), "utf8").split("\n")[0]);
+    const { page, close } = await open(boardOut, `#${fixture.markdownEpisode}`);
+    await shownEpisode(page, fixture.markdownEpisode);
+    const prompts = page.locator("#gr-detail details.prompt");
+    expect(await prompts.count()).toBe(raw.turns.filter((t: { prompt?: string }) => t.prompt).length);
+    expect(await prompts.first().evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    const config = page.locator("#gr-detail details.config");
+    expect(await config.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    await page.click("#gr-detail button.expand-all");
+    expect(await prompts.first().evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await config.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await page.textContent(`[id="t-${fixture.markdownEpisode}-1"] details.prompt pre`)).toBe(raw.turns[1].prompt);
+    for (const [k, v] of Object.entries(raw.config as Record<string, unknown>)) expect(await config.textContent()).toContain(`${k}${String(v)}`);
+    // The reply is cut on boards: its file is named by its path in the board, not "episodes.jsonl".
+    expect(await page.textContent("#gr-detail")).toMatch(/full text at sonnet-5\/pass-0\/shard-1\/episodes\.jsonl:1/);
+    await close();
+  });
+});
+
+describe("search, filters and the address", () => {
+  it("searches ids, countries and feedback, marks the matches, and says when nothing matches", async () => {
+    const { page, log, close } = await open(boardOut);
+    const rows = JSON.parse(await page.$eval("#gr-board-data", (s) => s.textContent!)).episodes as { country: string | null }[];
+    const moldova = rows.filter((r) => r.country === "Moldova").length;
+    await page.fill("#f-q", "dup-7eb6");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-rows tr[data-id]").length === 1);
+    expect(await listIds(page)).toEqual([fixture.duplicate]);
+    expect(await page.textContent("#gr-rows mark.hit")).toBe("dup-7eb6");
+    await page.fill("#f-q", "Moldova");
+    await page.waitForFunction((n) => document.querySelector("#gr-count")!.textContent!.startsWith(`${n} of`), moldova);
+    expect(await page.$$eval("#gr-rows mark.hit", (ms) => [...new Set(ms.map((m) => m.textContent))])).toEqual(["Moldova"]);
+    // A task by its id (task 1 is fixture-01, in Moldova).
+    await page.fill("#f-q", "fixture-01");
+    await page.waitForFunction((n) => document.querySelector("#gr-count")!.textContent!.startsWith(`${n} of`), moldova);
+    // A feedback phrase: found in the episodes' text (read from their chunks), marked in the opened episode.
+    await page.fill("#f-q", "captured road ends here");
+    await page.waitForFunction(
+      () => !document.querySelector("#gr-count")!.textContent!.includes("searching") && document.querySelectorAll("#gr-rows tr[data-id]").length > 0,
+    );
+    const hits = await listIds(page);
+    await page.click(`#gr-rows tr[data-id="${hits[0]}"]`);
+    await shownEpisode(page, hits[0]);
+    expect(await page.$$eval("#gr-detail mark.hit", (ms) => ms.map((m) => m.textContent!.toLowerCase()))).toContain("captured road ends here");
+    await page.fill("#f-q", "no such thing anywhere");
+    await page.waitForSelector("#gr-rows tr.no-results");
+    expect(await page.textContent("#gr-rows tr.no-results")).toContain("No episode matches “no such thing anywhere”");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("filters by an expression over the episode's fields, shows its error where it is typed, and downloads the filtered rows as CSV", async () => {
+    const { page, close } = await open(boardOut);
+    const all = JSON.parse(await page.$eval("#gr-board-data", (s) => s.textContent!)).episodes as {
+      id: string;
+      arm: string;
+      km: number | null;
+      turns: number;
+    }[];
+    await page.fill("#f-expr", 'km > 750 and turns >= 8 and model == "base"');
+    const want = all.filter((e) => e.km !== null && e.km > 750 && e.turns >= 8 && e.arm === "base").map((e) => e.id);
+    expect(want.length).toBeGreaterThan(0);
+    await page.waitForFunction((n) => document.querySelectorAll("#gr-rows tr[data-id]").length === n, want.length);
+    expect((await listIds(page)).sort()).toEqual([...want].sort());
+    const download = page.waitForEvent("download");
+    await page.click("#f-csv");
+    const csv = readFileSync(await (await download).path(), "utf8")
+      .trim()
+      .split("\r\n");
+    expect(csv[0]).toBe("episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags");
+    expect(
+      csv
+        .slice(1)
+        .map((l) => l.split(",")[0])
+        .sort(),
+    ).toEqual([...want].sort());
+    // An error is shown under the field, naming where and what was expected.
+    await page.fill("#f-expr", "km >> 3");
+    await page.waitForSelector("#f-expr-error:not([hidden])");
+    expect(await page.textContent("#f-expr-error")).toMatch(/expected a value .*at character 5/);
+    expect(await page.getAttribute("#f-expr", "aria-invalid")).toBe("true");
+    await page.fill("#f-expr", "kms > 3");
+    expect(await page.textContent("#f-expr-error")).toMatch(/unknown field "kms": the fields are id, model, arm/);
+    await close();
+  });
+
+  it("keeps filters, sort, search and the selection in the address: reload restores them, Back and Forward step through what was viewed", async () => {
+    const { page, close } = await open(boardOut);
+    await page.selectOption("#f-model", "ckpt-a");
+    await page.selectOption("#f-task", "2");
+    await page.click('table.episodes th[data-sort="score"]');
+    const ids = await listIds(page);
+    expect(ids.length).toBe(3); // ckpt-a's three attempts at task 2
+    await page.click(`#gr-rows tr[data-id="${ids[0]}"]`);
+    await shownEpisode(page, ids[0]);
+    await page.click(`#gr-rows tr[data-id="${ids[1]}"]`);
+    await shownEpisode(page, ids[1]);
+    const hash = await page.evaluate(() => location.hash);
+    expect(hash).toBe(`#${ids[1]}?arm=ckpt-a&sort=score%3A-1&task=2`);
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    await shownEpisode(page, ids[1]);
+    expect(await page.$eval("#f-model", (s) => (s as HTMLSelectElement).value)).toBe("ckpt-a");
+    expect(await page.$eval("#f-task", (s) => (s as HTMLSelectElement).value)).toBe("2");
+    expect(await page.getAttribute('table.episodes th[data-sort="score"]', "aria-sort")).toBe("descending");
+    expect(await listIds(page)).toEqual(ids);
+    expect(await page.getAttribute(`#gr-rows tr[data-id="${ids[1]}"]`, "aria-selected")).toBe("true");
+    await page.goBack();
+    await shownEpisode(page, ids[0]);
+    await page.goForward();
+    await shownEpisode(page, ids[1]);
+    await close();
+  });
+});
+
+describe("layout and views", () => {
+  it("board pages embed the exact verified bytes of zooms (fov <= 45), once per digest; other views are reprojections, said once per episode", async () => {
+    type Turn = { turn: number; image_sha256?: string; camera_after?: { fov_deg: number } | null; image_kind?: string };
+    const raw = readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-0", "episodes.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { episode_id: string; turns: Turn[] });
+    const html = readFileSync(boardOut, "utf8");
+    const table = JSON.parse(/<script type="application\/json" id="gr-images">([\s\S]*?)<\/script>/.exec(html)![1]) as string[];
+    const digests = table.map((u) =>
+      createHash("sha256")
+        .update(Buffer.from(u.split(",")[1], "base64"))
+        .digest("hex"),
+    );
+    expect(new Set(digests).size).toBe(digests.length);
+    const ep = raw.find((e) =>
+      e.turns.some((t) => t.image_kind === "view" && t.camera_after && t.camera_after.fov_deg <= 45 && digests.includes(t.image_sha256!)),
+    )!;
+    expect(ep).toBeDefined();
+    const zoom = ep.turns.find((t) => t.image_kind === "view" && t.camera_after!.fov_deg <= 45 && digests.includes(t.image_sha256!))!;
+    const { page, log, close } = await open(boardOut, `#${ep.episode_id}/${zoom.turn}`);
+    await shownEpisode(page, ep.episode_id);
+    const img = page.locator(`[id="t-${ep.episode_id}-${zoom.turn}"] .media img`);
+    await page.waitForFunction(
+      (sel) => (document.querySelector(sel) as HTMLImageElement | null)?.naturalWidth === 640,
+      `[id="t-${ep.episode_id}-${zoom.turn}"] .media img`,
+    );
+    const src = await img.getAttribute("src");
+    expect(
+      createHash("sha256")
+        .update(Buffer.from(src!.split(",")[1], "base64"))
+        .digest("hex"),
+    ).toBe(zoom.image_sha256);
+    // Wide views stay reprojections, and the episode says so once.
+    const wide = ep.turns.filter((t) => t.image_kind === "view" && t.camera_after!.fov_deg > 45).length;
+    expect(await page.locator("#gr-detail .media canvas.view").count()).toBeGreaterThanOrEqual(wide > 0 ? 1 : 0);
+    expect(await page.locator("#gr-detail .reproj-note").count()).toBe(1);
+    expect(await page.textContent("#gr-detail .reproj-note")).toMatch(/zoom\(s\) at fov ≤ 45° \(turns [\d, ]+\) are the exact verified bytes/);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it.each([1280, 1920])("at %i px no id is cut and the verdict column shows", async (width) => {
+    const { page, close } = await open(boardOut, "", width);
+    const m = await page.evaluate(() => {
+      const cells = [...document.querySelectorAll("#gr-rows td.id")] as HTMLElement[];
+      return {
+        cut: cells.filter((c) => c.scrollWidth > c.clientWidth + 0.5).map((c) => c.textContent),
+        verdict: getComputedStyle(document.querySelector("table.episodes th.wide")!).display,
+        title: document.title,
+      };
+    });
+    expect(m.cut).toEqual([]);
+    expect(m.verdict).toBe("table-cell");
+    expect(m.title).toBe(`board · board of 4 arms: ${report.arms.map((a) => a.arm).join(", ")} · georeplay`);
+    await close();
+  });
+
+  it("enlarges a view by click and by key, and Escape closes it", async () => {
+    const { page, log, close } = await open(sweepOut);
+    const id = (await listIds(page))[0];
+    await page.click(`#gr-rows tr[data-id="${id}"]`);
+    await shownEpisode(page, id);
+    const view = page.locator("#gr-detail .turn img.zoomable").first();
+    await view.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => (document.querySelector("#gr-detail .turn img.zoomable") as HTMLImageElement).complete);
+    await view.click();
+    await page.waitForSelector("#gr-lightbox[open]");
+    expect(await page.$eval("#gr-lightbox img", (i) => (i as HTMLImageElement).getBoundingClientRect().width)).toBe(640);
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => !(document.getElementById("gr-lightbox") as HTMLDialogElement).open);
+    await page.keyboard.press("j");
+    await page.keyboard.press("v");
+    await page.waitForSelector("#gr-lightbox[open]");
+    const shown = await page.$eval("#gr-lightbox", (d) => (d as HTMLElement).dataset.view);
+    expect(shown).toBe(await page.$eval("#gr-detail .turn.current", (c) => c.id));
+    await page.keyboard.press("Escape");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+});
