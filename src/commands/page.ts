@@ -63,6 +63,7 @@ export function registerPage(program: Command): void {
       "--baseline <arm>",
       "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
     )
+    .option("--no-player", "leave out the in-page video player (and the panoramas, fonts and timelines it embeds)")
     .option("--partial", "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)");
   addRunOptions(cmd)
     .addHelpText(
@@ -89,6 +90,7 @@ export function registerPage(program: Command): void {
           jobs: o.jobs,
           title: o.title,
           baseline: o.baseline,
+          player: o.player !== false,
           onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
         }),
       );

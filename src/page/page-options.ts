@@ -24,6 +24,8 @@ export interface BuildPageOptions {
   imageSize?: number;
   jobs?: number;
   title?: string;
+  /** false (`--no-player`): no in-page video player, and none of the panoramas, fonts and timelines it embeds. */
+  player?: boolean;
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;

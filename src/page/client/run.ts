@@ -9,6 +9,7 @@ import { filterAndSort, nextSortDir, searchText, selectValues, type ListFilters,
 import { renderEpisode } from "./detail.ts";
 import { episodeHash, parseHash } from "./route.ts";
 import { bindKeys } from "./keys.ts";
+import { currentPlayer, parseTimeHash, playerSlot, startPlayer } from "../player/hook.ts";
 
 export function startRun(): void {
   const doc = document;
@@ -146,6 +147,9 @@ export function startRun(): void {
     if (current !== e) {
       current = e;
       detail.replaceChildren(renderEpisode(e, images));
+      // The player sits under the episode's heading; the transcript follows it.
+      const slot = playerSlot(e.id, { onTurn: (t) => markTurn(t, false) });
+      if (slot) detail.insertBefore(slot, detail.children[1] ?? null);
       detail.dataset.episode = e.id;
       rowOf.forEach((tr, k) => tr.setAttribute("aria-selected", String(k === id)));
       const tr = rowOf.get(id);
@@ -160,6 +164,14 @@ export function startRun(): void {
   }
 
   function fromHash(followed: boolean): void {
+    const moment = parseTimeHash(location.hash);
+    if (moment && byId.has(moment.id)) {
+      go(moment.id, null, false);
+      const slot = detail.querySelector<HTMLElement>(".player-slot");
+      if (slot) startPlayer(slot, moment.id, { at: moment.t, onTurn: (t) => markTurn(t, false) });
+      slot?.scrollIntoView({ block: "start" });
+      return;
+    }
     const r = parseHash(location.hash);
     if (!r || r.kind !== "episode") return;
     // Anchors inside the page (a training step's row) are the browser's to scroll to.
@@ -169,6 +181,11 @@ export function startRun(): void {
     if (followed && r.turn === null && current) detail.scrollIntoView({ block: "start" });
   }
   window.addEventListener("hashchange", () => fromHash(true));
+  // Clicking a turn's card seeks a started player to the turn's start.
+  detail.addEventListener("click", (ev) => {
+    const card = (ev.target as HTMLElement).closest<HTMLElement>(".turn");
+    if (card?.dataset.turn && current) currentPlayer(current.id)?.seekTurn(Number(card.dataset.turn));
+  });
 
   // ---- keyboard (keys.ts): j/k turn, n/p episode, / search ----
   bindKeys(doc, {
