@@ -7,8 +7,14 @@ import type { RolloutProps } from "../../../video/props.ts";
 /** The video's own clock and size: the player paints what `render` encodes. */
 export const PLAYER_FPS = 30;
 export const PLAYER_OUTPUT = { width: 1280, height: 720 } as const;
-/** Frame files are the model's view size. */
-export const PLAYER_VIEW = 640;
+/**
+ * Size of an in-between frame made in the browser. The embedded panorama is
+ * 1024 px around, so a 90° view holds 256 of its pixels across (85 at 30°):
+ * 320 px keeps all of them, and is a quarter of the work of the 640 px
+ * frame files (SwiftShader, the JS fallback). The painter scales it into
+ * the viewport as it scales every frame file.
+ */
+export const REPROJECTION_SIZE = 320;
 
 export const PLAYER_META_ID = "gr-player";
 export const PLAYER_PANOS_ID = "gr-player-panos";

@@ -16,7 +16,7 @@ import type { Measure } from "../../../video/text/lines.ts";
 import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, turnAt, turnMarks, type TurnMark } from "./clock.ts";
 import { decodeImage, episodeData, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
-import { PLAYER_VIEW, type PlayerEpisode } from "./format.ts";
+import { REPROJECTION_SIZE, type PlayerEpisode } from "./format.ts";
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
@@ -25,7 +25,7 @@ export interface MountOptions {
   at?: number;
   /** Called when the shown turn changes (the transcript follows). */
   onTurn?: (turn: number | null) => void;
-  /** "js" forces the JS reprojection (benchmarks, the fallback's test). */
+  /** "js" forces the JS reprojection (the fallback's test, benchmarks); default: WebGL2 where it works. */
   reprojection?: Reprojection;
 }
 
@@ -207,7 +207,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     );
     // Every face the text uses, loaded before the first frame (canvas text never waits for a font).
     await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));
-    source = new FrameSource(data.files, views, panos, PLAYER_VIEW, opts.reprojection ?? "webgl2");
+    source = new FrameSource(data.files, views, panos, REPROJECTION_SIZE, opts.reprojection ?? "webgl2");
     spec = { composition: "Rollout", props: data.props };
     tx = planLayouter(data.props.text ?? {}, browserMeasure(), () => console.warn("georeplay player: a line not in the text plan was laid out by the browser"));
     fps = data.props.fps;

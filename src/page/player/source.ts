@@ -10,6 +10,7 @@ import { reprojectRgba } from "../client/reproject.ts";
 import type { FileSource } from "./format.ts";
 import { GlReprojector } from "./gl.ts";
 
+/** The shader where WebGL2 works, else the JS path; "js" forces it (the fallback's test and benchmark). */
 export type Reprojection = "webgl2" | "js";
 
 const KEEP = 6;
@@ -18,6 +19,8 @@ export class FrameSource {
   private readonly made = new Map<string, HTMLCanvasElement>();
   private readonly spare: HTMLCanvasElement[] = [];
   private gl: GlReprojector | null = null;
+  private glSrc: string | null = null;
+  private glView: ImageBitmap | null = null;
   private readonly pixels = new Map<number, ImageData>();
   readonly mode: Reprojection;
 
@@ -30,8 +33,9 @@ export class FrameSource {
   ) {
     if (prefer === "webgl2") {
       try {
-        this.gl = new GlReprojector(size, size);
-        for (const [n, img] of panos) this.gl.addPano(n, img);
+        const gl = new GlReprojector(size, size);
+        for (const [n, img] of panos) gl.addPano(n, img);
+        this.gl = gl;
       } catch {
         this.gl = null;
       }
@@ -52,6 +56,17 @@ export class FrameSource {
     const file = m ? this.files[Number(m[1])] : undefined;
     if (!file) return null;
     if (file.length === 1) return this.views.get(file[0]) ?? null;
+    if (this.gl) {
+      // The last view only: the painter draws each image as soon as it asks for it, so the next
+      // view may replace it (a crossfade's two files are redrawn each frame, cheaply).
+      if (this.glSrc !== src || !this.glView) {
+        const [pano, heading, pitch, fov] = file;
+        this.glView?.close();
+        this.glView = this.gl.draw(pano, { heading, pitch, fov });
+        this.glSrc = src;
+      }
+      return this.glView;
+    }
     const canvas = this.canvas();
     this.draw(canvas, file);
     this.made.set(src, canvas);
@@ -72,11 +87,6 @@ export class FrameSource {
 
   private draw(canvas: HTMLCanvasElement, [pano, heading, pitch, fov]: [number, number, number, number]): void {
     const ctx = canvas.getContext("2d")!;
-    if (this.gl) {
-      this.gl.draw(pano, { heading, pitch, fov });
-      ctx.drawImage(this.gl.canvas, 0, 0);
-      return;
-    }
     const src = this.panoPixels(pano);
     if (!src) return;
     const out = ctx.createImageData(this.size, this.size);
