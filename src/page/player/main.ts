@@ -220,7 +220,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
       tick.title = `turn ${m.turn}`;
       scrub.appendChild(tick);
     }
-    mode.textContent = source.mode === "webgl2" ? "GPU reprojection" : "JS reprojection";
+    mode.textContent = source.mode === "webgl2" ? "WebGL2 reprojection" : "JS reprojection";
     root.dataset.reprojection = source.mode;
     const cmd = el("code", "cmd", data.render);
     const copyCmd = el("button", undefined, "copy");
