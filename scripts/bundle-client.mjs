@@ -1,6 +1,7 @@
-// `npm run build`, after tsc: bundles the page client (src/page/client/*.ts) with esbuild into
-// dist/src/page/client.bundle.json, so the installed package needs no esbuild at run time.
+// `npm run build`, after tsc: bundles the page client (src/page/client/*.ts) and the in-page player
+// (src/page/player/main.ts) with esbuild into dist/src/page/*.bundle.json, so the installed package
+// needs no esbuild at run time.
 import { writeClientBundle } from "../dist/src/page/view/client.js";
+import { PLAYER_BUNDLE } from "../dist/src/page/player/bundle.js";
 
-const file = writeClientBundle();
-process.stderr.write(`bundled the page client into ${file}\n`);
+for (const file of [writeClientBundle(), writeClientBundle(PLAYER_BUNDLE)]) process.stderr.write(`bundled ${file}\n`);

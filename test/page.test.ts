@@ -294,7 +294,10 @@ describe("page file", () => {
     expect(csp).toContain(`style-src 'sha256-${sha(styles[0][1])}'`);
     // Every <script ...> element is either the pinned one or inert JSON.
     const tags = html.match(/<script[^>]*>/g)!;
-    expect(tags.sort()).toEqual(['<script type="application/json" id="gr-episodes">', '<script type="application/json" id="gr-images">', "<script>"].sort());
+    const player = ["gr-player", "gr-player-ids", "gr-player-panos"].map((id) => `<script type="application/json" id="${id}">`);
+    expect(tags.sort()).toEqual(
+      ['<script type="application/json" id="gr-episodes">', '<script type="application/json" id="gr-images">', ...player, "<script>"].sort(),
+    );
     // The hostile replies are in the file, but never as markup.
     expect(html).not.toContain("<img src=x");
     expect(html).not.toContain("<script>alert");
@@ -505,7 +508,8 @@ describe("page in Chromium", () => {
       imgX: document.querySelectorAll('img[src="x"], img:not([data-img])').length,
       handlers: [...document.querySelectorAll("*")].filter((n) => [...n.attributes].some((a) => a.name.startsWith("on"))).length,
     }));
-    expect(injected).toEqual({ scripts: 3, imgX: 0, handlers: 0 });
+    // The page's script and its JSON tables: episodes, images and the player's three.
+    expect(injected).toEqual({ scripts: 6, imgX: 0, handlers: 0 });
     expect(log.dialogs).toEqual([]);
     expect(log.errors).toEqual([]);
     await close();

@@ -13,6 +13,7 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   title?: string;
   baseline?: string;
   exactZoomsMb: number;
+  player: boolean;
   partial?: boolean;
 }
 
@@ -32,6 +33,7 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
     parse: nonNegativeNumber,
     default: DEFAULT_EXACT_MB,
   },
+  player: { flags: "--no-player", description: "leave out the in-page video player (and the panoramas, fonts and timelines it embeds)" },
   partial: {
     flags: "--partial",
     description: "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)",

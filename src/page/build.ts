@@ -27,6 +27,7 @@ import { summariseTraining, type Rollout } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
 import { PartFile, writePage } from "./part-file.ts";
 import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
+import { PlayerEmbed, playerTail } from "./player/embed.ts";
 
 export type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
 
@@ -49,12 +50,15 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
   }
   const epPart = new PartFile(opts.out);
   const imgPart = new PartFile(opts.out);
+  const panoPart = new PartFile(opts.out);
   const off = onAbort(opts.signal, () => {
     epPart.remove();
     imgPart.remove();
+    panoPart.remove();
   });
   try {
     const images = new ImageTable(imgPart, size);
+    const player = opts.player === false ? null : new PlayerEmbed(panoPart, opts);
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
     const attempts: Attempt[] = [];
@@ -72,6 +76,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes);
         views += v.views.length;
+        await player?.add(v, (digest, jpeg) => images.add(digest, jpeg));
         stats.push(s);
         if (sweepFiles.has(v.file))
           attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, score: page.score, env: page.reward });
@@ -92,7 +97,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       },
     });
     await epPart.write(stats.length ? "]" : "[]");
-    await Promise.all([epPart.close(), imgPart.close()]);
+    await Promise.all([epPart.close(), imgPart.close(), panoPart.close()]);
     if (stats.length === 0) {
       const why = report.errors
         .map((e) => e.message)
@@ -135,12 +140,20 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         incomplete: report.errors.map((e) => e.message),
       },
       summariseRun(stats),
+      player !== null && player.count > 0,
     );
-    const bytes = await writePage(opts.out, [parts.head, epPart, parts.middle, imgPart, parts.tail], opts.signal);
+    // The player's panoramas go in its own inert table at the end of the tail (player/embed.ts).
+    let tail: (string | PartFile)[] = [parts.tail];
+    if (player?.count) {
+      const [before, after] = playerTail(parts.tail, player);
+      tail = [before, panoPart, after];
+    }
+    const bytes = await writePage(opts.out, [parts.head, epPart, parts.middle, imgPart, ...tail], opts.signal);
     return { ...result, written: true, partial: report.errors.length > 0, bytes };
   } finally {
     epPart.remove();
     imgPart.remove();
+    panoPart.remove();
     off();
   }
 }

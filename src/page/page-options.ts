@@ -26,6 +26,8 @@ export interface BuildPageOptions {
   title?: string;
   /** Board pages: at most this many MB of exact zoom views (fov <= 45, the verified bytes); 0 = none (default DEFAULT_EXACT_MB). */
   exactZoomsMb?: number;
+  /** false (`--no-player`): no in-page video player, and none of the panoramas, fonts and timelines it embeds. */
+  player?: boolean;
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;

@@ -44,8 +44,8 @@ function sourceRoot(): string | null {
 
 const sha256 = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-/** Bundles the client sources with esbuild (a dev dependency: loaded only here). */
-export function bundleClient(root: string): ClientBundle {
+/** Bundles the client sources with esbuild (a dev dependency: loaded only here); `globalName` makes the IIFE return the entry's exports into that variable. */
+export function bundleClient(root: string, entry = ENTRY, opts: Pick<BundleEntry, "globalName" | "minify" | "alias"> = {}): ClientBundle {
   const require = createRequire(import.meta.url);
   let esbuild: typeof import("esbuild");
   try {
@@ -55,7 +55,10 @@ export function bundleClient(root: string): ClientBundle {
   }
   const r = esbuild.buildSync({
     absWorkingDir: root,
-    entryPoints: [ENTRY],
+    entryPoints: [entry],
+    ...(opts.globalName ? { globalName: opts.globalName } : {}),
+    ...(opts.alias ? { alias: opts.alias } : {}),
+    minify: opts.minify ?? false,
     bundle: true,
     format: "iife",
     platform: "browser",
@@ -80,9 +83,9 @@ export function bundleClient(root: string): ClientBundle {
   return { esbuild: esbuild.version, inputs, script };
 }
 
-function recordedBundle(): ClientBundle | null {
-  if (!existsSync(BUNDLE_FILE)) return null;
-  return JSON.parse(readFileSync(BUNDLE_FILE, "utf8")) as ClientBundle;
+function recordedBundle(file: string): ClientBundle | null {
+  if (!existsSync(file)) return null;
+  return JSON.parse(readFileSync(file, "utf8")) as ClientBundle;
 }
 
 /** The recorded bundle still matches these sources (every input present and unchanged). */
@@ -90,23 +93,49 @@ function isCurrent(b: ClientBundle, root: string): boolean {
   return Object.entries(b.inputs).every(([p, h]) => existsSync(join(root, p)) && sha256(join(root, p)) === h);
 }
 
-let cached: string | null = null;
+/** A script bundled from one entry: recorded by `npm run build` beside the compiled page writer, else bundled afresh. */
+export interface BundleEntry {
+  /** Entry module, relative to the repository root. */
+  entry: string;
+  /** Recorded bundle's file name in dist/src/page/. */
+  file: string;
+  globalName?: string;
+  /** Minified (the player's bundle carries the video's scene code, zod and d3-geo: 1 MB as written). */
+  minify?: boolean;
+  /** Packages replaced by a module of the repository (relative path), e.g. the player's inert zod. */
+  alias?: Record<string, string>;
+}
+
+const CLIENT: BundleEntry = { entry: ENTRY, file: BUNDLE_FILE };
+const cached = new Map<string, string>();
+
+/** The script's text of an entry (recorded bundle when current, else bundled from the sources). */
+export function bundledScript(b: BundleEntry): string {
+  const hit = cached.get(b.file);
+  if (hit !== undefined) return hit;
+  const recorded = recordedBundle(b.file);
+  const root = sourceRoot();
+  let script: string;
+  if (recorded && (root === null || isCurrent(recorded, root))) script = recorded.script;
+  else if (root === null) throw new Error(`the page bundle ${b.file} is missing: reinstall georeplay`);
+  else script = bundleClient(root, b.entry, b).script;
+  cached.set(b.file, script);
+  return script;
+}
+
+/** The page file's own bundle path for a name (dist/src/page/<name> when compiled). */
+export const bundleFile = (name: string): string => join(HERE, "..", name);
 
 /** The script's text as inlined into the page (its hash goes into the CSP). */
 export function clientScript(): string {
-  if (cached !== null) return cached;
-  const recorded = recordedBundle();
-  const root = sourceRoot();
-  if (recorded && (root === null || isCurrent(recorded, root))) return (cached = recorded.script);
-  if (root === null) throw new Error(`the page client bundle ${BUNDLE_FILE} is missing: reinstall georeplay`);
-  return (cached = bundleClient(root).script);
+  return bundledScript(CLIENT);
 }
 
-/** `npm run build`'s bundling step: records the bundle beside the compiled page writer. */
-export function writeClientBundle(): string {
+/** `npm run build`'s bundling step: records a bundle (default: the page client) beside the compiled page writer. */
+export function writeClientBundle(b: BundleEntry = CLIENT): string {
   const root = sourceRoot();
   if (root === null) throw new Error("the page client sources (src/page/client) are not there to bundle");
-  const b = bundleClient(root);
-  writeFileAtomic(BUNDLE_FILE, JSON.stringify(b) + "\n");
-  return BUNDLE_FILE;
+  const out = bundleClient(root, b.entry, b);
+  writeFileAtomic(b.file, JSON.stringify(out) + "\n");
+  return b.file;
 }

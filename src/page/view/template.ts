@@ -10,6 +10,8 @@ import { WITHIN_KM } from "../stats.ts";
 import { pageCss } from "./style.ts";
 import { clientScript } from "./client.ts";
 import { worldPaths } from "../geo.ts";
+import { playerCss } from "../player/style.ts";
+import { playerScript } from "../player/bundle.ts";
 
 export interface RunInfo {
   title: string;
@@ -99,9 +101,10 @@ export interface PageParts {
   tail: string;
 }
 
-export function pageParts(info: RunInfo, summary: ModelSummary[]): PageParts {
-  const css = pageCss();
-  const script = clientScript();
+export function pageParts(info: RunInfo, summary: ModelSummary[], player = false): PageParts {
+  // The player's code comes first and stays inert (a function) until the first play.
+  const css = pageCss() + (player ? playerCss() : "");
+  const script = (player ? playerScript() + "\n" : "") + clientScript();
   const csp = [
     "default-src 'none'",
     "img-src data:",

@@ -10,6 +10,7 @@ import { storeFromAddress } from "../state/store.ts";
 import { detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList } from "./list/list.ts";
 import { DetailView } from "./detail/view.ts";
+import { playerHooks } from "./player/player.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
@@ -28,11 +29,13 @@ export function startRun(): void {
   };
 
   const store = storeFromAddress();
-  const detail = new DetailView(
+  const root = doc.getElementById("gr-detail") as HTMLElement;
+  const detail: DetailView = new DetailView(
     doc,
     store,
     { has: (id) => byId.has(id), get: (id) => byId.get(id) ?? null, rewardLabel: "env reward" },
     new LazyImages("gr-images"),
+    playerHooks(root, (t) => detail.markTurn(t, false)),
   );
   const list = new EpisodeList(doc, store, { rows, text, kind: "run" }, (id) => detail.open(id, null));
   bindLightbox(doc);

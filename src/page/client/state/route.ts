@@ -12,7 +12,12 @@
  * which takes anything else.
  */
 
-export type Route = { kind: "none" } | { kind: "episode"; id: string; turn: number | null } | { kind: "compare"; task: number; a: string; b: string };
+export type Route =
+  | { kind: "none" }
+  | { kind: "episode"; id: string; turn: number | null }
+  /** An episode with its video player at a moment (`#<episode_id>/t=<seconds>`). */
+  | { kind: "moment"; id: string; t: number }
+  | { kind: "compare"; task: number; a: string; b: string };
 
 interface RouteKind<K extends Route["kind"]> {
   kind: K;
@@ -41,6 +46,17 @@ const compareKind: RouteKind<"compare"> = {
   format: (r) => `compare/${r.task}/${encodeURIComponent(r.a)}/${encodeURIComponent(r.b)}`,
 };
 
+const momentKind: RouteKind<"moment"> = {
+  kind: "moment",
+  parse(path) {
+    const m = /^([^/]+)\/t=(\d+(?:\.\d+)?)$/.exec(path);
+    if (!m) return null;
+    const id = decode(m[1]);
+    return id === null ? null : { kind: "moment", id, t: Number(m[2]) };
+  },
+  format: (r) => `${encodeURIComponent(r.id)}/t=${Number(r.t.toFixed(3))}`,
+};
+
 const episodeKind: RouteKind<"episode"> = {
   kind: "episode",
   parse(path) {
@@ -53,7 +69,7 @@ const episodeKind: RouteKind<"episode"> = {
 };
 
 /** Tried in order; the first that parses wins. */
-const ROUTES = [compareKind, episodeKind] as const;
+const ROUTES = [compareKind, momentKind, episodeKind] as const;
 
 /** The list state the address keeps (every value a string; "" = unset, left out of the address). */
 export type Query = Record<string, string>;

@@ -18,6 +18,12 @@ export interface EpisodeSource {
   rewardLabel: string;
 }
 
+/** What another feature adds to the open episode once it is shown (the run page's player). */
+export interface DetailHooks {
+  /** After every render of an episode; `fresh` when its detail was just built. */
+  shown?(e: PageEpisode, root: HTMLElement, s: PageState, fresh: boolean): void;
+}
+
 export class DetailView {
   current: PageEpisode | null = null;
   currentTurn: number | null = null;
@@ -29,6 +35,7 @@ export class DetailView {
     private readonly store: Store,
     private readonly source: EpisodeSource,
     private readonly media: Media,
+    private readonly hooks: DetailHooks = {},
   ) {
     this.root = doc.getElementById("gr-detail") as HTMLElement;
     store.subscribe((s, prev) => void this.render(s, prev));
@@ -45,8 +52,10 @@ export class DetailView {
   private scrollOnRender = false;
 
   async render(s: PageState, prev: PageState | null): Promise<void> {
-    const r = s.route;
+    // A moment (#<id>/t=<s>) shows its episode; the player's hook takes it from there.
+    const r = s.route.kind === "moment" ? { kind: "episode" as const, id: s.route.id, turn: null } : s.route;
     if (r.kind !== "episode") return;
+    let fresh = false;
     // Anchors inside the page (a training step's row, a section) are the browser's to scroll to.
     if (!this.source.has(r.id) && r.turn === null && this.doc.getElementById(r.id)) return;
     const qChanged = !prev || (prev.query.q ?? "") !== (s.query.q ?? "");
@@ -59,7 +68,7 @@ export class DetailView {
       }
       const e = await this.source.get(r.id);
       const now = this.store.get().route;
-      if (now.kind !== "episode" || now.id !== r.id) return;
+      if ((now.kind !== "episode" && now.kind !== "moment") || now.id !== r.id) return;
       this.current = e;
       if (!e) {
         this.root.replaceChildren(el("p", "empty", `Episode ${r.id}: its detail is missing from this page.`));
@@ -71,18 +80,21 @@ export class DetailView {
       this.root.replaceChildren(frag);
       this.root.dataset.episode = e.id;
       highlight(this.root, s.query.q ?? "");
+      fresh = true;
       if (!prev || prev.route.kind !== "episode" || prev.route.id !== r.id) this.scrollOnRender = true;
     }
     const e = this.current;
     if (!e) return;
     const want = r.turn;
     const tn = want !== null && e.turns.some((x) => x.turn === want) ? want : e.turns.length ? e.turns[0].turn : null;
-    this.mark(tn, want !== null);
-    if (this.scrollOnRender && want === null) this.root.scrollIntoView({ block: "start" });
+    this.markTurn(tn, want !== null);
+    if (this.scrollOnRender && want === null && s.route.kind !== "moment") this.root.scrollIntoView({ block: "start" });
     this.scrollOnRender = false;
+    this.hooks.shown?.(e, this.root, s, fresh);
   }
 
-  private mark(turn: number | null, scroll: boolean): void {
+  /** Marks a turn's card as the current one (and scrolls to it if asked). */
+  markTurn(turn: number | null, scroll: boolean): void {
     this.root.querySelectorAll(".turn.current").forEach((n) => {
       n.classList.remove("current");
       n.removeAttribute("aria-current");

@@ -144,7 +144,7 @@ export class EpisodeList<R extends ListRow> {
   private renderRows(): void {
     const doc = this.doc;
     const s = this.store.get();
-    const selected = s.route.kind === "episode" ? s.route.id : null;
+    const selected = s.route.kind === "episode" || s.route.kind === "moment" ? s.route.id : null;
     const frag = doc.createDocumentFragment();
     for (const r of this.shown.slice(0, this.limit)) {
       const tr = doc.createElement("tr");
@@ -205,7 +205,7 @@ export class EpisodeList<R extends ListRow> {
 
   private markSelected(): void {
     const r = this.store.get().route;
-    const id = r.kind === "episode" ? r.id : null;
+    const id = r.kind === "episode" || r.kind === "moment" ? r.id : null;
     this.body.querySelectorAll<HTMLElement>("tr[data-id]").forEach((tr) => {
       tr.setAttribute("aria-selected", String(tr.dataset.id === id));
       if (tr.dataset.id === id) tr.scrollIntoView({ block: "nearest" });

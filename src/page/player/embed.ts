@@ -1,0 +1,196 @@
+/**
+ * What a page embeds so its player can paint an episode's video in the
+ * browser, with no render step: per episode the timeline (planned by the same
+ * code as `georeplay frames`: planEpisode + buildTimeline), its text plan
+ * (laid out in Node with the video's fonts, as `render` does), and where each
+ * frame file comes from (a keyframe: the page's own verified view; any other
+ * frame: a reprojection of the embedded panorama at the frame's camera).
+ * Plus, once per page, the panoramas (downscaled WebP, each once), the
+ * Inter / JetBrains Mono files the text needs, and the map topologies.
+ *
+ * Everything sits in `<script type="application/json">` elements the player
+ * reads only on the first play; episode entries are gzip JSON (base64), so
+ * a page nobody plays pays only their bytes.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { gzipSync } from "node:zlib";
+import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
+import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
+import { buildTimeline } from "../../../replay/frames/build-timeline.ts";
+import { framesDirFor, slugFor } from "../../../replay/frames/output.ts";
+import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
+import { ATLAS_FILES, type Atlas } from "../../../video/map/atlas.ts";
+import { FONT_FACES, MONO_FAMILY, SANS_FAMILY, type FontFaceFile } from "../../../video/text/fonts.ts";
+import { planText } from "../../film/shared/text-plan.ts";
+import { scriptJson } from "../escape.ts";
+import { PanoTable } from "../board/panos.ts";
+import type { ImageSink } from "../images.ts";
+import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSource, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
+
+const require = createRequire(import.meta.url);
+
+/** The page's own index of a verified view (the run page's image table, keyed by digest). */
+export type ViewIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
+
+/** Where the inputs of a `georeplay render` command for an episode come from (as the page's builder was given them). */
+export interface RenderInputs {
+  episodes: string[];
+  tasks?: string;
+  panos?: string;
+}
+
+/** A shell word, quoted only when it needs to be (the command is shown for copying, never run). */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+#-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+export function renderCommand(inputs: RenderInputs, episodeId: string): string {
+  const words = ["npx", "georeplay", "render", ...inputs.episodes, "--episode", episodeId];
+  if (inputs.tasks) words.push("--tasks", inputs.tasks);
+  if (inputs.panos) words.push("--panos", inputs.panos);
+  words.push("-o", `${slugFor(episodeId)}.mp4`);
+  return words.map(shellWord).join(" ");
+}
+
+const gz = (value: unknown): string => gzipSync(Buffer.from(JSON.stringify(value))).toString("base64");
+
+export class PlayerEmbed {
+  private readonly panos: PanoTable;
+  private readonly episodes: [string, string][] = [];
+  private readonly seen = new Set<string>();
+  private readonly chars = new Set<number>();
+
+  constructor(
+    panoSink: ImageSink,
+    private readonly inputs: RenderInputs,
+  ) {
+    this.panos = new PanoTable(panoSink);
+  }
+
+  get count(): number {
+    return this.episodes.length;
+  }
+
+  /**
+   * Adds a verified replay (eval or training) the player can paint; anything
+   * else (a slideshow, an episode the video cannot plan, a view that could not
+   * be rendered, a missing panorama) is left out and plays nowhere.
+   */
+  async add(v: VerifiedEpisode, viewIndex: ViewIndexer): Promise<boolean> {
+    const episode = v.episode;
+    const row = v.task;
+    if (v.format === "example" || row === null || !this.inputs.panos || this.seen.has(episode.episode_id)) return false;
+    if (v.views.some((o) => o.status === "error" || !o.jpeg)) return false;
+    let plan;
+    try {
+      plan = planEpisode(episode, { fps: PLAYER_FPS });
+    } catch (e) {
+      if (e instanceof PlanError) return false;
+      throw e;
+    }
+    const byTurn = new Map(v.views.map((o) => [o.turn, o]));
+    const keyframeSha = new Map<string, string | null>();
+    const files: FileSource[] = [];
+    for (const job of plan.jobs) {
+      const outcome = job.kind === "keyframe" ? byTurn.get(job.turn) : undefined;
+      if (job.kind === "keyframe" && outcome?.jpeg && outcome.rendered) {
+        // As `frames` does: the keyframe file is the verified bytes, named by their sha256 unless drifted.
+        keyframeSha.set(job.file, outcome.status === "mismatch" ? null : createHash("sha256").update(outcome.jpeg).digest("hex"));
+        files.push([await viewIndex(outcome.rendered, outcome.jpeg)]);
+        continue;
+      }
+      const frame = row.frames[job.frameIndex];
+      const path = frame ? anyPanoPath(this.inputs.panos, frame.image_id) : null;
+      if (!frame || path === null) return false;
+      let pano: number;
+      try {
+        pano = await this.panos.add(path);
+      } catch {
+        return false; // the page lists the unreadable panorama already (verification read it)
+      }
+      files.push([pano, job.pose.heading + (frame.compass_angle ?? 0), job.pose.pitch, job.pose.fov]);
+    }
+    const timeline = buildTimeline(plan, episode, row, {
+      fps: PLAYER_FPS,
+      width: 640,
+      height: 640,
+      // `frames`'s default output folder, so the timeline is the one `frames` writes, byte for byte.
+      framesDir: framesDirFor(join("public", "rollouts", slugFor(episode.episode_id)), "public"),
+      verified: !v.views.some((o) => o.status === "mismatch"),
+      keyframeSha,
+      recordFormat: v.format,
+      source: "replay",
+    });
+    const props = RolloutPropsSchema.parse({ ...timeline, output: PLAYER_OUTPUT });
+    const text = planText({ composition: "Rollout", props });
+    for (const [k, value] of Object.entries(text)) {
+      for (const s of [k, ...(Array.isArray(value) ? value : typeof value === "string" ? [value] : [])]) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
+    }
+    const entry: PlayerEpisode = { props: { ...props, text }, files, render: renderCommand(this.inputs, episode.episode_id) };
+    this.seen.add(episode.episode_id);
+    this.episodes.push([episode.episode_id, gz(entry)]);
+    return true;
+  }
+
+  /** The ids of the episodes that play (the page's play buttons read only this). */
+  idsJson(): string {
+    return scriptJson(this.episodes.map(([id]) => id));
+  }
+
+  /** The small table (fonts, maps, episodes) as JSON safe inside a script element. */
+  metaJson(): string {
+    const meta: PlayerMeta = {
+      version: 1,
+      fonts: fontsFor(this.chars),
+      atlas: { "50m": atlasGz("50m"), "110m": atlasGz("110m") },
+      episodes: Object.fromEntries(this.episodes),
+    };
+    return scriptJson(meta);
+  }
+}
+
+function atlasGz(a: Atlas): string {
+  return gzipSync(readFileSync(require.resolve(ATLAS_FILES[a]))).toString("base64");
+}
+
+function inRange(cp: number, range: string): boolean {
+  for (const part of range.split(",")) {
+    const [lo, hi] = part.replace("U+", "").split("-");
+    const a = parseInt(lo, 16);
+    const b = hi === undefined ? a : parseInt(hi, 16);
+    if (cp >= a && cp <= b) return true;
+  }
+  return false;
+}
+
+/**
+ * The video's own Inter and JetBrains Mono files, only the unicode-range
+ * subsets (fontsource's) that the laid-out text uses; other scripts fall
+ * back to the browser's fonts.
+ */
+export function fontsFor(chars: Set<number>): PlayerFont[] {
+  const used = (f: FontFaceFile) => f.unicodeRange !== undefined && [...chars].some((cp) => inRange(cp, f.unicodeRange!));
+  return FONT_FACES.filter((f) => (f.family === SANS_FAMILY || f.family === MONO_FAMILY) && f.source.kind === "package" && used(f)).map((f) => {
+    const src = f.source as { pkg: string; file: string };
+    const path = join(dirname(require.resolve(`${src.pkg}/package.json`)), src.file);
+    return { family: f.family, weight: f.weight, style: f.style, range: f.unicodeRange!, woff2: readFileSync(path).toString("base64") };
+  });
+}
+
+/**
+ * The page's closing text with the player's tables before `</body>`: the
+ * text before the panorama table (which the caller streams from its part
+ * file) and the text after it.
+ */
+export function playerTail(tail: string, player: PlayerEmbed): [string, string] {
+  const at = tail.lastIndexOf("</body>");
+  if (at < 0) throw new Error("page tail without </body>");
+  const before = `${tail.slice(0, at)}<script type="application/json" id="gr-player-ids">${player.idsJson()}</script>
+<script type="application/json" id="${PLAYER_META_ID}">${player.metaJson()}</script>
+<script type="application/json" id="${PLAYER_PANOS_ID}">[`;
+  return [before, `]</script>\n${tail.slice(at)}`];
+}

@@ -1,0 +1,50 @@
+/**
+ * The player's embedded data, shared by the page writer (embed.ts) and the
+ * browser side (types only there). Element ids are the contract with the page.
+ */
+import type { RolloutProps } from "../../../video/rollout/props.ts";
+
+/** The video's own clock and size: the player paints what `render` encodes. */
+export const PLAYER_FPS = 30;
+export const PLAYER_OUTPUT = { width: 1280, height: 720 } as const;
+/**
+ * Size of an in-between frame made in the browser. The embedded panorama is
+ * 1024 px around, so a 90° view holds 256 of its pixels across (85 at 30°):
+ * 320 px keeps all of them, and is a quarter of the work of the 640 px
+ * frame files (SwiftShader, the JS fallback). The painter scales it into
+ * the viewport as it scales every frame file.
+ */
+export const REPROJECTION_SIZE = 320;
+
+export const PLAYER_META_ID = "gr-player";
+export const PLAYER_PANOS_ID = "gr-player-panos";
+
+/** A frame file: `[image]` a verified view in the page's image table, or `[pano, heading, pitch, fov]` a reprojection. */
+export type FileSource = [number] | [number, number, number, number];
+
+export interface PlayerEpisode {
+  /** The Rollout composition's props: timeline, output size and text plan. */
+  props: RolloutProps;
+  /** Indexed by frame file number (the plan's files are `000000.jpg`, `000001.jpg`, ... in order). */
+  files: FileSource[];
+  /** The `georeplay render` command for an MP4 of this episode. */
+  render: string;
+}
+
+export interface PlayerFont {
+  family: string;
+  weight: number;
+  style: "normal" | "italic";
+  range: string;
+  /** base64 */
+  woff2: string;
+}
+
+export interface PlayerMeta {
+  version: 1;
+  fonts: PlayerFont[];
+  /** world-atlas topologies, gzip JSON as base64. */
+  atlas: Record<"50m" | "110m", string>;
+  /** episode id -> gzip JSON (base64) of a PlayerEpisode. */
+  episodes: Record<string, string>;
+}

@@ -1,0 +1,74 @@
+/**
+ * The page client's side of the player, the only part in the page's main
+ * bundle: a slot with a play button per episode, which loads the player's
+ * own script (inert until then: `window.grPlayerLoad`, see bundle.ts) on the
+ * first press or on a `#<episode_id>/t=<seconds>` link. A page written with
+ * --no-player has no loader, and no slot is shown.
+ */
+import type { MountOptions, PlayerHandle } from "./main.ts";
+
+export { parseTimeHash, timeHash } from "./clock.ts";
+
+type Loader = () => { mount(container: HTMLElement, id: string, opts?: MountOptions): PlayerHandle };
+
+const IDS = "gr-player-ids";
+let ids: Set<string> | null = null;
+
+function loader(): Loader | null {
+  const l = (window as unknown as { grPlayerLoad?: Loader }).grPlayerLoad;
+  return typeof l === "function" ? l : null;
+}
+
+let impl: ReturnType<Loader> | null = null;
+let current: { id: string; handle: PlayerHandle } | null = null;
+
+/** Whether this page has a video for an episode (null: not known yet, the page is still loading). */
+function hasVideo(id: string): boolean | null {
+  if (!ids) {
+    const node = document.readyState === "loading" ? null : document.getElementById(IDS);
+    if (!node) return document.readyState === "loading" ? null : false;
+    ids = new Set(JSON.parse(node.textContent || "[]") as string[]);
+  }
+  return ids.has(id);
+}
+
+/** Starts the player of `id` in `slot` (replacing its button), at `at` seconds. */
+export function startPlayer(slot: HTMLElement, id: string, opts: MountOptions = {}): PlayerHandle | null {
+  const load = loader();
+  if (!load) return null;
+  current?.handle.destroy();
+  impl ??= load();
+  const handle = impl.mount(slot, id, opts);
+  current = { id, handle };
+  void handle.ready.then(() => slot.querySelector<HTMLElement>(".player")?.focus({ preventScroll: true }));
+  return handle;
+}
+
+/** The player of the episode shown, if one was started. */
+export function currentPlayer(id: string): PlayerHandle | null {
+  return current && current.id === id ? current.handle : null;
+}
+
+/** A slot for an episode's video: a play button (or nothing on a page without the player). */
+export function playerSlot(id: string, opts: MountOptions = {}): HTMLElement | null {
+  if (!loader()) return null;
+  if (current) {
+    current.handle.destroy();
+    current = null;
+  }
+  const slot = document.createElement("div");
+  slot.className = "player-slot";
+  slot.dataset.playerFor = id;
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = "start";
+  btn.textContent = "▶ Play the video";
+  btn.addEventListener("click", () => startPlayer(slot, id, opts));
+  slot.appendChild(btn);
+  const check = () => {
+    if (hasVideo(id) === false) slot.remove();
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", check, { once: true });
+  else check();
+  return slot;
+}

@@ -1,0 +1,79 @@
+/**
+ * Reading the player's embedded tables, on the first play only: the episode
+ * (gzip JSON, gunzipped by the browser's DecompressionStream), the video's
+ * fonts (registered as FontFace objects from bytes: nothing is fetched, and
+ * the page's CSP needs no change), the map topologies and the pictures.
+ */
+import type { Atlas } from "../../../video/map/atlas.ts";
+import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerMeta } from "./format.ts";
+
+function bytes(b64: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+async function gunzipJson<T>(b64: string): Promise<T> {
+  const stream = new Blob([bytes(b64)]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text()) as T;
+}
+
+function table<T>(id: string): T | null {
+  const node = document.getElementById(id);
+  return node ? (JSON.parse(node.textContent || "null") as T) : null;
+}
+
+export interface PageAssets {
+  meta: PlayerMeta;
+  atlas: Record<Atlas, unknown>;
+  panoUrls: string[];
+  viewUrls: string[];
+}
+
+let assets: Promise<PageAssets> | null = null;
+
+/** The page-wide tables, read and decoded once (fonts registered, topologies parsed). */
+export function pageAssets(): Promise<PageAssets> {
+  return (assets ??= (async () => {
+    // The tables sit after the script: complete only once the parser is past them.
+    if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
+    const meta = table<PlayerMeta>(PLAYER_META_ID);
+    if (!meta) throw new Error("this page was written without the player (--no-player)");
+    await Promise.all(
+      meta.fonts.map(async (f) => {
+        const face = new FontFace(f.family, bytes(f.woff2), { weight: String(f.weight), style: f.style, unicodeRange: f.range });
+        await face.load();
+        // FontFaceSet.add: missing from this TypeScript DOM lib, in every current browser.
+        (document.fonts as unknown as { add(f: FontFace): void }).add(face);
+      }),
+    );
+    const [a50, a110] = await Promise.all([gunzipJson(meta.atlas["50m"]), gunzipJson(meta.atlas["110m"])]);
+    // The 10m atlas is never asked for (video/atlas.ts's atlasFor picks 50m or 110m).
+    const atlas = { "10m": a50, "50m": a50, "110m": a110 } as Record<Atlas, unknown>;
+    return { meta, atlas, panoUrls: table<string[]>(PLAYER_PANOS_ID) ?? [], viewUrls: table<string[]>("gr-images") ?? [] };
+  })());
+}
+
+export function hasEpisode(a: PageAssets, id: string): boolean {
+  return Object.prototype.hasOwnProperty.call(a.meta.episodes, id);
+}
+
+export function episodeData(a: PageAssets, id: string): Promise<PlayerEpisode> {
+  const b64 = a.meta.episodes[id];
+  if (typeof b64 !== "string") throw new Error(`episode ${id} has no video in this page`);
+  return gunzipJson<PlayerEpisode>(b64);
+}
+
+const decoded = new Map<string, Promise<HTMLImageElement>>();
+
+/** A data: URL decoded into an image (kept: a page's pictures are decoded once). */
+export function decodeImage(url: string): Promise<HTMLImageElement> {
+  let p = decoded.get(url);
+  if (!p) {
+    const img = new Image();
+    img.src = url;
+    decoded.set(url, (p = img.decode().then(() => img)));
+  }
+  return p;
+}

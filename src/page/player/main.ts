@@ -1,0 +1,283 @@
+/**
+ * The in-page player: one <canvas> at the video's size (1280x720, scaled by
+ * CSS), painted frame by frame by the video's own `sceneAt` and `paint`
+ * (the native engine's scene and painter) from the episode's embedded
+ * timeline and text plan. Play/pause, a scrub bar with a mark per turn,
+ * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn),
+ * a link to the current moment and the `georeplay render` command for an MP4.
+ *
+ * Bundled on its own (bundle.ts) and inert until `mount` is first called.
+ */
+import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
+import { paint } from "../../../video/paint.ts";
+import { planLayouter, type TextLayouter } from "../../../video/text/layouter.ts";
+import { cssFont } from "../../../video/text/fonts.ts";
+import type { Measure } from "../../../video/text/lines.ts";
+import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, turnAt, turnMarks, type TurnMark } from "./clock.ts";
+import { decodeImage, episodeData, pageAssets, type PageAssets } from "./load.ts";
+import { FrameSource, type Reprojection } from "./source.ts";
+import { REPROJECTION_SIZE, type PlayerEpisode } from "./format.ts";
+
+export const SPEEDS = [0.5, 1, 1.5, 2, 4];
+
+export interface MountOptions {
+  /** Seconds to open at (a deep link); default 0. */
+  at?: number;
+  /** Called when the shown turn changes (the transcript follows). */
+  onTurn?: (turn: number | null) => void;
+  /** "js" forces the JS reprojection (the fallback's test, benchmarks); default: WebGL2 where it works. */
+  reprojection?: Reprojection;
+}
+
+export interface PlayerHandle {
+  readonly ready: Promise<void>;
+  /** The frame shown. */
+  frame(): number;
+  seek(frame: number): void;
+  seekTurn(turn: number): void;
+  play(): void;
+  pause(): void;
+  /** Paints a frame now (benchmarks); returns nothing until ready. */
+  paintFrame(frame: number): void;
+  mode(): Reprojection | null;
+  destroy(): void;
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined) n.textContent = text;
+  return n;
+}
+
+function browserMeasure(): Measure {
+  const ctx = document.createElement("canvas").getContext("2d")!;
+  return (text, font) => {
+    ctx.font = cssFont(font);
+    return ctx.measureText(text).width;
+  };
+}
+
+async function copyText(text: string, fallbackFrom: HTMLElement): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // file:// pages may have no async clipboard: select the text and copy it the old way.
+    const area = el("textarea");
+    area.value = text;
+    fallbackFrom.appendChild(area);
+    area.select();
+    document.execCommand("copy");
+    area.remove();
+  }
+}
+
+/** Mounts a player for episode `id` into `container` (its contents are replaced). */
+export function mount(container: HTMLElement, id: string, opts: MountOptions = {}): PlayerHandle {
+  const root = el("div", "player");
+  root.tabIndex = 0;
+  root.setAttribute("role", "region");
+  root.setAttribute("aria-label", `video of episode ${id}`);
+  const canvas = el("canvas");
+  canvas.width = 1280;
+  canvas.height = 720;
+  canvas.setAttribute("role", "img");
+  canvas.setAttribute("aria-label", "the episode's video, painted in the page");
+  const bar = el("div", "bar");
+  const playBtn = el("button", "play", "▶ play");
+  playBtn.type = "button";
+  const time = el("span", "time", "loading…");
+  const scrub = el("div", "scrub");
+  const range = el("input");
+  range.type = "range";
+  range.min = "0";
+  range.step = "1";
+  range.setAttribute("aria-label", "video frame");
+  scrub.appendChild(range);
+  const speed = el("select");
+  speed.setAttribute("aria-label", "speed");
+  for (const s of SPEEDS) {
+    const o = el("option", undefined, `${s}x`);
+    o.value = String(s);
+    if (s === 1) o.selected = true;
+    speed.appendChild(o);
+  }
+  const linkBtn = el("button", "link", "copy link");
+  linkBtn.type = "button";
+  const mode = el("span", "time");
+  bar.append(playBtn, time, speed, linkBtn, mode, scrub);
+  const note = el(
+    "p",
+    "note",
+    "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames are approximate reprojections of a downscaled panorama. Keys: space play/pause, ←/→ a frame, shift+←/→ a turn.",
+  );
+  const mp4 = el("p", "note");
+  root.append(canvas, bar, note, mp4);
+  container.replaceChildren(root);
+
+  const ctx = canvas.getContext("2d")!;
+  let spec: VideoSpec | null = null;
+  let tx: TextLayouter | null = null;
+  let source: FrameSource | null = null;
+  let assets: PageAssets | null = null;
+  let marks: TurnMark[] = [];
+  let total = 1;
+  let fps = 30;
+  let frame = 0;
+  let painted = -1;
+  let playing = false;
+  let clock = 0; // seconds, while playing
+  let last = 0;
+  let raf = 0;
+  let turn: number | null | undefined;
+  let alive = true;
+
+  function draw(f: number): void {
+    if (!spec || !tx || !source || !assets) return;
+    const scene = sceneAt(spec, f, tx);
+    const src = source;
+    const atlas = assets.atlas;
+    paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), atlas: (a) => atlas[a] });
+    painted = f;
+  }
+
+  function show(f: number): void {
+    frame = Math.max(0, Math.min(total - 1, f));
+    if (frame !== painted) draw(frame);
+    range.value = String(frame);
+    time.textContent = `${clockText(frame / fps)} / ${clockText(total / fps)}`;
+    root.dataset.frame = String(frame);
+    if (spec) {
+      const t = turnAt(spec.props as PlayerEpisode["props"], frame);
+      if (t !== turn) {
+        turn = t;
+        opts.onTurn?.(t);
+      }
+    }
+  }
+
+  function tick(now: number): void {
+    if (!playing || !alive) return;
+    clock += ((now - last) / 1000) * Number(speed.value);
+    last = now;
+    const f = Math.floor(clock * fps);
+    if (f >= total - 1) {
+      show(total - 1);
+      pause();
+      return;
+    }
+    show(f);
+    raf = requestAnimationFrame(tick);
+  }
+
+  function play(): void {
+    if (playing || !spec) return;
+    if (frame >= total - 1) show(0);
+    playing = true;
+    clock = frame / fps;
+    last = performance.now();
+    playBtn.textContent = "❚❚ pause";
+    root.dataset.playing = "1";
+    raf = requestAnimationFrame(tick);
+  }
+
+  function pause(): void {
+    playing = false;
+    cancelAnimationFrame(raf);
+    playBtn.textContent = "▶ play";
+    delete root.dataset.playing;
+  }
+
+  function seek(f: number): void {
+    clock = f / fps;
+    show(f);
+  }
+
+  const ready = (async () => {
+    assets = await pageAssets();
+    const data = await episodeData(assets, id);
+    const a = assets;
+    const views = new Map<number, HTMLImageElement>();
+    const panos = new Map<number, HTMLImageElement>();
+    await Promise.all(
+      data.files.map(async (f) => {
+        if (f.length === 1 && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
+        else if (f.length === 4 && !panos.has(f[0])) panos.set(f[0], await decodeImage(a.panoUrls[f[0]]));
+      }),
+    );
+    // Every face the text uses, loaded before the first frame (canvas text never waits for a font).
+    await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));
+    source = new FrameSource(data.files, views, panos, REPROJECTION_SIZE, opts.reprojection ?? "webgl2");
+    spec = { composition: "Rollout", props: data.props };
+    tx = planLayouter(data.props.text ?? {}, browserMeasure(), () => console.warn("georeplay player: a line not in the text plan was laid out by the browser"));
+    fps = data.props.fps;
+    total = data.props.totalFrames;
+    marks = turnMarks(data.props);
+    range.max = String(total - 1);
+    for (const m of marks) {
+      const tick = el("span", "mark");
+      tick.style.left = `${(m.frame / Math.max(1, total - 1)) * 100}%`;
+      tick.title = `turn ${m.turn}`;
+      scrub.appendChild(tick);
+    }
+    mode.textContent = source.mode === "webgl2" ? "WebGL2 reprojection" : "JS reprojection";
+    root.dataset.reprojection = source.mode;
+    const cmd = el("code", "cmd", data.render);
+    const copyCmd = el("button", undefined, "copy");
+    copyCmd.type = "button";
+    copyCmd.addEventListener("click", () => void copyText(data.render, root));
+    mp4.replaceChildren("For an MP4 of this episode: ", cmd, " ", copyCmd);
+    show(frameAt(opts.at ?? 0, fps, total));
+    root.dataset.ready = "1";
+  })();
+  ready.catch((e: unknown) => {
+    time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;
+  });
+
+  playBtn.addEventListener("click", () => (playing ? pause() : play()));
+  range.addEventListener("input", () => seek(Number(range.value)));
+  linkBtn.addEventListener("click", () => {
+    const hash = timeHash(id, secondsOf(frame, fps));
+    history.replaceState(null, "", hash);
+    void copyText(location.href, root);
+  });
+  root.addEventListener("keydown", (ev) => {
+    if (ev.target !== root && (ev.target as HTMLElement).tagName !== "CANVAS" && ev.key === " ") return; // a focused button or field keeps space
+    let handled = true;
+    if (ev.key === " ") (playing ? pause : play)();
+    else if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+      const dir = ev.key === "ArrowRight" ? 1 : -1;
+      pause();
+      seek(ev.shiftKey ? stepTurnFrame(marks, frame, dir, total) : frame + dir);
+    } else handled = false;
+    if (handled) {
+      ev.preventDefault();
+      ev.stopPropagation();
+    }
+  });
+
+  return {
+    ready,
+    frame: () => frame,
+    seek: (f) => {
+      pause();
+      seek(f);
+    },
+    seekTurn: (t) => {
+      const m = marks.find((x) => x.turn === t);
+      if (m) {
+        pause();
+        seek(m.frame);
+      }
+    },
+    play,
+    pause,
+    paintFrame: draw,
+    mode: () => source?.mode ?? null,
+    destroy: () => {
+      alive = false;
+      pause();
+      root.remove();
+    },
+  };
+}

@@ -1,0 +1,18 @@
+/** The player's styles, appended to the page's one stylesheet (same CSP hash) when the page has a player. */
+export function playerCss(): string {
+  return `
+.player-slot{margin:10px 0 14px}
+.player{border:1px solid var(--line);border-radius:8px;background:var(--panel);padding:8px}
+.player .start{font:inherit;font-weight:600;padding:6px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--panel);cursor:pointer}
+.player canvas{display:block;width:100%;height:auto;aspect-ratio:16/9;background:#111;border-radius:4px}
+.player .bar{display:flex;flex-wrap:wrap;align-items:center;gap:8px;margin-top:6px;font-size:.82rem}
+.player .bar button,.player .bar select{font:inherit;padding:2px 8px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);cursor:pointer}
+.player .scrub{position:relative;flex:1 1 100%;height:22px}
+.player .scrub input{width:100%;margin:0;position:absolute;top:3px;left:0}
+.player .mark{position:absolute;top:0;width:2px;height:7px;background:var(--accent);pointer-events:none}
+.player .time{font-variant-numeric:tabular-nums;color:var(--muted)}
+.player .note{color:var(--muted);font-size:.78rem;margin:4px 0 0}
+.player code.cmd{display:inline-block;max-width:100%;overflow-x:auto;white-space:nowrap;vertical-align:middle;padding:1px 5px;background:var(--code);border-radius:4px}
+.player:focus-within{outline:2px solid var(--accent);outline-offset:1px}
+`;
+}

@@ -1,0 +1,298 @@
+/**
+ * The in-page player, on the bundled sample run's Trieste episode
+ * (rollouts/sample, 90a9d3eba5ce), in Debian's Chromium from file://:
+ * its timeline is the one `georeplay frames` writes and its text plan the
+ * one `render` lays out; its canvas at 1, 8, 17 and 28 s and at a turn
+ * change matches the native engine's frames of the same moments (PSNR per
+ * region: >= 30 dB outside the viewport, >= 20 dB inside it where a keyframe
+ * shows); deep links open at their time; keys step by frame and turn; the
+ * WebGL2 and JS reprojections agree; nothing is fetched and the CSP stays
+ * pinned; --no-player leaves it all out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { PNG } from "pngjs";
+import { ROOT } from "./helpers.ts";
+import { cropRgb, paintNative, psnr, rolloutRegions } from "./video-helpers.ts";
+import { buildPage } from "../src/page/build.ts";
+import { generateFrames } from "../replay/frames/frames.ts";
+import type { Timeline } from "../replay/timeline/timeline-schema.ts";
+import { withTextPlan } from "../src/film/shared/text-plan.ts";
+import { RolloutPropsSchema } from "../video/rollout/props.ts";
+import type { VideoSpec } from "../video/compositions.ts";
+import { segmentAt, viewportAt } from "../video/scene/lookup.ts";
+import type { PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
+import { clockText, frameAt, parseTimeHash, stepTurnFrame, timeHash, turnAt, turnMarks } from "../src/page/player/clock.ts";
+import { renderCommand } from "../src/page/player/embed.ts";
+import { cspHash } from "../src/page/escape.ts";
+
+const SAMPLE = join(ROOT, "rollouts", "sample");
+const ID = "90a9d3eba5ce";
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+  "--disable-background-networking",
+  "--no-first-run",
+];
+
+const tmp = mkdtempSync(join(tmpdir(), "georeplay-player-"));
+const publicDir = join(tmp, "public");
+const pageFile = join(tmp, "sample.html");
+const plainFile = join(tmp, "sample-no-player.html");
+let timeline: Timeline;
+let timelineJson: unknown;
+let spec: VideoSpec;
+let embedded: PlayerEpisode;
+let browser: Browser;
+
+function playerTable<T>(html: string, id: string): T {
+  const m = new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, "s").exec(html);
+  if (!m) throw new Error(`no ${id} in the page`);
+  return JSON.parse(m[1]) as T;
+}
+
+beforeAll(async () => {
+  const inputs = { episodes: [join(SAMPLE, "episodes.jsonl")], tasks: join(SAMPLE, "tasks.jsonl"), panos: join(SAMPLE, "panos") };
+  await buildPage({ ...inputs, out: pageFile, jobs: 1 });
+  await buildPage({ ...inputs, out: plainFile, jobs: 1, player: false });
+  const frames = await generateFrames({ ...inputs, episode: ID, publicDir, fps: 30, jobs: 1 });
+  timeline = frames.timeline;
+  timelineJson = JSON.parse(readFileSync(frames.timelinePath, "utf8"));
+  spec = withTextPlan({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: { width: 1280, height: 720 } }) });
+  const meta = playerTable<PlayerMeta>(readFileSync(pageFile, "utf8"), "gr-player");
+  embedded = JSON.parse(gunzipSync(Buffer.from(meta.episodes[ID], "base64")).toString("utf8")) as PlayerEpisode;
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("one timeline", () => {
+  it("the page's timeline for the episode is frames's timeline.json, and its text plan the one render lays out", () => {
+    const { output, text, ...t } = embedded.props;
+    expect(output).toEqual({ width: 1280, height: 720 });
+    expect(t).toEqual(timelineJson);
+    expect(text).toEqual(spec.props.text);
+    // One frame source per frame file, keyframes from the page's verified views.
+    const files = new Set(timeline.segments.flatMap((s) => [...s.frames, ...(s.crossfade ? [s.crossfade.from, s.crossfade.to] : [])]));
+    expect(embedded.files.length).toBe(files.size);
+    const keyframes = timeline.segments.flatMap((s) => (s.keyframe ? [Number(s.keyframe.file.slice(0, 6))] : []));
+    for (const k of keyframes) expect(embedded.files[k]).toHaveLength(1);
+  });
+
+  it("clock, marks and links are pure and round-trip", () => {
+    expect(frameAt(8, 30, 871)).toBe(240);
+    expect(frameAt(99, 30, 871)).toBe(870);
+    expect(frameAt(-1, 30, 871)).toBe(0);
+    expect(parseTimeHash(timeHash("a b/東京", 8.033))).toEqual({ id: "a b/東京", t: 8.033 });
+    expect(parseTimeHash(`#${ID}/3`)).toBeNull();
+    expect(parseTimeHash(`#${ID}/t=x`)).toBeNull();
+    const marks = turnMarks(timeline);
+    expect(marks.map((m) => m.turn)).toEqual(timeline.trace.map((t) => t.turn));
+    expect(stepTurnFrame(marks, 0, 1, timeline.totalFrames)).toBe(marks[1].frame);
+    expect(stepTurnFrame(marks, marks[2].frame + 3, -1, timeline.totalFrames)).toBe(marks[2].frame);
+    expect(turnAt(timeline, marks[3].frame)).toBe(marks[3].turn);
+    expect(clockText(68.25)).toBe("1:08.3");
+    expect(renderCommand({ episodes: ["run/ep s.jsonl"], tasks: "t", panos: "p" }, "x'y")).toBe(
+      `npx georeplay render 'run/ep s.jsonl' --episode 'x'\\''y' --tasks t --panos p -o x-y.mp4`,
+    );
+  });
+});
+
+async function openAt(hash: string): Promise<{ page: Page; requests: string[]; errors: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on("request", (r) => requests.push(r.url()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => {
+    if (m.type() === "error" || m.type() === "warning") errors.push(m.text());
+  });
+  await page.goto(`file://${pageFile}${hash}`);
+  return { page, requests, errors, close: () => context.close() };
+}
+
+async function canvasPng(page: Page, selector = ".player canvas"): Promise<PNG> {
+  const url = await page.evaluate((sel) => (document.querySelector(sel) as HTMLCanvasElement).toDataURL("image/png"), selector);
+  return PNG.sync.read(Buffer.from(url.split(",")[1], "base64"));
+}
+
+const playerFrame = (page: Page) => page.evaluate(() => Number((document.querySelector(".player") as HTMLElement).dataset.frame));
+
+/** Whether the viewport shows a keyframe file alone (no crossfade) at a frame: the verified view, exact but downscaled. */
+function showsKeyframe(frame: number): boolean {
+  const keyframes = new Set(timeline.segments.flatMap((s) => (s.keyframe ? [s.keyframe.file] : [])));
+  const pos = segmentAt(timeline.segments, frame);
+  const view = viewportAt(timeline.segments, pos);
+  return view.blend === null && view.file !== null && keyframes.has(view.file) && pos.segment.kind !== "map";
+}
+
+const measured: string[] = [];
+afterAll(() => console.log(`player vs native PSNR (dB):\n${measured.join("\n")}`));
+
+describe("the player paints the native engine's frames", () => {
+  // The turn change: the first segment start after the opening whose viewport shows a keyframe.
+  const turnChange = () => timeline.segments.find((s, i) => i > 0 && showsKeyframe(s.startFrame))!.startFrame;
+  const moments: [string, () => number][] = [
+    ["1 s", () => 1],
+    ["8 s", () => 8],
+    ["17 s", () => 17],
+    ["28 s", () => 28],
+    ["turn change", () => Number((turnChange() / 30).toFixed(3))],
+  ];
+  // One page: the first moment is opened by loading its link, the others by following theirs (hashchange).
+  let opened: Awaited<ReturnType<typeof openAt>> | null = null;
+  afterAll(async () => opened?.close());
+  for (const [name, seconds] of moments) {
+    it(`at ${name}: a deep link opens there, and every region matches`, async () => {
+      const t = seconds();
+      const frame = frameAt(t, 30, timeline.totalFrames);
+      if (!opened) opened = await openAt(timeHash(ID, t));
+      else await opened.page.evaluate((h) => (location.hash = h), timeHash(ID, t));
+      const { page, requests, errors } = opened;
+      {
+        await page.waitForFunction(
+          (f) => {
+            const p = document.querySelector(".player[data-ready]") as HTMLElement | null;
+            return p !== null && p.dataset.frame === String(f);
+          },
+          frame,
+          { timeout: 60_000 },
+        );
+        const browserPng = await canvasPng(page);
+        const [native] = await paintNative(spec, [frame], publicDir);
+        const line: string[] = [];
+        for (const [region, r] of rolloutRegions(timeline, { width: 1280, height: 720 })) {
+          const db = psnr(cropRgb(browserPng, r), cropRgb(native, r));
+          line.push(`${region} ${db === Infinity ? "inf" : db.toFixed(1)}`);
+          if (region !== "viewport") expect(db, `${name} (frame ${frame}): ${region}`).toBeGreaterThanOrEqual(30);
+          else if (showsKeyframe(frame)) expect(db, `${name} (frame ${frame}): viewport at a keyframe`).toBeGreaterThanOrEqual(20);
+        }
+        measured.push(`${name} (frame ${frame}${showsKeyframe(frame) ? ", keyframe" : ""}): ${line.join(", ")}`);
+        // The transcript follows the player.
+        const marked = await page.evaluate(() => (document.querySelector(".turn.current") as HTMLElement | null)?.dataset.turn ?? null);
+        const turn = turnAt(timeline, frame);
+        if (turn !== null) expect(Number(marked)).toBe(turn);
+        expect(requests).toEqual([`file://${pageFile}`]);
+        expect(errors).toEqual([]);
+      }
+    }, 120_000);
+  }
+  it("covers a keyframe among the moments", () => {
+    expect(showsKeyframe(turnChange())).toBe(true);
+  });
+});
+
+describe("controls", () => {
+  it("is inert until played: a play button, then the canvas; keys step by frame and turn; space plays and pauses; a turn click seeks", async () => {
+    const { page, requests, errors, close } = await openAt(`#${ID}`);
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+      expect(await page.locator(".player canvas").count()).toBe(0);
+      expect(await page.evaluate(() => typeof (window as unknown as { grPlayerLoad?: unknown }).grPlayerLoad)).toBe("function");
+      await page.click(".player-slot button.start");
+      await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+      expect(await playerFrame(page)).toBe(0);
+      const marks = turnMarks(timeline);
+      await page.focus(".player");
+      await page.keyboard.press("ArrowRight");
+      await page.keyboard.press("ArrowRight");
+      expect(await playerFrame(page)).toBe(2);
+      await page.keyboard.press("ArrowLeft");
+      expect(await playerFrame(page)).toBe(1);
+      await page.keyboard.press("Shift+ArrowRight");
+      expect(await playerFrame(page)).toBe(marks[1].frame);
+      await page.keyboard.press("Shift+ArrowRight");
+      expect(await playerFrame(page)).toBe(marks[2].frame);
+      await page.keyboard.press("Shift+ArrowLeft");
+      expect(await playerFrame(page)).toBe(marks[1].frame);
+      await page.keyboard.press("Space");
+      await page.waitForFunction((f) => Number((document.querySelector(".player") as HTMLElement).dataset.frame) > f + 3, marks[1].frame);
+      await page.keyboard.press("Space");
+      expect(await page.evaluate(() => (document.querySelector(".player") as HTMLElement).dataset.playing)).toBeUndefined();
+      // Clicking turn 5's card seeks to its start.
+      const five = marks.find((m) => m.turn === 5)!;
+      await page.click(`#t-${ID}-5 .turn-head, #t-${ID}-5`, { position: { x: 5, y: 5 } });
+      expect(await playerFrame(page)).toBe(five.frame);
+      // Copy link puts the moment in the address.
+      await page.click(".player button.link");
+      expect(parseTimeHash(await page.evaluate(() => location.hash))).toEqual({ id: ID, t: Number((five.frame / 30).toFixed(3)) });
+      expect(requests).toEqual([`file://${pageFile}`]);
+      expect(errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it("the WebGL2 shader and the JS fallback reproject the same in-between frames", async () => {
+    const { page, close } = await openAt(`#${ID}`);
+    try {
+      await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+      // A camera move's middle frame: an in-between reprojection.
+      const cam = timeline.segments.filter((s) => s.kind === "camera" && s.motionFrames > 4)[0];
+      const frame = cam.startFrame + Math.floor(cam.motionFrames / 2);
+      expect(showsKeyframe(frame)).toBe(false);
+      const modes = await page.evaluate(
+        async ({ id, t }) => {
+          const load = (
+            window as unknown as { grPlayerLoad: () => { mount: (c: HTMLElement, id: string, o: object) => { ready: Promise<void>; mode(): string } } }
+          ).grPlayerLoad;
+          const out: string[] = [];
+          for (const [n, reprojection] of [
+            ["a", "webgl2"],
+            ["b", "js"],
+          ]) {
+            const div = document.createElement("div");
+            div.id = `cmp-${n}`;
+            document.body.appendChild(div);
+            const h = load().mount(div, id, { at: t, reprojection });
+            await h.ready;
+            out.push(h.mode());
+          }
+          return out;
+        },
+        { id: ID, t: frame / 30 },
+      );
+      expect(modes).toEqual(["webgl2", "js"]);
+      const gl = await canvasPng(page, "#cmp-a canvas");
+      const js = await canvasPng(page, "#cmp-b canvas");
+      const [, viewport] = rolloutRegions(timeline, { width: 1280, height: 720 }).find(([n]) => n === "viewport")!;
+      const db = psnr(cropRgb(gl, viewport), cropRgb(js, viewport));
+      measured.push(`WebGL2 vs JS reprojection, viewport at frame ${frame}: ${db.toFixed(1)}`);
+      expect(db).toBeGreaterThanOrEqual(30);
+      const [native] = await paintNative(spec, [frame], publicDir);
+      measured.push(`in-between frame ${frame}, viewport vs native: ${psnr(cropRgb(gl, viewport), cropRgb(native, viewport)).toFixed(1)}`);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+});
+
+describe("the page around it", () => {
+  it("keeps one pinned script and style hash, and --no-player leaves the player and its data out", () => {
+    const html = readFileSync(pageFile, "utf8");
+    const plain = readFileSync(plainFile, "utf8");
+    const csp = /content="([^"]+)"/.exec(html)![1].replace(/&#39;/g, "'");
+    // One inline script (the player's inert loader, then the client), pinned by its hash; nothing else may run.
+    const scripts = [...html.matchAll(/<script>(.*?)<\/script>/gs)].map((m) => m[1]);
+    expect(scripts).toHaveLength(1);
+    expect(csp).toContain(`script-src ${cspHash(scripts[0])};`);
+    expect(csp).toContain("default-src 'none'");
+    // (booleans: a failure must not print a 2 MB page)
+    expect(html.includes("window.grPlayerLoad=function")).toBe(true);
+    expect(plain.includes("window.grPlayerLoad=function")).toBe(false);
+    expect(plain.includes('id="gr-player')).toBe(false);
+    // Sizes: the sample page with the player stays under 2.5 MB.
+    expect(statSync(pageFile).size).toBeLessThanOrEqual(2.5e6);
+    measured.push(`sample page: ${statSync(pageFile).size} bytes with the player, ${statSync(plainFile).size} without`);
+  });
+});
