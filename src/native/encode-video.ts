@@ -14,6 +14,7 @@ import { measuringLayouter, type TextPlan } from "../../video/scene/text.ts";
 import { openRawEncoder, pipedFrames, type X264Preset } from "./encoder.ts";
 import { frameRuns } from "./frame-runs.ts";
 import { nodeMeasure } from "./fonts.ts";
+import { readPlaces } from "./map-data.ts";
 import type { PaintWorkerCredit, PaintWorkerData, PaintWorkerMessage } from "./paint-worker.ts";
 import { tempFileFor } from "./temp-file.ts";
 
@@ -47,7 +48,7 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promi
   const { width, height } = videoSize(spec);
   const total = videoFrames(spec);
   // Every scene once, up front: the runs of equal frames, and the text plan the painter replays.
-  const tx = measuringLayouter(nodeMeasure());
+  const tx = measuringLayouter(nodeMeasure(), readPlaces);
   const runs = frameRuns(spec, tx, o.holds ?? true);
   const piped = pipedFrames(runs);
   const tmp = tempFileFor(o.out);

@@ -6,9 +6,10 @@
 import { sceneAt, videoFrames, type VideoSpec } from "../../video/scene/index.ts";
 import { measuringLayouter, type TextPlan } from "../../video/scene/text.ts";
 import { nodeMeasure } from "./fonts.ts";
+import { readPlaces } from "./map-data.ts";
 
 export function planText(spec: VideoSpec): TextPlan {
-  const tx = measuringLayouter(nodeMeasure());
+  const tx = measuringLayouter(nodeMeasure(), readPlaces);
   const total = videoFrames(spec);
   for (let f = 0; f < total; f++) sceneAt(spec, f, tx);
   return tx.plan();

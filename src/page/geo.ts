@@ -13,10 +13,10 @@ import { geoEquirectangular, geoPath } from "d3-geo";
 import { feature, mesh } from "topojson-client";
 import type { Topology, GeometryCollection } from "topojson-specification";
 
-import { unwrapLon, type LatLon, type MapFrame } from "../../replay/rules/map-frame.ts";
+import { unwrapLon, type LatLon, type MapFrame } from "../../video/map/frame.ts";
 
-// The framing rules live in replay/rules/map-frame.ts (the video uses the same ones).
-export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from "../../replay/rules/map-frame.ts";
+// The framing rules live in video/map/frame.ts (the video uses the same ones).
+export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from "../../video/map/frame.ts";
 
 const RAD = Math.PI / 180;
 

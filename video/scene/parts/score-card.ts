@@ -4,12 +4,12 @@
  * and the numbers a researcher quotes.
  */
 import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
-import { revealFrame, pinsFrame, WORLD_FRAME } from "../../../replay/rules/map-frame.ts";
+import { revealFrame, pinsFrame, WORLD_FRAME } from "../../map/frame.ts";
 import { isStacked } from "../../layout.ts";
 import { scoreMotion } from "../../motion.ts";
 import { C } from "../../theme.ts";
 import { Draw, font, lineBox } from "../draw.ts";
-import { worldMap, type Marker } from "./world-map.ts";
+import { worldMap, type Marker } from "../../map/draw.ts";
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;
@@ -53,7 +53,7 @@ export function scoreCard(d: Draw, t: Timeline, offset: number, width: number, h
   const frame = guess && truth ? revealFrame(guess, truth) : (pinsFrame([guess, truth].filter((p): p is [number, number] => p !== null)) ?? WORLD_FRAME);
   const m = scoreMotion(offset);
   const markers: Marker[] = [];
-  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: m.guessPin });
+  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", scale: m.guessPin });
   if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: m.truthPin });
   const mapBox = { x: stacked ? (width - mapW) / 2 : pad, y: pad, w: mapW, h: mapW };
   const side = stacked

@@ -4,14 +4,14 @@
  * geoeval reward and turns.
  */
 import { geoevalReward } from "../../../../replay/rules/reward.ts";
-import { spanFrame } from "../../../../replay/rules/map-frame.ts";
+import { spanFrame } from "../../../map/frame.ts";
 import { sameTask, type CompareProps, type CompareSide } from "../../../compare-props.ts";
 import { isStacked } from "../../../layout.ts";
 import { compareScoreMotion } from "../../../motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../../../theme.ts";
 import { Draw, font, lineBox } from "../../draw.ts";
 import { formatKm } from "../score-card.ts";
-import { mapCredit, worldMap, type Marker } from "../world-map.ts";
+import { worldMap, type Marker } from "../../../map/draw.ts";
 
 /** The numbers one side's column shows (null: unknown). */
 export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; points: number | null; reward: number | null; turns: number } {
@@ -40,7 +40,7 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
   const motion = compareScoreMotion(offset);
   const markers: Marker[] = [];
   guesses.forEach((g, i) => {
-    if (g) markers.push({ at: g, color: SIDE_COLOURS[i], label: sides[i].label, labelBelow: i === 1, scale: motion.guess[i] });
+    if (g) markers.push({ at: g, color: SIDE_COLOURS[i], label: sides[i].label, scale: motion.guess[i] });
   });
   // Different tasks have different truths: then only A's is drawn, and the card says so.
   if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: motion.truth });
@@ -56,7 +56,6 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
   d.group({ alpha: motion.fade }, () => {
     d.group({ clip: { ...mapBox, r: 8 * unit } }, () => {
       worldMap(d, mapBox, frame, markers, unit);
-      mapCredit(d, mapBox, unit);
     });
     d.group({ clip: side }, () => {
       let y = side.y;

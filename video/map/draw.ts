@@ -1,0 +1,125 @@
+/**
+ * A map as scene primitives: Natural Earth land and borders (one `map`
+ * primitive, painted from the atlas cells by the painter), place names from
+ * the gazetteer, a dashed great-circle line, pins drawn apart with labels
+ * that meet nothing, a scale bar and the credit line. Every map of every
+ * video goes through worldMap; the page draws the same primitives.
+ */
+import { geoInterpolate } from "d3-geo";
+import { honestFrame, unwrapLon, type MapFrame } from "./frame.ts";
+import { C } from "../theme.ts";
+import { Draw, font, lineBox } from "../scene/draw.ts";
+import { mapProjection, type MapProjection } from "./projection.ts";
+import { placeLabels, type NameIn, type PinIn, type Rect } from "./labels.ts";
+import { placeCellsFor, placesIn, type Place } from "./places.ts";
+import { scaleBar } from "./scale-bar.ts";
+import type { Box } from "../scene/types.ts";
+
+type LatLon = readonly [number, number];
+
+export interface Marker {
+  at: LatLon;
+  color: string;
+  label?: string;
+  scale?: number; // 0..1 pop-in; the layout reserves the pin's place before it appears, so nothing moves when it does
+}
+
+/** Natural Earth is public domain; GeoNames (the place names) asks for CC BY 4.0 attribution. */
+export const MAP_CREDIT = "Natural Earth · places: GeoNames (CC BY 4.0)";
+
+/** Places the scene can name, through the layouter (which records them into the text plan for the browser). */
+export type Gazetteer = (cellKey: string) => readonly Place[];
+
+export function worldMap(
+  d: Draw,
+  b: Box,
+  frame: MapFrame,
+  markers: Marker[],
+  unit: number,
+  line: { from: LatLon; to: LatLon; progress: number } | null = null,
+): void {
+  const shown = honestFrame(frame);
+  d.prims.push({ t: "map", x: b.x, y: b.y, w: b.w, h: b.h, frame: shown, sea: C.sea, land: C.land, border: C.border, lw: 0.8 * unit });
+  const projection = mapProjection(shown, b.w, b.h);
+  d.group({ clip: b }, () => {
+    if (line && line.progress > 0) {
+      const interp = geoInterpolate([line.from[1], line.from[0]], [line.to[1], line.to[0]]);
+      const n = 64;
+      const pts: number[] = [];
+      // Unwrapped from the centre, then point to point: a line across the antimeridian does not jump across the map.
+      let prev = shown.center[1];
+      for (let i = 0; i <= n; i++) {
+        const [lon, lat] = interp((i / n) * Math.min(1, line.progress));
+        prev = unwrapLon(lon, prev);
+        const xy = projection.raw(prev, lat);
+        pts.push(b.x + xy[0], b.y + xy[1]);
+      }
+      if (pts.length >= 4) d.prims.push({ t: "poly", pts, closed: false, stroke: "#f4f1ea", lw: 2.5 * unit, dash: [8 * unit, 6 * unit], cap: "round" });
+    }
+    mapMarks(d, b, projection, shown, markers, unit);
+  });
+}
+
+/** Place names, pins, their labels, the scale bar and the credit, laid out together so nothing covers anything. */
+function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number): void {
+  const pinFont = font("sans", 15 * unit, 600);
+  const nameFont = font("sans", 12 * unit, 600);
+  const creditFont = font("sans", 11 * unit);
+  const pad = 8 * unit;
+  // The credit bottom left, the scale bar bottom right: reserved before anything is placed.
+  const creditW = d.width(MAP_CREDIT, creditFont);
+  const creditBox: Rect = { x: pad, y: b.h - pad - lineBox(creditFont.size), w: creditW, h: lineBox(creditFont.size) };
+  const bar = scaleBar(projection.kmPerPx, Math.min(b.w * 0.25, b.w - creditW - 4 * pad));
+  const barFont = font("sans", 11 * unit, 600);
+  const barW = Math.max(bar.px, d.width(bar.label, barFont));
+  const barBox: Rect = { x: b.w - pad - barW, y: b.h - pad - 6 * unit - lineBox(barFont.size), w: barW, h: 6 * unit + lineBox(barFont.size) };
+
+  const pins: PinIn[] = markers.map((m) => {
+    const [x, y] = projection([m.at[1], m.at[0]]);
+    return { x, y, r: 11 * unit, ...(m.label ? { label: { w: d.width(m.label, pinFont), h: lineBox(pinFont.size) } } : {}) };
+  });
+  const gazetteer = d.tx.places;
+  const places = gazetteer ? namesFor(gazetteer, projection, frame).slice(0, 60) : [];
+  const names: NameIn[] = places.map((p) => {
+    const [x, y] = projection.raw(p[2], p[1]);
+    return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
+  });
+  const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved: [creditBox, barBox], gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
+
+  const halo = { color: "rgba(10,20,32,0.85)", width: 3 * unit };
+  for (const n of laid.names) {
+    d.prims.push({ t: "circle", x: b.x + n.x, y: b.y + n.y, r: 3 * unit, fill: "#c9d1da", stroke: "#0e1116", lw: 1 * unit });
+    d.text(places[n.index][0], b.x + n.label.x, b.y + n.label.y + n.label.h / 2, nameFont, "#c9d1da", { halo });
+  }
+  laid.pins.forEach((p, i) => {
+    const m = markers[i];
+    const s = m.scale ?? 1;
+    if (s <= 0) return;
+    if (p.from) {
+      d.prims.push({ t: "poly", pts: [b.x + p.from[0], b.y + p.from[1], b.x + p.x, b.y + p.y], closed: false, stroke: C.white, lw: 2 * unit * s });
+      d.prims.push({ t: "circle", x: b.x + p.from[0], y: b.y + p.from[1], r: 3 * unit * s, fill: m.color, stroke: C.white, lw: 1.5 * unit * s });
+    }
+    d.prims.push({ t: "circle", x: b.x + p.x, y: b.y + p.y, r: p.r * s, fill: m.color, stroke: C.white, lw: 3 * unit * s });
+    if (m.label && p.label) {
+      const f = font("sans", 15 * unit * s, 600);
+      d.text(m.label, b.x + p.label.x + p.label.w / 2, b.y + p.label.y + p.label.h / 2, f, C.white, {
+        align: "center",
+        halo: { color: "rgba(0,0,0,0.7)", width: 4 * unit * s },
+      });
+    }
+  });
+
+  // The scale bar: a white bar with dark ends over its length, the length above it.
+  const bx = b.x + b.w - pad - bar.px;
+  const by = b.y + barBox.y + barBox.h - 5 * unit;
+  d.prims.push({ t: "rect", x: bx - unit, y: by - unit, w: bar.px + 2 * unit, h: 5 * unit + 2 * unit, fill: "rgba(10,20,32,0.85)" });
+  d.prims.push({ t: "rect", x: bx, y: by, w: bar.px, h: 5 * unit, fill: C.white });
+  d.text(bar.label, b.x + b.w - pad, b.y + barBox.y + lineBox(barFont.size) / 2, barFont, C.white, { align: "right", halo });
+  d.text(MAP_CREDIT, b.x + creditBox.x, b.y + creditBox.y + creditBox.h / 2, creditFont, C.dim, { halo });
+}
+
+/** The gazetteer's places a framing names, in the cells its view touches (shifted by whole turns across the antimeridian). */
+function namesFor(gazetteer: Gazetteer, projection: MapProjection, frame: MapFrame): Place[] {
+  const cells = placeCellsFor(projection.view).map((c) => ({ places: gazetteer(c.key), shift: c.shift }));
+  return placesIn(cells, projection.view, frame.halfWidthDeg);
+}
