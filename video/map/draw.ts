@@ -66,13 +66,16 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
   const nameFont = font("sans", 12 * unit, 600);
   const creditFont = font("sans", 11 * unit);
   const pad = 8 * unit;
-  // The credit bottom left, the scale bar bottom right: reserved before anything is placed.
-  const creditW = d.width(MAP_CREDIT, creditFont);
+  // The credit bottom left, the scale bar bottom right (above the credit when a small map has no room beside it): reserved first.
+  const credit = d.tx.fit(MAP_CREDIT, creditFont, b.w - 2 * pad);
+  const creditW = d.width(credit, creditFont);
   const creditBox: Rect = { x: pad, y: b.h - pad - lineBox(creditFont.size), w: creditW, h: lineBox(creditFont.size) };
-  const bar = scaleBar(projection.kmPerPx, Math.min(b.w * 0.25, b.w - creditW - 4 * pad));
   const barFont = font("sans", 11 * unit, 600);
+  const beside = b.w - creditW - 3 * pad >= 60 * unit;
+  const bar = scaleBar(projection.kmPerPx, beside ? Math.min(b.w * 0.25, b.w - creditW - 3 * pad) : b.w * 0.25);
   const barW = Math.max(bar.px, d.width(bar.label, barFont));
-  const barBox: Rect = { x: b.w - pad - barW, y: b.h - pad - 6 * unit - lineBox(barFont.size), w: barW, h: 6 * unit + lineBox(barFont.size) };
+  const barH = 6 * unit + lineBox(barFont.size);
+  const barBox: Rect = { x: b.w - pad - barW, y: (beside ? b.h - pad : creditBox.y - pad / 2) - barH, w: barW, h: barH };
 
   const pins: PinIn[] = markers.map((m) => {
     const [x, y] = projection([m.at[1], m.at[0]]);
@@ -115,7 +118,7 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
   d.prims.push({ t: "rect", x: bx - unit, y: by - unit, w: bar.px + 2 * unit, h: 5 * unit + 2 * unit, fill: "rgba(10,20,32,0.85)" });
   d.prims.push({ t: "rect", x: bx, y: by, w: bar.px, h: 5 * unit, fill: C.white });
   d.text(bar.label, b.x + b.w - pad, b.y + barBox.y + lineBox(barFont.size) / 2, barFont, C.white, { align: "right", halo });
-  d.text(MAP_CREDIT, b.x + creditBox.x, b.y + creditBox.y + creditBox.h / 2, creditFont, C.dim, { halo });
+  d.text(credit, b.x + creditBox.x, b.y + creditBox.y + creditBox.h / 2, creditFont, C.dim, { halo });
 }
 
 /** The gazetteer's places a framing names, in the cells its view touches (shifted by whole turns across the antimeridian). */

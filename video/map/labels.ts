@@ -94,10 +94,21 @@ const AWAY: [number, number][] = [
   [0, 1],
 ];
 
-function placePins(pins: PinIn[], w: number, h: number, gap: number): { x: number; y: number; r: number; from: [number, number] | null }[] {
+function placePins(
+  pins: PinIn[],
+  w: number,
+  h: number,
+  gap: number,
+  reserved: Rect[],
+): { x: number; y: number; r: number; from: [number, number] | null }[] {
   const placed: { x: number; y: number; r: number; from: [number, number] | null }[] = [];
   const free = (x: number, y: number, r: number) =>
-    x >= r && y >= r && x <= w - r && y <= h - r && placed.every((q) => Math.hypot(q.x - x, q.y - y) >= q.r + r + gap);
+    x >= r &&
+    y >= r &&
+    x <= w - r &&
+    y <= h - r &&
+    placed.every((q) => Math.hypot(q.x - x, q.y - y) >= q.r + r + gap) &&
+    !reserved.some((b) => intersects(circleBox(x, y, r), b));
   for (const p of pins) {
     // A pin outside the framing sits on the edge, pointing the way to it.
     const x = Math.min(w - p.r, Math.max(p.r, p.x));
@@ -106,7 +117,8 @@ function placePins(pins: PinIn[], w: number, h: number, gap: number): { x: numbe
       placed.push({ x, y, r: p.r, from: null });
       continue;
     }
-    const other = placed.find((q) => Math.hypot(q.x - x, q.y - y) < q.r + p.r + gap)!;
+    // Moved away from the pin it meets, or (under the scale bar or the credit) from its own spot.
+    const other = placed.find((q) => Math.hypot(q.x - x, q.y - y) < q.r + p.r + gap) ?? { x, y };
     const dx = x - other.x;
     const dy = y - other.y;
     const len = Math.hypot(dx, dy);
@@ -156,7 +168,7 @@ function nameCandidates(x: number, y: number, r: number, w: number, h: number, g
 
 export function placeLabels(pins: PinIn[], names: NameIn[], o: LabelOptions): MapLabels {
   const { width: W, height: H, gap } = o;
-  const spots = placePins(pins, W, H, gap);
+  const spots = placePins(pins, W, H, gap, o.reserved);
   // Pins, their true spots (leader ends) and the reserved boxes: no label may cover them.
   const obstacles: Rect[] = [...o.reserved];
   for (const s of spots) {
