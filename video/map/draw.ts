@@ -9,7 +9,7 @@ import { geoInterpolate } from "d3-geo";
 import { honestFrame, unwrapLon, type MapFrame } from "./frame.ts";
 import { C } from "../theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
-import { mapProjection, type MapProjection } from "./projection.ts";
+import { fitPoints, mapProjection, type MapProjection } from "./projection.ts";
 import { placeLabels, type NameIn, type PinIn, type Rect } from "./labels.ts";
 import { placeCellsFor, placesIn, type Place } from "./places.ts";
 import { scaleBar } from "./scale-bar.ts";
@@ -38,7 +38,12 @@ export function worldMap(
   unit: number,
   line: { from: LatLon; to: LatLon; progress: number } | null = null,
 ): void {
-  const shown = honestFrame(frame);
+  const shown = fitPoints(
+    honestFrame(frame),
+    markers.map((m) => m.at),
+    b.w,
+    b.h,
+  );
   d.prims.push({ t: "map", x: b.x, y: b.y, w: b.w, h: b.h, frame: shown, sea: C.sea, land: C.land, border: C.border, lw: 0.8 * unit });
   const projection = mapProjection(shown, b.w, b.h);
   d.group({ clip: b }, () => {

@@ -94,13 +94,7 @@ const AWAY: [number, number][] = [
   [0, 1],
 ];
 
-function placePins(
-  pins: PinIn[],
-  w: number,
-  h: number,
-  gap: number,
-  reserved: Rect[],
-): { x: number; y: number; r: number; from: [number, number] | null }[] {
+function placePins(pins: PinIn[], w: number, h: number, gap: number, reserved: Rect[]): { x: number; y: number; r: number; from: [number, number] | null }[] {
   const placed: { x: number; y: number; r: number; from: [number, number] | null }[] = [];
   const free = (x: number, y: number, r: number) =>
     x >= r &&

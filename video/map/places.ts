@@ -38,8 +38,8 @@ export function minPopulation(halfWidthDeg: number): number {
   if (halfWidthDeg > 40) return 5_000_000;
   if (halfWidthDeg > 15) return 1_000_000;
   if (halfWidthDeg > 6) return 300_000;
-  if (halfWidthDeg > 2) return 100_000;
-  if (halfWidthDeg > 0.8) return 20_000;
+  if (halfWidthDeg > 2) return 50_000;
+  if (halfWidthDeg > 0.8) return 15_000;
   return MIN_KEPT_POPULATION;
 }
 

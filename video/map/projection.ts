@@ -47,3 +47,18 @@ export function mapProjection(frame: MapFrame, width: number, height: number): M
   p.view = { lon: [nw[0], se[0]], lat: [Math.max(-MAX_LAT, se[1]), Math.min(MAX_LAT, nw[1])] };
   return p;
 }
+
+/**
+ * The frame widened (never narrowed) until every point lies in the middle 80% of
+ * the map's height: a frame's half-width counts degrees of longitude, and
+ * Mercator shows fewer degrees of latitude the further north, so near a pole a
+ * guess and truth a few degrees apart in latitude would fall off the map.
+ */
+export function fitPoints(frame: MapFrame, points: readonly (readonly [number, number])[], width: number, height: number): MapFrame {
+  const y0 = mercY(frame.center[0]);
+  const reach = Math.max(0, ...points.map((p) => Math.abs(mercY(p[0]) - y0)));
+  if (reach === 0) return frame;
+  const maxScale = (0.4 * height) / reach; // px per radian
+  const halfWidthDeg = Math.min(180, Math.max(frame.halfWidthDeg, width / (2 * maxScale * RAD)));
+  return halfWidthDeg === frame.halfWidthDeg ? frame : { center: frame.center, halfWidthDeg };
+}
