@@ -5,8 +5,8 @@
  * already broken and cut), so the two can only differ in rasterisation.
  */
 import { cssFont } from "./text/fonts.ts";
-import { atlasFor, cellsFor, decodeLine, type MapCell } from "./map/atlas.ts";
-import { mapProjection } from "./map/projection.ts";
+import type { MapCell } from "./map/atlas.ts";
+import { mapRings } from "./map/paths.ts";
 import type { Paint, Prim, Radius, Scene } from "./scene/types.ts";
 
 /** The Canvas 2D surface both backends provide (Skia's context is typed as the DOM's). */
@@ -28,15 +28,11 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
   const key = `${p.frame.center[0]},${p.frame.center[1]},${p.frame.halfWidthDeg},${p.w}x${p.h}`;
   let m = mapPaths.get(key);
   if (!m) {
-    const projection = mapProjection(p.frame, p.w, p.h);
+    const rings = mapRings(p.frame, p.w, p.h, env.cell);
     const land = env.path2d();
     const borders = env.path2d();
-    for (const ref of cellsFor(atlasFor(p.frame), projection.view)) {
-      const cell = env.cell(ref.key);
-      if (!cell) continue;
-      for (const ring of cell.land) trace(land, ring, projection.raw, ref.shift, true);
-      for (const line of cell.borders) trace(borders, line, projection.raw, ref.shift, false);
-    }
+    for (const ring of rings.land) trace(land, ring, true);
+    for (const line of rings.borders) trace(borders, line, false);
     m = { land, borders };
     if (mapPaths.size > 32) mapPaths.clear();
     mapPaths.set(key, m);
@@ -44,13 +40,9 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
   return m;
 }
 
-function trace(path: Path2D, flat: number[], project: (lon: number, lat: number) => [number, number], shift: number, closed: boolean): void {
-  const pts = decodeLine(flat);
-  for (let i = 0; i + 1 < pts.length; i += 2) {
-    const [x, y] = project(pts[i] + shift, pts[i + 1]);
-    if (i === 0) path.moveTo(x, y);
-    else path.lineTo(x, y);
-  }
+function trace(path: Path2D, pts: Float64Array, closed: boolean): void {
+  path.moveTo(pts[0], pts[1]);
+  for (let i = 2; i + 1 < pts.length; i += 2) path.lineTo(pts[i], pts[i + 1]);
   if (closed) path.closePath();
 }
 
