@@ -41,7 +41,16 @@ const latLon = fc.tuple(fc.double({ min: -80, max: 80, noNaN: true }), fc.double
 // Half the framings over populated places (so names compete with pins), half anywhere (mostly sea).
 const somewhere = fc.oneof(
   latLon,
-  fc.constantFrom<[number, number]>([45.65, 13.77], [9.06, 7.49], [35.68, 139.69], [40.71, -74.0], [-17.8, 178.0], [78.2, 15.6], [51.5, -0.12], [-23.55, -46.63]),
+  fc.constantFrom<[number, number]>(
+    [45.65, 13.77],
+    [9.06, 7.49],
+    [35.68, 139.69],
+    [40.71, -74.0],
+    [-17.8, 178.0],
+    [78.2, 15.6],
+    [51.5, -0.12],
+    [-23.55, -46.63],
+  ),
 );
 
 const framing = fc.record({
@@ -81,7 +90,8 @@ describe("map labels", () => {
         for (const t of texts) for (const p of pins) expect(meet(t, { x: p.x - p.r, y: p.y - p.r, w: 2 * p.r, h: 2 * p.r }), "a label over a pin").toBe(false);
         // Pins apart (when the map has room for them: six pins always fit a 220 px map).
         for (let i = 0; i < pins.length; i++)
-          for (let j = i + 1; j < pins.length; j++) expect(Math.hypot(pins[i].x - pins[j].x, pins[i].y - pins[j].y)).toBeGreaterThanOrEqual(pins[i].r + pins[j].r);
+          for (let j = i + 1; j < pins.length; j++)
+            expect(Math.hypot(pins[i].x - pins[j].x, pins[i].y - pins[j].y)).toBeGreaterThanOrEqual(pins[i].r + pins[j].r);
         named += texts.length - markers.length - 2 > 0 ? 1 : 0;
         moved += d.prims.some((p) => p.t === "poly" && !p.dash) ? 1 : 0;
       }),
