@@ -28,8 +28,23 @@ export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from 
 export const PAGE_MAP_SIZE = 280;
 const UNIT = 0.8;
 
+/** An inset map (the locator of a close map): its box and its land and borders as SVG path data. */
+export interface InsetPrim {
+  t: "inset";
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  sea: string;
+  land: string;
+  border: string;
+  lw: number;
+  landPath: string;
+  bordersPath: string;
+}
+
 /** A page map's primitives (no images, no groups: the SVG's own box clips it). */
-export type MapPrim = Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" }> & { family?: string };
+export type MapPrim = (Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" } | { t: "rect" }> & { family?: string }) | InsetPrim;
 
 export interface MapSpec {
   size: number;
@@ -60,7 +75,23 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
   const rings = mapRings(map.frame, size, size, readMapCell);
   const prims: MapPrim[] = [];
   for (const p of d.prims) {
-    if (p.t === "circle" || p.t === "poly") prims.push(round(p));
+    if (p.t === "map" && p !== map) {
+      const r = mapRings(p.frame, p.w, p.h, readMapCell);
+      prims.push({
+        t: "inset",
+        x: r1(p.x),
+        y: r1(p.y),
+        w: p.w,
+        h: p.h,
+        sea: p.sea,
+        land: p.land,
+        border: p.border,
+        lw: r1(p.lw),
+        landPath: svgPath(r.land, p.w, p.h, true),
+        bordersPath: svgPath(r.borders, p.w, p.h, false),
+      });
+    } else if (p.t === "rect") prims.push({ ...p, x: r1(p.x), y: r1(p.y), w: r1(p.w), h: r1(p.h) });
+    else if (p.t === "circle" || p.t === "poly") prims.push(round(p));
     else if (p.t === "text")
       prims.push({
         ...round(p),
@@ -85,7 +116,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
 const r1 = (x: number) => Math.round(x * 10) / 10;
 
 /** Tenths of a pixel: enough for an SVG, and a page an eighth the size. */
-function round<T extends MapPrim>(p: T): T {
+function round<T extends Extract<MapPrim, { t: "circle" | "poly" | "text" }>>(p: T): T {
   if (p.t === "poly") return { ...p, pts: p.pts.map(r1), ...(p.dash ? { dash: p.dash.map(r1) } : {}), lw: r1(p.lw ?? 1) };
   if (p.t === "circle") return { ...p, x: r1(p.x), y: r1(p.y), r: r1(p.r), lw: r1(p.lw ?? 1) };
   return { ...p, x: r1(p.x), y: r1(p.y) };

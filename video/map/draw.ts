@@ -92,7 +92,11 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
     const [x, y] = projection.raw(p[2], p[1]);
     return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
   });
-  const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved: [creditBox, barBox], gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
+  const inset = frame.halfWidthDeg <= INSET_BELOW_DEG ? insetBox(b, unit) : null;
+  const reserved = inset
+    ? [creditBox, barBox, { x: inset.x - b.x - pad / 2, y: inset.y - b.y - pad / 2, w: inset.w + pad, h: inset.h + pad }]
+    : [creditBox, barBox];
+  const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved, gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
 
   const halo = { color: "rgba(10,20,32,0.85)", width: 3 * unit };
   for (const n of laid.names) {
@@ -124,6 +128,32 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
   d.prims.push({ t: "rect", x: bx, y: by, w: bar.px, h: 5 * unit, fill: C.white });
   d.text(bar.label, b.x + b.w - pad, b.y + barBox.y + lineBox(barFont.size) / 2, barFont, C.white, { align: "right", halo });
   d.text(credit, b.x + creditBox.x, b.y + creditBox.y + creditBox.h / 2, creditFont, C.dim, { halo });
+  if (inset) locator(d, inset, frame, projection, unit);
+}
+
+/** Maps this close (a city, tens of km) get a locator inset: the region around them, the map's view marked on it. */
+const INSET_BELOW_DEG = 1;
+const INSET_HALF_WIDTH_DEG = 10;
+
+function insetBox(b: Box, unit: number): Box {
+  const side = Math.round(Math.min(b.w, b.h) * 0.28);
+  return { x: b.x + b.w - side - 8 * unit, y: b.y + 8 * unit, w: side, h: side };
+}
+
+function locator(d: Draw, box: Box, frame: MapFrame, view: MapProjection, unit: number): void {
+  const wide = { center: frame.center, halfWidthDeg: INSET_HALF_WIDTH_DEG };
+  d.rect({ x: box.x - 2 * unit, y: box.y - 2 * unit, w: box.w + 4 * unit, h: box.h + 4 * unit }, C.panelEdge, 4 * unit);
+  d.prims.push({ t: "map", x: box.x, y: box.y, w: box.w, h: box.h, frame: wide, sea: C.sea, land: C.land, border: C.border, lw: 0.6 * unit });
+  // The main map's view on the inset: a box, never smaller than a few pixels so it shows.
+  const p = mapProjection(wide, box.w, box.h);
+  const [x0, y0] = p.raw(view.view.lon[0], view.view.lat[1]);
+  const [x1, y1] = p.raw(view.view.lon[1], view.view.lat[0]);
+  const m = 3 * unit;
+  const cx = (x0 + x1) / 2;
+  const cy = (y0 + y1) / 2;
+  const hw = Math.max(m, (x1 - x0) / 2);
+  const hh = Math.max(m, (y1 - y0) / 2);
+  d.prims.push({ t: "rect", x: box.x + cx - hw, y: box.y + cy - hh, w: 2 * hw, h: 2 * hh, stroke: C.accent, lw: 1.5 * unit });
 }
 
 /** The gazetteer's places a framing names, in the cells its view touches (shifted by whole turns across the antimeridian). */

@@ -12,7 +12,18 @@ export function drawMap(m: MapSpec, label: string): SVGElement {
   s.appendChild(svg("path", { d: m.landPath, fill: m.land, "fill-rule": "evenodd" }));
   s.appendChild(svg("path", { d: m.bordersPath, fill: "none", stroke: m.border, "stroke-width": m.lw }));
   for (const p of m.prims) {
-    if (p.t === "circle")
+    if (p.t === "inset") {
+      // A locator map: its own box, clipped by a nested <svg>, land and borders in its own pixels.
+      const inner = svg("svg", { x: p.x, y: p.y, width: p.w, height: p.h, viewBox: `0 0 ${p.w} ${p.h}` });
+      inner.appendChild(svg("rect", { x: 0, y: 0, width: p.w, height: p.h, fill: p.sea }));
+      inner.appendChild(svg("path", { d: p.landPath, fill: p.land, "fill-rule": "evenodd" }));
+      inner.appendChild(svg("path", { d: p.bordersPath, fill: "none", stroke: p.border, "stroke-width": p.lw }));
+      s.appendChild(inner);
+    } else if (p.t === "rect") {
+      const fill = typeof p.fill === "string" ? p.fill : "none";
+      const r = typeof p.r === "number" ? p.r : 0;
+      s.appendChild(svg("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: r, fill, stroke: p.stroke ?? "none", "stroke-width": p.lw ?? 0 }));
+    } else if (p.t === "circle")
       s.appendChild(svg("circle", { cx: p.x, cy: p.y, r: p.r, fill: p.fill ?? "none", stroke: p.stroke ?? "none", "stroke-width": p.lw ?? 1 }));
     else if (p.t === "poly") {
       const pts = [];
