@@ -39,11 +39,12 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
   const frame = spanFrame(pts, mapW, mapH);
   const motion = compareScoreMotion(offset);
   const markers: Marker[] = [];
+  // Different tasks have different truths: then only A's is drawn, and the card says so.
+  // The truth first: a guess on it is drawn apart, the truth keeps its spot.
+  if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: motion.truth });
   guesses.forEach((g, i) => {
     if (g) markers.push({ at: g, color: SIDE_COLOURS[i], label: sides[i].label, scale: motion.guess[i] });
   });
-  // Different tasks have different truths: then only A's is drawn, and the card says so.
-  if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: motion.truth });
   const mapBox = { x: pad, y: pad, w: mapW, h: mapH };
   const side = stacked
     ? { x: pad, y: pad + mapH + pad, w: width - 2 * pad, h: height - 3 * pad - mapH }
