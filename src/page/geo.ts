@@ -12,7 +12,6 @@ import { spanFrame, type LatLon, type MapFrame } from "../../video/map/frame.ts"
 import { Draw } from "../../video/scene/draw.ts";
 import { measuringLayouter, type TextLayouter } from "../../video/scene/text.ts";
 import type { Prim } from "../../video/scene/types.ts";
-import { fontFamilies } from "../../video/text/fonts.ts";
 import { C } from "../../video/theme.ts";
 import { nodeMeasure } from "../native/fonts.ts";
 import { readMapCell, readPlaces } from "../native/map-data.ts";
@@ -44,7 +43,7 @@ export interface InsetPrim {
 }
 
 /** A page map's primitives (no images, no groups: the SVG's own box clips it). */
-export type MapPrim = (Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" } | { t: "rect" }> & { family?: string }) | InsetPrim;
+export type MapPrim = Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" } | { t: "rect" }> | InsetPrim;
 
 export interface MapSpec {
   size: number;
@@ -92,13 +91,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
       });
     } else if (p.t === "rect") prims.push({ ...p, x: r1(p.x), y: r1(p.y), w: r1(p.w), h: r1(p.h) });
     else if (p.t === "circle" || p.t === "poly") prims.push(round(p));
-    else if (p.t === "text")
-      prims.push({
-        ...round(p),
-        family: fontFamilies(p.font.role)
-          .map((f) => (f.includes(" ") ? `'${f}'` : f))
-          .join(", "),
-      });
+    else if (p.t === "text") prims.push(round(p));
   }
   return {
     size,
@@ -119,7 +112,13 @@ const r1 = (x: number) => Math.round(x * 10) / 10;
 function round<T extends Extract<MapPrim, { t: "circle" | "poly" | "text" }>>(p: T): T {
   if (p.t === "poly") return { ...p, pts: p.pts.map(r1), ...(p.dash ? { dash: p.dash.map(r1) } : {}), lw: r1(p.lw ?? 1) };
   if (p.t === "circle") return { ...p, x: r1(p.x), y: r1(p.y), r: r1(p.r), lw: r1(p.lw ?? 1) };
-  return { ...p, x: r1(p.x), y: r1(p.y) };
+  return {
+    ...p,
+    x: r1(p.x),
+    y: r1(p.y),
+    font: { ...p.font, size: r1(p.font.size) },
+    ...(p.halo ? { halo: { color: p.halo.color, width: r1(p.halo.width) } } : {}),
+  };
 }
 
 /**

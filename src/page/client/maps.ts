@@ -5,6 +5,13 @@
  */
 import type { MapSpec } from "../geo.ts";
 import { el, svg } from "./dom.ts";
+import { fontFamilies } from "../../../video/text/fonts.ts";
+
+/** The video's font chain for a role, as an SVG font-family. */
+const family = (role: "sans" | "mono") =>
+  fontFamilies(role)
+    .map((f) => (f.includes(" ") ? `'${f}'` : f))
+    .join(", ");
 
 export function drawMap(m: MapSpec, label: string): SVGElement {
   const s = svg("svg", { viewBox: `0 0 ${m.size} ${m.size}`, class: "map", role: "img", "aria-label": label });
@@ -44,7 +51,7 @@ export function drawMap(m: MapSpec, label: string): SVGElement {
         y: p.y,
         "text-anchor": p.align === "center" ? "middle" : p.align === "right" ? "end" : "start",
         "dominant-baseline": "central",
-        "font-family": p.family ?? "sans-serif",
+        "font-family": family(p.font.role),
         "font-size": p.font.size,
         "font-weight": p.font.weight,
         fill: p.fill,
