@@ -9,7 +9,7 @@ import { isStacked } from "../../layout.ts";
 import { scoreMotion } from "../../motion.ts";
 import { C } from "../../theme.ts";
 import { Draw, font, lineBox } from "../draw.ts";
-import { worldMap, type Marker } from "../../map/draw.ts";
+import { worldMap, type Marker } from "../../map/world-map.ts";
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;

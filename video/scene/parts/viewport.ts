@@ -5,7 +5,7 @@ import { mapMotion } from "../../motion.ts";
 import { C } from "../../theme.ts";
 import type { Draw } from "../draw.ts";
 import type { Box } from "../types.ts";
-import { worldMap } from "../../map/draw.ts";
+import { worldMap } from "../../map/world-map.ts";
 
 /** A frame file's path relative to the public dir (what Remotion's staticFile and the native painter resolve). */
 export const framePath = (framesDir: string, file: string) => (framesDir ? `${framesDir}/${file}` : file);

@@ -11,7 +11,7 @@ import { compareScoreMotion } from "../../../motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../../../theme.ts";
 import { Draw, font, lineBox } from "../../draw.ts";
 import { formatKm } from "../score-card.ts";
-import { worldMap, type Marker } from "../../../map/draw.ts";
+import { worldMap, type Marker } from "../../../map/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
 export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; points: number | null; reward: number | null; turns: number } {
