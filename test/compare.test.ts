@@ -16,7 +16,7 @@ import type { Segment, Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines, sideAt, slotAt } from "../replay/timeline/align.ts";
 import { pickVersusAttempt, listAttempts, type Attempt } from "../replay/frames/versus.ts";
 import { GeoreplayError } from "../replay/io/errors.ts";
-import { spanFrame } from "../replay/rules/map-frame.ts";
+import { spanFrame } from "../video/map/frame.ts";
 import { geoevalReward } from "../replay/rules/reward.ts";
 import { compareLayout } from "../video/compare/layout.ts";
 import { ComparePropsSchema, sameTask, sideLabels, type CompareProps } from "../video/compare/props.ts";

@@ -19,7 +19,7 @@ import { MIXED, ROOT, TRIESTE, runCli } from "./helpers.ts";
 import { BT709, boxOf, colourTags, inRect, slideshowTimeline, texts, textStrings, trainTimeline, triesteTimeline, tx } from "./video-helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline, TraceEntry } from "../replay/timeline/timeline-schema.ts";
-import { revealFrame, pinsFrame, separationDeg, WORLD_FRAME } from "../replay/rules/map-frame.ts";
+import { revealFrame, pinsFrame, separationDeg, WORLD_FRAME } from "../video/map/frame.ts";
 import * as pageGeo from "../src/page/geo.ts";
 import { resolveBrowser, BROWSER_ENV } from "../src/film/remotion/browser.ts";
 import { FFMPEG_ENV, FFPROBE_ENV, resolveFfmpeg, resolveFfprobe } from "../src/ffmpeg/find.ts";
@@ -130,7 +130,7 @@ describe("composition maths", () => {
     expect(WORLD_FRAME.halfWidthDeg).toBe(180);
   });
 
-  it("frames maps with the same rule as the page (one source: replay/rules/map-frame.ts)", () => {
+  it("frames maps with the same rule as the page (one source: video/map/frame.ts)", () => {
     expect(revealFrame).toBe(pageGeo.revealFrame);
     expect(separationDeg).toBe(pageGeo.separationDeg);
     expect(pinsFrame).toBe(pageGeo.pinsFrame);

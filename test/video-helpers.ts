@@ -5,7 +5,6 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";
 import { PNG } from "pngjs";
@@ -13,7 +12,7 @@ import { FIXTURES, MIXED, TRIESTE } from "./helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { paint, type Ctx } from "../video/paint.ts";
-import { ATLAS_FILES, type Atlas } from "../video/map/atlas.ts";
+import { readMapCell, readPlaces } from "../src/film/shared/map-data.ts";
 import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
 import { compareLayout } from "../video/compare/layout.ts";
 import type { Box, Prim, Scene } from "../video/scene/types.ts";
@@ -82,7 +81,7 @@ export async function trainTimeline(publicDir: string, fps = 30): Promise<Timeli
 let layouter: TextLayouter | undefined;
 /** Skia-measured text layout (what a native render's plan holds). */
 export function tx(): TextLayouter {
-  return (layouter ??= measuringLayouter(nodeMeasure()));
+  return (layouter ??= measuringLayouter(nodeMeasure(), readPlaces));
 }
 
 export type TextPrim = Extract<Prim, { t: "text" }>;
@@ -151,9 +150,6 @@ export async function paintNative(spec: VideoSpec, frames: number[], publicDir: 
   return out;
 }
 
-const require = createRequire(import.meta.url);
-const atlases = new Map<Atlas, unknown>();
-
 /** Paints a scene (possibly a modified one) exactly as paint-frames.ts does: Skia, the same painter and env. */
 export async function paintScene(scene: Scene, publicDir: string): Promise<PNG> {
   nodeMeasure(); // registers the fonts
@@ -164,11 +160,7 @@ export async function paintScene(scene: Scene, publicDir: string): Promise<PNG> 
   paint(ctx, scene, {
     image: (src) => (loaded.get(src) as unknown as CanvasImageSource) ?? null,
     path2d: () => new Path2D() as unknown as globalThis.Path2D,
-    atlas: (a) => {
-      let s = atlases.get(a);
-      if (!s) atlases.set(a, (s = JSON.parse(readFileSync(require.resolve(ATLAS_FILES[a]), "utf8"))));
-      return s;
-    },
+    cell: readMapCell,
   });
   const png = new PNG({ width: scene.width, height: scene.height });
   const data = canvas.data();

@@ -4,10 +4,9 @@
  * preview in a browser <canvas>; it decides nothing about layout (text comes
  * already broken and cut), so the two can only differ in rasterisation.
  */
-import { geoPath, type GeoContext } from "d3-geo";
 import { cssFont } from "./text/fonts.ts";
-import { atlasFor, viewShapes, type Atlas, type ViewBox } from "./map/atlas.ts";
-import { mapProjection } from "./map/projection.ts";
+import type { MapCell } from "./map/atlas.ts";
+import { mapRings } from "./map/paths.ts";
 import type { Paint, Prim, Radius, Scene } from "./scene/types.ts";
 
 /** The Canvas 2D surface both backends provide (Skia's context is typed as the DOM's). */
@@ -18,23 +17,22 @@ export interface PaintEnv {
   image(src: string): CanvasImageSource | null;
   /** A new, empty Path2D of the backend (map paths are built once per framing and kept). */
   path2d(): Path2D;
-  /** world-atlas's countries topology at a resolution (asked only when a new framing is painted). */
-  atlas(atlas: Atlas): unknown;
+  /** An atlas cell ("10m/19_13"; null: nothing there), asked only when a new framing is painted. */
+  cell(key: string): MapCell | null;
 }
 
 const mapPaths = new Map<string, { land: Path2D; borders: Path2D }>();
 
-/** Land and border paths for a framing at a size, projected once and kept for every frame that shows it. */
+/** Land and border paths for a framing at a size, from the cells it touches, projected once and kept for every frame that shows it. */
 function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D; borders: Path2D } {
   const key = `${p.frame.center[0]},${p.frame.center[1]},${p.frame.halfWidthDeg},${p.w}x${p.h}`;
   let m = mapPaths.get(key);
   if (!m) {
-    const projection = mapProjection(p.frame, p.w, p.h);
-    const shapes = viewShapes(env.atlas(atlasFor(p.frame)), viewBox(projection, p.w, p.h, p.frame.halfWidthDeg));
+    const rings = mapRings(p.frame, p.w, p.h, env.cell);
     const land = env.path2d();
-    geoPath(projection, land as unknown as GeoContext)(shapes.land);
     const borders = env.path2d();
-    geoPath(projection, borders as unknown as GeoContext)(shapes.borders);
+    for (const ring of rings.land) trace(land, ring, true);
+    for (const line of rings.borders) trace(borders, line, false);
     m = { land, borders };
     if (mapPaths.size > 32) mapPaths.clear();
     mapPaths.set(key, m);
@@ -42,15 +40,10 @@ function mapPath(env: PaintEnv, p: Extract<Prim, { t: "map" }>): { land: Path2D;
   return m;
 }
 
-/** The lon/lat box a map shows (with a margin), or null when it shows (nearly) the whole world. */
-function viewBox(projection: ReturnType<typeof mapProjection>, w: number, h: number, halfWidthDeg: number): ViewBox {
-  if (halfWidthDeg >= 60) return null;
-  const nw = projection.invert?.([0, 0]);
-  const se = projection.invert?.([w, h]);
-  if (!nw || !se) return null;
-  // The left edge's longitude plus the width: a view across the antimeridian runs past 180.
-  const margin = halfWidthDeg * 0.1;
-  return { lon: [nw[0] - margin, nw[0] + 2 * halfWidthDeg + margin], lat: [se[1] - margin, nw[1] + margin] };
+function trace(path: Path2D, pts: Float64Array, closed: boolean): void {
+  path.moveTo(pts[0], pts[1]);
+  for (let i = 2; i + 1 < pts.length; i += 2) path.lineTo(pts[i], pts[i + 1]);
+  if (closed) path.closePath();
 }
 
 function roundedRect(ctx: Ctx, x: number, y: number, w: number, h: number, r: Radius | undefined): void {
@@ -173,7 +166,8 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       ctx.fillRect(p.x, p.y, p.w, p.h);
       ctx.translate(p.x, p.y);
       ctx.fillStyle = p.land;
-      ctx.fill(m.land);
+      // Even-odd: a lake is a ring inside its land.
+      ctx.fill(m.land, "evenodd");
       ctx.strokeStyle = p.border;
       ctx.lineWidth = p.lw;
       ctx.stroke(m.borders);

@@ -1,72 +1,131 @@
 /**
- * Geography for the page's maps: distances, the environment's reveal-map
- * framing, and the world outline as one SVG path in plain degrees.
- *
- * Maps use an equirectangular plot in degrees (x = lon, y = -lat) with the
- * x axis scaled by cos(centre latitude), so the world geometry is one
- * projection-independent path stored once per page; each map only chooses
- * a viewBox over it.
+ * Maps for the pages, drawn by the one map module (video/map/): the same
+ * framing, Natural Earth cells, place names, pins drawn apart, labels that
+ * meet nothing and scale bar as a video's map. The page gets a map as
+ * primitives already laid out: land and borders as SVG path data for just
+ * what the map shows, then the circles, lines and text the scene part drew
+ * (src/page/client/maps.ts writes them as SVG).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { geoEquirectangular, geoPath } from "d3-geo";
-import { feature, mesh } from "topojson-client";
-import type { Topology, GeometryCollection } from "topojson-specification";
+import { worldMap, type Marker } from "../../video/map/world-map.ts";
+import { mapRings, svgPath } from "../../video/map/paths.ts";
+import { spanFrame, type LatLon, type MapFrame } from "../../video/map/frame.ts";
+import { Draw } from "../../video/scene/draw.ts";
+import { measuringLayouter, type TextLayouter } from "../../video/text/layouter.ts";
+import type { Prim } from "../../video/scene/types.ts";
+import { C } from "../../video/scene/theme.ts";
+import { nodeMeasure } from "../film/shared/fonts.ts";
+import { readMapCell, readPlaces } from "../film/shared/map-data.ts";
 
-import { unwrapLon, type LatLon, type MapFrame } from "../../replay/rules/map-frame.ts";
+// The framing rules live in video/map/frame.ts (the video uses the same ones).
+export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from "../../video/map/frame.ts";
 
-// The framing rules live in replay/rules/map-frame.ts (the video uses the same ones).
-export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from "../../replay/rules/map-frame.ts";
+/**
+ * A page map's size in its own pixels, about the size a page shows it (the outcome
+ * box is 260 px wide), and its design unit (the video's score card is 672 px at 1):
+ * names at ~10 px, pin labels at 12 px.
+ */
+export const PAGE_MAP_SIZE = 280;
+const UNIT = 0.8;
 
-const RAD = Math.PI / 180;
-
-/** A map as the page draws it: a square window over the shared world path. */
-export interface MapSpec {
-  /** viewBox in plot units: x = lon * k, y = -lat. */
-  vb: [number, number, number, number];
-  /** x scale, cos(centre latitude), so shapes keep their local proportions. */
-  k: number;
-  /** Points as [x, y] plot coordinates, unwrapped towards the centre. */
-  pins: [number, number][];
-  guess: [number, number] | null;
-  truth: [number, number] | null;
+/** An inset map (the locator of a close map): its box and its land and borders as SVG path data. */
+export interface InsetPrim {
+  t: "inset";
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  sea: string;
+  land: string;
+  border: string;
+  lw: number;
+  landPath: string;
+  bordersPath: string;
 }
 
-const r3 = (x: number) => Math.round(x * 1000) / 1000;
+/** A page map's primitives (no images, no groups: the SVG's own box clips it). */
+export type MapPrim = Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" } | { t: "rect" }> | InsetPrim;
+
+export interface MapSpec {
+  size: number;
+  sea: string;
+  land: string;
+  border: string;
+  lw: number;
+  /** SVG path data in map pixels. */
+  landPath: string;
+  bordersPath: string;
+  prims: MapPrim[];
+  /** What the legend lists. */
+  has: { guess: boolean; truth: boolean; pins: boolean };
+}
+
+let layouter: TextLayouter | null = null;
 
 export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, truth: LatLon | null): MapSpec {
-  const [cLat, cLon] = frame.center;
-  const k = r3(Math.max(0.2, Math.cos(cLat * RAD)));
-  const hw = frame.halfWidthDeg;
-  const pt = (p: LatLon): [number, number] => [r3(unwrapLon(p[1], cLon) * k), r3(-p[0])];
+  const size = PAGE_MAP_SIZE;
+  const d = new Draw((layouter ??= measuringLayouter(nodeMeasure(), readPlaces)));
+  const markers: Marker[] = pins.map((p, i) => ({ at: p, color: C.accent, label: `Pin ${i + 1}` }));
+  if (truth) markers.push({ at: truth, color: C.truth, label: "Truth" });
+  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess" });
+  // The truth and guess first: when pins meet, the outcome's keep their spots and the pins move.
+  markers.sort((a, b) => Number(b.color !== C.accent) - Number(a.color !== C.accent));
+  worldMap(d, { x: 0, y: 0, w: size, h: size }, frame, markers, UNIT, guess && truth ? { from: guess, to: truth, progress: 1 } : null);
+  const map = d.prims.find((p) => p.t === "map") as Extract<Prim, { t: "map" }>;
+  const rings = mapRings(map.frame, size, size, readMapCell);
+  const prims: MapPrim[] = [];
+  for (const p of d.prims) {
+    if (p.t === "map" && p !== map) {
+      const r = mapRings(p.frame, p.w, p.h, readMapCell);
+      prims.push({
+        t: "inset",
+        x: r1(p.x),
+        y: r1(p.y),
+        w: p.w,
+        h: p.h,
+        sea: p.sea,
+        land: p.land,
+        border: p.border,
+        lw: r1(p.lw),
+        landPath: svgPath(r.land, p.w, p.h, true),
+        bordersPath: svgPath(r.borders, p.w, p.h, false),
+      });
+    } else if (p.t === "rect") prims.push({ ...p, x: r1(p.x), y: r1(p.y), w: r1(p.w), h: r1(p.h) });
+    else if (p.t === "circle" || p.t === "poly") prims.push(round(p));
+    else if (p.t === "text") prims.push(round(p));
+  }
   return {
-    vb: [r3(cLon * k - hw), r3(-cLat - hw), r3(2 * hw), r3(2 * hw)],
-    k,
-    pins: pins.map(pt),
-    guess: guess ? pt(guess) : null,
-    truth: truth ? pt(truth) : null,
+    size,
+    sea: map.sea,
+    land: map.land,
+    border: map.border,
+    lw: map.lw,
+    landPath: svgPath(rings.land, size, size, true),
+    bordersPath: svgPath(rings.borders, size, size, false),
+    prims,
+    has: { guess: guess !== null, truth: truth !== null, pins: pins.length > 0 },
   };
 }
 
-let worldCache: { land: string; borders: string } | null = null;
+const r1 = (x: number) => Math.round(x * 10) / 10;
+
+/** Tenths of a pixel: enough for an SVG, and a page an eighth the size. */
+function round<T extends Extract<MapPrim, { t: "circle" | "poly" | "text" }>>(p: T): T {
+  if (p.t === "poly") return { ...p, pts: p.pts.map(r1), ...(p.dash ? { dash: p.dash.map(r1) } : {}), lw: r1(p.lw ?? 1) };
+  if (p.t === "circle") return { ...p, x: r1(p.x), y: r1(p.y), r: r1(p.r), lw: r1(p.lw ?? 1) };
+  return {
+    ...p,
+    x: r1(p.x),
+    y: r1(p.y),
+    font: { ...p.font, size: r1(p.font.size) },
+    ...(p.halo ? { halo: { color: p.halo.color, width: r1(p.halo.width) } } : {}),
+  };
+}
 
 /**
- * World land and country borders (Natural Earth 110m via world-atlas) as SVG
- * path data in degrees, computed once per process with d3-geo, which also
- * cuts polygons at the antimeridian.
+ * One frame for the maps of a compare row (the same task, two attempts): both
+ * guesses and the truth fit it, so the two maps share a scale and a centre.
  */
-export function worldPaths(): { land: string; borders: string } {
-  if (worldCache) return worldCache;
-  const require = createRequire(import.meta.url);
-  const read = (name: string) => JSON.parse(readFileSync(require.resolve(`world-atlas/${name}`), "utf8")) as Topology;
-  const projection = geoEquirectangular()
-    .scale(180 / Math.PI)
-    .translate([0, 0]);
-  const path = geoPath(projection).digits(2);
-  const landTopo = read("land-110m.json");
-  const countries = read("countries-110m.json");
-  const land = path(feature(landTopo, landTopo.objects.land as GeometryCollection)) ?? "";
-  const borders = path(mesh(countries, countries.objects.countries as GeometryCollection, (a, b) => a !== b)) ?? "";
-  worldCache = { land, borders };
-  return worldCache;
+export function sharedFrame(truth: LatLon | null, guesses: (LatLon | null)[]): MapFrame {
+  const pts = [truth, ...guesses].filter((p): p is LatLon => p !== null);
+  return spanFrame(pts, PAGE_MAP_SIZE, PAGE_MAP_SIZE);
 }

@@ -12,7 +12,7 @@ import type { Episode, Turn } from "../../replay/schema/episode.ts";
 import type { RecordFormat } from "../../replay/formats/records.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
 import { mapSpec, type MapSpec } from "./geo.ts";
-import { pinsFrame, revealFrame, type LatLon } from "../../replay/rules/map-frame.ts";
+import { pinsFrame, revealFrame, type LatLon } from "../../video/map/frame.ts";
 import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
 import { geoevalReward } from "../../replay/rules/reward.ts";
 

@@ -4,14 +4,14 @@
  * geoeval reward and turns.
  */
 import { geoevalReward } from "../../replay/rules/reward.ts";
-import { spanFrame } from "../../replay/rules/map-frame.ts";
+import { spanFrame } from "../map/frame.ts";
 import { sameTask, type CompareProps, type CompareSide } from "./props.ts";
 import { isStacked } from "../scene/layout.ts";
 import { compareScoreMotion } from "../scene/motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../scene/theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
 import { formatKm } from "../rollout/score-card.ts";
-import { mapCredit, worldMap, type Marker } from "../map/world-map.ts";
+import { worldMap, type Marker } from "../map/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
 export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; points: number | null; reward: number | null; turns: number } {
@@ -39,11 +39,12 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
   const frame = spanFrame(pts, mapW, mapH);
   const motion = compareScoreMotion(offset);
   const markers: Marker[] = [];
-  guesses.forEach((g, i) => {
-    if (g) markers.push({ at: g, color: SIDE_COLOURS[i], label: sides[i].label, labelBelow: i === 1, scale: motion.guess[i] });
-  });
   // Different tasks have different truths: then only A's is drawn, and the card says so.
+  // The truth first: a guess on it is drawn apart, the truth keeps its spot.
   if (truth) markers.push({ at: truth, color: C.truth, label: same ? "Truth" : "Truth (A)", scale: motion.truth });
+  guesses.forEach((g, i) => {
+    if (g) markers.push({ at: g, color: SIDE_COLOURS[i], label: sides[i].label, scale: motion.guess[i] });
+  });
   const mapBox = { x: pad, y: pad, w: mapW, h: mapH };
   const side = stacked
     ? { x: pad, y: pad + mapH + pad, w: width - 2 * pad, h: height - 3 * pad - mapH }
@@ -56,7 +57,6 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
   d.group({ alpha: motion.fade }, () => {
     d.group({ clip: { ...mapBox, r: 8 * unit } }, () => {
       worldMap(d, mapBox, frame, markers, unit);
-      mapCredit(d, mapBox, unit);
     });
     d.group({ clip: side }, () => {
       let y = side.y;

@@ -1,11 +1,11 @@
 /** The panorama view (the generator's frame file, blended during a move) and the pins map over it. */
-import { pinsFrame, WORLD_FRAME } from "../../replay/rules/map-frame.ts";
+import { pinsFrame, WORLD_FRAME } from "../map/frame.ts";
 import type { ViewportFrame } from "../scene/lookup.ts";
 import { mapMotion } from "../scene/motion.ts";
 import { C } from "../scene/theme.ts";
 import type { Draw } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
-import { mapCredit, worldMap } from "../map/world-map.ts";
+import { worldMap } from "../map/world-map.ts";
 
 /** A frame file's path relative to the public dir (what Remotion's staticFile and the native painter resolve). */
 export const framePath = (framesDir: string, file: string) => (framesDir ? `${framesDir}/${file}` : file);
@@ -27,6 +27,5 @@ export function mapPanel(d: Draw, pins: [number, number][], box: Box, offset: nu
   }));
   d.group({ alpha: appear }, () => {
     worldMap(d, box, pinsFrame(pins) ?? WORLD_FRAME, markers, unit);
-    mapCredit(d, box, unit);
   });
 }

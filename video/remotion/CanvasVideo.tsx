@@ -10,7 +10,7 @@ import { sceneAt, type VideoSpec } from "../compositions.ts";
 import { planLayouter } from "../text/layouter.ts";
 import { cssFont } from "../text/fonts.ts";
 import type { Measure } from "../text/lines.ts";
-import { bundledAtlas } from "./atlas-bundled.ts";
+import { bundledCell } from "./atlas-bundled.ts";
 
 const images = new Map<string, Promise<HTMLImageElement>>();
 
@@ -58,7 +58,7 @@ export const CanvasVideo: React.FC<{ spec: VideoSpec }> = ({ spec }) => {
         const ctx = ref.current?.getContext("2d");
         if (ctx) {
           const byName = new Map(loaded);
-          paint(ctx, scene, { image: (s) => byName.get(s) ?? null, path2d: () => new Path2D(), atlas: bundledAtlas });
+          paint(ctx, scene, { image: (s) => byName.get(s) ?? null, path2d: () => new Path2D(), cell: bundledCell });
         }
         continueRender(handle);
       })

@@ -4,7 +4,7 @@
  * and the numbers a researcher quotes.
  */
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { revealFrame, pinsFrame, WORLD_FRAME } from "../../replay/rules/map-frame.ts";
+import { revealFrame, pinsFrame, WORLD_FRAME } from "../map/frame.ts";
 import { isStacked } from "../scene/layout.ts";
 import { scoreMotion } from "../scene/motion.ts";
 import { C } from "../scene/theme.ts";
@@ -53,8 +53,9 @@ export function scoreCard(d: Draw, t: Timeline, offset: number, width: number, h
   const frame = guess && truth ? revealFrame(guess, truth) : (pinsFrame([guess, truth].filter((p): p is [number, number] => p !== null)) ?? WORLD_FRAME);
   const m = scoreMotion(offset);
   const markers: Marker[] = [];
-  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", labelBelow: true, scale: m.guessPin });
+  // The truth first: when the guess lands on it, the truth keeps its spot and the guess is drawn apart.
   if (truth) markers.push({ at: truth, color: C.truth, label: "Truth", scale: m.truthPin });
+  if (guess) markers.push({ at: guess, color: C.guess, label: "Guess", scale: m.guessPin });
   const mapBox = { x: stacked ? (width - mapW) / 2 : pad, y: pad, w: mapW, h: mapW };
   const side = stacked
     ? { x: pad, y: pad + mapW + pad, w: width - 2 * pad, h: height - 3 * pad - mapW }

@@ -5,7 +5,7 @@
  * are equal are painted alike, which is all hold detection needs.
  */
 import type { FontSpec } from "../text/fonts.ts";
-import type { MapFrame } from "../../replay/rules/map-frame.ts";
+import type { MapFrame } from "../map/frame.ts";
 
 export interface LinearGradient {
   kind: "linear";

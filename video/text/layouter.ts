@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { cssFont, type FontSpec } from "./fonts.ts";
 import { fitLine, wrapText, type Measure } from "./lines.ts";
+import type { Place } from "../map/places.ts";
 
 export interface TextLayouter {
   /** One line, cut with an ellipsis to fit `maxWidth`. */
@@ -16,9 +17,16 @@ export interface TextLayouter {
   wrap(text: string, font: FontSpec, maxWidth: number, maxLines: number): string[];
   /** Advance width of one line. */
   width(text: string, font: FontSpec): number;
+  /**
+   * A gazetteer cell's places (maps name them): where fonts are measured the
+   * gazetteer is read from disk, and the plan carries the cells the scenes
+   * asked for, so the browser composition names the same places. Absent: maps name none.
+   */
+  places?(cellKey: string): readonly Place[];
 }
 
-export const TextPlanSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.number()]));
+const PlaceSchema = z.tuple([z.string(), z.number(), z.number(), z.number()]);
+export const TextPlanSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.number(), z.array(PlaceSchema)]));
 export type TextPlan = z.infer<typeof TextPlanSchema>;
 
 const px = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
@@ -26,9 +34,19 @@ const key = (op: string, font: FontSpec, w: number | null, n: number | null, tex
   `${op}|${cssFont(font)}|${w === null ? "" : px(w)}|${n ?? ""}|${text}`;
 
 /** Measures (Node: Skia with the registered fonts) and records every answer into a plan. */
-export function measuringLayouter(measure: Measure): TextLayouter & { plan(): TextPlan } {
+export function measuringLayouter(measure: Measure, gazetteer?: (cellKey: string) => readonly Place[]): TextLayouter & { plan(): TextPlan } {
   const plan: TextPlan = {};
   return {
+    ...(gazetteer
+      ? {
+          places(cellKey: string) {
+            const k = `places|${cellKey}`;
+            let v = plan[k] as Place[] | undefined;
+            if (v === undefined) plan[k] = v = [...gazetteer(cellKey)];
+            return v;
+          },
+        }
+      : {}),
     fit(text, font, maxWidth) {
       const k = key("fit", font, maxWidth, null, text);
       let v = plan[k] as string | undefined;
@@ -54,10 +72,11 @@ export function measuringLayouter(measure: Measure): TextLayouter & { plan(): Te
 /**
  * Replays a plan. A layout the plan lacks (Studio at another size, a timeline
  * without a plan) is measured with `fallback` (the browser's canvas), and
- * reported once through `onMiss` so a preview can say it is approximate.
+ * reported once through `onMiss` so a preview can say it is approximate;
+ * places it lacks come from `gazetteer` (Node's reader of dist/map).
  */
-export function planLayouter(plan: TextPlan, fallback: Measure, onMiss?: () => void): TextLayouter {
-  const live = measuringLayouter(fallback);
+export function planLayouter(plan: TextPlan, fallback: Measure, onMiss?: () => void, gazetteer?: (cellKey: string) => readonly Place[]): TextLayouter {
+  const live = measuringLayouter(fallback, gazetteer);
   let missed = false;
   const miss = () => {
     if (!missed) onMiss?.();
@@ -72,7 +91,7 @@ export function planLayouter(plan: TextPlan, fallback: Measure, onMiss?: () => v
     },
     wrap(text, font, maxWidth, maxLines) {
       const v = plan[key("wrap", font, maxWidth, maxLines, text)];
-      if (Array.isArray(v)) return v;
+      if (Array.isArray(v)) return v as string[];
       miss();
       return live.wrap(text, font, maxWidth, maxLines);
     },
@@ -82,5 +101,7 @@ export function planLayouter(plan: TextPlan, fallback: Measure, onMiss?: () => v
       miss();
       return live.width(text, font);
     },
+    // A cell the plan lacks is read from the gazetteer where there is one (Node); the browser has none and names nothing.
+    places: (cellKey) => (plan[`places|${cellKey}`] as Place[] | undefined) ?? live.places?.(cellKey) ?? [],
   };
 }

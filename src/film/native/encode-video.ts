@@ -14,6 +14,7 @@ import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.t
 import { openRawEncoder, pipedFrames } from "../../ffmpeg/raw-encoder.ts";
 import { frameRuns } from "../shared/frame-runs.ts";
 import { nodeMeasure } from "../shared/fonts.ts";
+import { readPlaces } from "../shared/map-data.ts";
 import type { PaintWorkerCredit, PaintWorkerData, PaintWorkerMessage } from "./paint-worker.ts";
 import { tempPathFor } from "../../../replay/io/atomic.ts";
 import type { EncodeVideoOptions, EncodeVideoResult } from "../shared/encode-options.ts";
@@ -29,7 +30,7 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promi
   const { width, height } = videoSize(spec);
   const total = videoFrames(spec);
   // Every scene once, up front: the runs of equal frames, and the text plan the painter replays.
-  const tx = measuringLayouter(nodeMeasure());
+  const tx = measuringLayouter(nodeMeasure(), readPlaces);
   const runs = frameRuns(spec, tx, o.holds ?? true);
   const piped = pipedFrames(runs);
   const tmp = tempPathFor(o.out);

@@ -5,8 +5,6 @@
  * uses the same lines.
  */
 import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";
 import { paint, type Ctx } from "../../../video/paint.ts";
@@ -14,18 +12,7 @@ import { sceneAt, videoSize, type VideoSpec } from "../../../video/compositions.
 import { planLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { nodeMeasure } from "../shared/fonts.ts";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
-import { ATLAS_FILES, type Atlas } from "../../../video/map/atlas.ts";
-
-const require = createRequire(import.meta.url);
-
-/**
- * Read from disk each time a new framing needs it and then dropped: the 10m
- * topology is ~40 MB of objects, and kept alive it made every garbage
- * collection of the painter mark it again (and raised its peak memory).
- */
-function atlasFromDisk(atlas: Atlas): unknown {
-  return JSON.parse(readFileSync(require.resolve(ATLAS_FILES[atlas]), "utf8"));
-}
+import { readMapCell, readPlaces } from "../shared/map-data.ts";
 
 export interface PaintOptions {
   /** Where the scenes' frame files are (each image's src is relative to it). */
@@ -38,12 +25,12 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
   const { width, height } = videoSize(spec);
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext("2d") as unknown as Ctx;
-  const tx = planLayouter(o.text, nodeMeasure());
+  const tx = planLayouter(o.text, nodeMeasure(), undefined, readPlaces);
   const images = new Map<string, Image>();
   const env = {
     image: (src: string) => (images.get(src) as unknown as CanvasImageSource) ?? null,
     path2d: () => new Path2D() as unknown as globalThis.Path2D,
-    atlas: atlasFromDisk,
+    cell: readMapCell,
   };
   for (const frame of frames) {
     if (o.signal?.aborted) throw o.signal.reason;

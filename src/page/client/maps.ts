@@ -1,22 +1,66 @@
-/** Outcome and pin maps: one shared world path in the page, a viewBox per map. */
+/**
+ * Outcome and pin maps: the primitives the map module laid out in Node
+ * (src/page/geo.ts), written as SVG: sea, land and borders, then circles,
+ * lines and text, exactly as the video's painter draws them on a canvas.
+ */
 import type { MapSpec } from "../geo.ts";
 import { el, svg } from "./dom.ts";
+import { fontFamilies } from "../../../video/text/fonts.ts";
+
+/** The video's font chain for a role, as an SVG font-family. */
+const family = (role: "sans" | "mono") =>
+  fontFamilies(role)
+    .map((f) => (f.includes(" ") ? `'${f}'` : f))
+    .join(", ");
 
 export function drawMap(m: MapSpec, label: string): SVGElement {
-  const [x, y, w, h] = m.vb;
-  const s = svg("svg", { viewBox: `${x} ${y} ${w} ${h}`, class: "map", role: "img", "aria-label": label, preserveAspectRatio: "xMidYMid slice" });
-  s.appendChild(svg("rect", { class: "sea", x, y, width: w, height: h }));
-  const g = svg("g", { transform: `scale(${m.k} 1)` });
-  for (const dx of [-360, 0, 360]) {
-    g.appendChild(svg("use", { href: "#gr-land", class: "land", x: dx }));
-    g.appendChild(svg("use", { href: "#gr-borders", class: "borders", x: dx }));
+  const s = svg("svg", { viewBox: `0 0 ${m.size} ${m.size}`, class: "map", role: "img", "aria-label": label });
+  s.appendChild(svg("rect", { x: 0, y: 0, width: m.size, height: m.size, fill: m.sea }));
+  s.appendChild(svg("path", { d: m.landPath, fill: m.land, "fill-rule": "evenodd" }));
+  s.appendChild(svg("path", { d: m.bordersPath, fill: "none", stroke: m.border, "stroke-width": m.lw }));
+  for (const p of m.prims) {
+    if (p.t === "inset") {
+      // A locator map: its own box, clipped by a nested <svg>, land and borders in its own pixels.
+      const inner = svg("svg", { x: p.x, y: p.y, width: p.w, height: p.h, viewBox: `0 0 ${p.w} ${p.h}` });
+      inner.appendChild(svg("rect", { x: 0, y: 0, width: p.w, height: p.h, fill: p.sea }));
+      inner.appendChild(svg("path", { d: p.landPath, fill: p.land, "fill-rule": "evenodd" }));
+      inner.appendChild(svg("path", { d: p.bordersPath, fill: "none", stroke: p.border, "stroke-width": p.lw }));
+      s.appendChild(inner);
+    } else if (p.t === "rect") {
+      const fill = typeof p.fill === "string" ? p.fill : "none";
+      const r = typeof p.r === "number" ? p.r : 0;
+      s.appendChild(svg("rect", { x: p.x, y: p.y, width: p.w, height: p.h, rx: r, fill, stroke: p.stroke ?? "none", "stroke-width": p.lw ?? 0 }));
+    } else if (p.t === "circle")
+      s.appendChild(svg("circle", { cx: p.x, cy: p.y, r: p.r, fill: p.fill ?? "none", stroke: p.stroke ?? "none", "stroke-width": p.lw ?? 1 }));
+    else if (p.t === "poly") {
+      const pts = [];
+      for (let i = 0; i + 1 < p.pts.length; i += 2) pts.push(`${p.pts[i]},${p.pts[i + 1]}`);
+      s.appendChild(
+        svg(p.closed ? "polygon" : "polyline", {
+          points: pts.join(" "),
+          fill: p.fill ?? "none",
+          stroke: p.stroke ?? "none",
+          "stroke-width": p.lw ?? 1,
+          "stroke-linecap": p.cap ?? "butt",
+          ...(p.dash ? { "stroke-dasharray": p.dash.join(" ") } : {}),
+        }),
+      );
+    } else {
+      const t = svg("text", {
+        x: p.x,
+        y: p.y,
+        "text-anchor": p.align === "center" ? "middle" : p.align === "right" ? "end" : "start",
+        "dominant-baseline": "central",
+        "font-family": family(p.font.role),
+        "font-size": p.font.size,
+        "font-weight": p.font.weight,
+        fill: p.fill,
+        ...(p.halo ? { stroke: p.halo.color, "stroke-width": p.halo.width, "stroke-linejoin": "round", "paint-order": "stroke" } : {}),
+      });
+      t.textContent = p.text;
+      s.appendChild(t);
+    }
   }
-  s.appendChild(g);
-  const r = w * 0.022;
-  if (m.guess && m.truth) s.appendChild(svg("line", { class: "link", x1: m.guess[0], y1: m.guess[1], x2: m.truth[0], y2: m.truth[1] }));
-  for (const p of m.pins) s.appendChild(svg("circle", { class: "pin", cx: p[0], cy: p[1], r: r * 0.8 }));
-  if (m.truth) s.appendChild(svg("circle", { class: "truth", cx: m.truth[0], cy: m.truth[1], r }));
-  if (m.guess) s.appendChild(svg("circle", { class: "guess", cx: m.guess[0], cy: m.guess[1], r }));
   return s;
 }
 
@@ -26,8 +70,8 @@ export function mapLegend(m: MapSpec): HTMLElement {
     p.appendChild(el("i", c));
     p.appendChild(document.createTextNode(t));
   };
-  if (m.guess) item("g", "guess");
-  if (m.truth) item("t", "truth");
-  if (m.pins.length) item("p", "pins");
+  if (m.has.guess) item("g", "guess");
+  if (m.has.truth) item("t", "truth");
+  if (m.has.pins) item("p", "pins");
   return p;
 }

@@ -23,9 +23,9 @@ import { buildTimeline } from "../../../replay/frames/build-timeline.ts";
 import { framesDirFor, slugFor } from "../../../replay/frames/output.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
-import { ATLAS_FILES, type Atlas } from "../../../video/map/atlas.ts";
 import { FONT_FACES, MONO_FAMILY, SANS_FAMILY, type FontFaceFile } from "../../../video/text/fonts.ts";
-import { planText } from "../../film/shared/text-plan.ts";
+import { planTextAndMaps } from "../../film/shared/text-plan.ts";
+import { readMapCell } from "../../film/shared/map-data.ts";
 import { scriptJson } from "../escape.ts";
 import { PanoTable } from "../board/panos.ts";
 import type { ImageSink } from "../images.ts";
@@ -63,6 +63,8 @@ export class PlayerEmbed {
   private readonly episodes: [string, string][] = [];
   private readonly seen = new Set<string>();
   private readonly chars = new Set<number>();
+  /** The atlas cells the embedded episodes' maps read, each once for the page. */
+  private readonly cells = new Set<string>();
 
   constructor(
     panoSink: ImageSink,
@@ -126,9 +128,11 @@ export class PlayerEmbed {
       source: "replay",
     });
     const props = RolloutPropsSchema.parse({ ...timeline, output: PLAYER_OUTPUT });
-    const text = planText({ composition: "Rollout", props });
+    const { text, cells } = planTextAndMaps({ composition: "Rollout", props });
+    for (const c of cells) this.cells.add(c);
     for (const [k, value] of Object.entries(text)) {
-      for (const s of [k, ...(Array.isArray(value) ? value : typeof value === "string" ? [value] : [])]) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
+      const strings = [k, ...(Array.isArray(value) ? value : [value])].filter((x): x is string => typeof x === "string");
+      for (const s of strings) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
     }
     const entry: PlayerEpisode = { props: { ...props, text }, files, render: renderCommand(this.inputs, episode.episode_id) };
     this.seen.add(episode.episode_id);
@@ -146,15 +150,11 @@ export class PlayerEmbed {
     const meta: PlayerMeta = {
       version: 1,
       fonts: fontsFor(this.chars),
-      atlas: { "50m": atlasGz("50m"), "110m": atlasGz("110m") },
+      cells: gz(Object.fromEntries([...this.cells].sort().map((k) => [k, readMapCell(k)]))),
       episodes: Object.fromEntries(this.episodes),
     };
     return scriptJson(meta);
   }
-}
-
-function atlasGz(a: Atlas): string {
-  return gzipSync(readFileSync(require.resolve(ATLAS_FILES[a]))).toString("base64");
 }
 
 function inRange(cp: number, range: string): boolean {

@@ -43,8 +43,8 @@ export interface PlayerFont {
 export interface PlayerMeta {
   version: 1;
   fonts: PlayerFont[];
-  /** world-atlas topologies, gzip JSON as base64. */
-  atlas: Record<"50m" | "110m", string>;
+  /** The atlas cells the episodes' maps read (video/map's cells, key -> cell or null), gzip JSON as base64. */
+  cells: string;
   /** episode id -> gzip JSON (base64) of a PlayerEpisode. */
   episodes: Record<string, string>;
 }

@@ -4,7 +4,7 @@
  * fonts (registered as FontFace objects from bytes: nothing is fetched, and
  * the page's CSP needs no change), the map topologies and the pictures.
  */
-import type { Atlas } from "../../../video/map/atlas.ts";
+import type { MapCell } from "../../../video/map/atlas.ts";
 import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerMeta } from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
@@ -26,7 +26,7 @@ function table<T>(id: string): T | null {
 
 export interface PageAssets {
   meta: PlayerMeta;
-  atlas: Record<Atlas, unknown>;
+  cells: Record<string, MapCell | null>;
   panoUrls: string[];
   viewUrls: string[];
 }
@@ -48,10 +48,8 @@ export function pageAssets(): Promise<PageAssets> {
         (document.fonts as unknown as { add(f: FontFace): void }).add(face);
       }),
     );
-    const [a50, a110] = await Promise.all([gunzipJson(meta.atlas["50m"]), gunzipJson(meta.atlas["110m"])]);
-    // The 10m atlas is never asked for (video/atlas.ts's atlasFor picks 50m or 110m).
-    const atlas = { "10m": a50, "50m": a50, "110m": a110 } as Record<Atlas, unknown>;
-    return { meta, atlas, panoUrls: table<string[]>(PLAYER_PANOS_ID) ?? [], viewUrls: table<string[]>("gr-images") ?? [] };
+    const cells = (await gunzipJson(meta.cells)) as Record<string, MapCell | null>;
+    return { meta, cells, panoUrls: table<string[]>(PLAYER_PANOS_ID) ?? [], viewUrls: table<string[]>("gr-images") ?? [] };
   })());
 }
 

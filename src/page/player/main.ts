@@ -136,8 +136,8 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     if (!spec || !tx || !source || !assets) return;
     const scene = sceneAt(spec, f, tx);
     const src = source;
-    const atlas = assets.atlas;
-    paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), atlas: (a) => atlas[a] });
+    const cells = assets.cells;
+    paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
     painted = f;
   }
 

@@ -91,14 +91,7 @@ main.detail{padding:14px 20px 60px;min-width:0}
 details{margin:6px 0}
 summary{cursor:pointer;color:var(--muted);font-size:.85rem}
 pre.text{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:8px;border-radius:6px;margin:4px 0;max-height:26em;overflow:auto}
-.map .sea{fill:var(--sea)}
-#gr-land,#gr-borders{vector-effect:non-scaling-stroke}
 table.episodes.one-model .model{display:none}
-.map .land{fill:var(--land);stroke:var(--border);stroke-width:.6px;vector-effect:non-scaling-stroke}
-.map .borders{fill:none;stroke:var(--border);stroke-width:.5px;vector-effect:non-scaling-stroke;stroke-dasharray:2 2}
-.map .link{stroke:var(--ink);stroke-width:1.5px;stroke-dasharray:5 4;vector-effect:non-scaling-stroke;fill:none}
-.map circle{stroke:#fff;stroke-width:1.5px;vector-effect:non-scaling-stroke}
-.map .guess{fill:#c4332a}.map .truth{fill:#3f7a55}.map .pin{fill:var(--pin)}
 .outcome .media{width:260px;flex:0 0 auto}
 .legend{font-size:.78rem;color:var(--muted)}
 .legend i{display:inline-block;width:9px;height:9px;border-radius:50%;margin:0 3px 0 8px}

@@ -9,7 +9,6 @@ import type { ModelSummary } from "../stats.ts";
 import { WITHIN_KM } from "../stats.ts";
 import { pageCss } from "./style.ts";
 import { clientScript } from "./client.ts";
-import { worldPaths } from "../geo.ts";
 import { playerCss } from "../player/style.ts";
 import { playerScript } from "../player/bundle.ts";
 
@@ -114,7 +113,6 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
-  const world = worldPaths();
   const verified =
     info.checked === 0
       ? info.recorded
@@ -140,7 +138,6 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
 <title>${escapeHtml(info.title)}</title>
 <style>${css}</style></head>
 <body>
-<svg class="defs" aria-hidden="true" focusable="false"><defs><path id="gr-land" d="${world.land}"/><path id="gr-borders" d="${world.borders}"/></defs></svg>
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
 <p>${kinds.join(" + ") || "0 episodes"}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}

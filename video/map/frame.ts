@@ -93,3 +93,16 @@ export function spanFrame(points: readonly LatLon[], width: number, height: numb
   const span = Math.max(lon1 - lon0, ((lat1 - lat0) / cos) * (width / height));
   return { center, halfWidthDeg: Math.min(180, Math.max(0.05, 0.9 * span + 0.3)) };
 }
+
+/**
+ * The narrowest frame Natural Earth 10m can fill: its coordinates sit on a
+ * 0.0036 × 0.0017 degree grid (~400 × 190 m), so a frame much under half a
+ * degree across draws a coastline as a staircase of straight edges. A
+ * narrower frame is widened to this (the place names and the scale bar say
+ * where and how far).
+ */
+export const MIN_HALF_WIDTH_DEG = 0.3;
+
+export function honestFrame(frame: MapFrame): MapFrame {
+  return frame.halfWidthDeg >= MIN_HALF_WIDTH_DEG ? frame : { center: frame.center, halfWidthDeg: MIN_HALF_WIDTH_DEG };
+}
