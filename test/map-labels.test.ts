@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Draw, lineBox } from "../video/scene/draw.ts";
 import { measuringLayouter } from "../video/text/layouter.ts";
-import { worldMap, type Marker } from "../video/map/world-map.ts";
+import { worldMap, type Marker } from "../video/map/draw/world-map.ts";
 import { scaleBar } from "../video/map/scale-bar.ts";
 import { cellsFor } from "../video/map/atlas.ts";
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
