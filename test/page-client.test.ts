@@ -212,10 +212,10 @@ describe("client bundle", () => {
     expect(a.script).toBe(b.script);
     expect(a.script).not.toMatch(/<\/script|<!--/i);
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
-    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, markdown-it, and of the
-    // player only its play-button hook and clock (its own bundle is separate).
+    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, markdown-it, the video's
+    // font names (the maps' labels), and of the player only its play-button hook and clock (its own bundle is separate).
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.startsWith("node_modules/"));
-    expect(outside.sort()).toEqual(["src/page/attempts.ts", "src/page/player/clock.ts", "src/page/player/hook.ts"]);
+    expect(outside.sort()).toEqual(["src/page/attempts.ts", "src/page/player/clock.ts", "src/page/player/hook.ts", "video/text/fonts.ts"]);
     expect(Object.keys(a.inputs).some((p) => p.startsWith("node_modules/markdown-it/"))).toBe(true);
     expect(a.script).not.toMatch(/url\(/); // the page test forbids url( outside data: in the file
     expect(clientScript()).toBe(a.script);

@@ -63,6 +63,8 @@ export class PlayerEmbed {
   private readonly episodes: [string, string][] = [];
   private readonly seen = new Set<string>();
   private readonly chars = new Set<number>();
+  /** The faces ("Inter|600|normal") the laid-out text uses: only those are embedded. */
+  private readonly faces = new Set<string>();
   /** The atlas cells the embedded episodes' maps read, each once for the page. */
   private readonly cells = new Set<string>();
 
@@ -130,6 +132,10 @@ export class PlayerEmbed {
     const props = RolloutPropsSchema.parse({ ...timeline, output: PLAYER_OUTPUT });
     const { text, cells } = planTextAndMaps({ composition: "Rollout", props });
     for (const c of cells) this.cells.add(c);
+    for (const k of Object.keys(text)) {
+      const face = faceOfKey(k);
+      if (face) this.faces.add(face);
+    }
     for (const [k, value] of Object.entries(text)) {
       const strings = [k, ...(Array.isArray(value) ? value : [value])].filter((x): x is string => typeof x === "string");
       for (const s of strings) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
@@ -149,7 +155,7 @@ export class PlayerEmbed {
   metaJson(): string {
     const meta: PlayerMeta = {
       version: 1,
-      fonts: fontsFor(this.chars),
+      fonts: fontsFor(this.chars, this.faces),
       cells: gz(Object.fromEntries([...this.cells].sort().map((k) => [k, readMapCell(k)]))),
       episodes: Object.fromEntries(this.episodes),
     };
@@ -172,13 +178,26 @@ function inRange(cp: number, range: string): boolean {
  * subsets (fontsource's) that the laid-out text uses; other scripts fall
  * back to the browser's fonts.
  */
-export function fontsFor(chars: Set<number>): PlayerFont[] {
-  const used = (f: FontFaceFile) => f.unicodeRange !== undefined && [...chars].some((cp) => inRange(cp, f.unicodeRange!));
+export function fontsFor(chars: Set<number>, faces?: Set<string>): PlayerFont[] {
+  const used = (f: FontFaceFile) =>
+    (faces === undefined || faces.has(`${f.family}|${f.weight}|${f.style}`)) &&
+    f.unicodeRange !== undefined &&
+    [...chars].some((cp) => inRange(cp, f.unicodeRange!));
   return FONT_FACES.filter((f) => (f.family === SANS_FAMILY || f.family === MONO_FAMILY) && f.source.kind === "package" && used(f)).map((f) => {
     const src = f.source as { pkg: string; file: string };
     const path = join(dirname(require.resolve(`${src.pkg}/package.json`)), src.file);
     return { family: f.family, weight: f.weight, style: f.style, range: f.unicodeRange!, woff2: readFileSync(path).toString("base64") };
   });
+}
+
+/**
+ * The face a text plan key measured with ("fit|600 12px \"Inter\", …|…" -> "Inter|600|normal"):
+ * the CSS font shorthand cssFont writes, style, weight, size, then the family chain.
+ */
+export function faceOfKey(key: string): string | null {
+  const css = key.split("|")[1];
+  const m = css ? /^(italic )?(\d+) [\d.]+px "([^"]+)"/.exec(css) : null;
+  return m ? `${m[3]}|${m[2]}|${m[1] ? "italic" : "normal"}` : null;
 }
 
 /**
