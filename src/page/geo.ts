@@ -27,13 +27,8 @@ export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from 
 export const PAGE_MAP_SIZE = 280;
 const UNIT = 0.8;
 
-/** An inset map (the locator of a close map): its box and its land and borders as SVG path data. */
-export interface InsetPrim {
-  t: "inset";
-  x: number;
-  y: number;
-  w: number;
-  h: number;
+/** A map's colours and its land and borders as SVG path data (in map pixels). */
+export interface MapPaint {
   sea: string;
   land: string;
   border: string;
@@ -42,18 +37,20 @@ export interface InsetPrim {
   bordersPath: string;
 }
 
+/** An inset map (the locator of a close map): its box and its paint. */
+export interface InsetPrim extends MapPaint {
+  t: "inset";
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
 /** A page map's primitives (no images, no groups: the SVG's own box clips it). */
 export type MapPrim = Extract<Prim, { t: "circle" } | { t: "poly" } | { t: "text" } | { t: "rect" }> | InsetPrim;
 
-export interface MapSpec {
+export interface MapSpec extends MapPaint {
   size: number;
-  sea: string;
-  land: string;
-  border: string;
-  lw: number;
-  /** SVG path data in map pixels. */
-  landPath: string;
-  bordersPath: string;
   prims: MapPrim[];
   /** What the legend lists. */
   has: { guess: boolean; truth: boolean; pins: boolean };
