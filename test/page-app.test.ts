@@ -167,6 +167,33 @@ describe("compare view", () => {
     await close();
   });
 
+  it("draws every map of a task's compare rows in one frame (same land, same scale bar), closer frames staying in each episode's detail", async () => {
+    const { page, log, close } = await open(boardOut, "#compare/1/sonnet-5/base");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    const maps = await page.$$eval("#gr-compare .cmp-attempt > .cmp-grid:not(.cmp-turn) svg.map", (ss) =>
+      ss.map((s) => ({
+        land: s.querySelector(":scope > path")!.getAttribute("d"),
+        scale: [...s.querySelectorAll(":scope > text")].map((t) => t.textContent).find((t) => /^\d[\d.,]* (k?m)$/.test(t ?? "")) ?? null,
+      })),
+    );
+    const rows = await page.$$eval("#gr-compare .cmp-attempt", (bs) => bs.length);
+    expect(maps).toHaveLength(2 * rows);
+    expect(new Set(maps.map((m) => m.land)).size).toBe(1);
+    expect(maps[0].scale).not.toBeNull();
+    expect(new Set(maps.map((m) => m.scale)).size).toBe(1);
+    // Each episode's own detail keeps its own frame: here at least one attempt is framed closer than the task's.
+    const ids = await page.$$eval("#gr-compare .cmp-attempt > .cmp-grid:not(.cmp-turn) > .cmp-col", (cs) => cs.map((c) => (c as HTMLElement).dataset.episode!));
+    const own = new Set<string | null>();
+    for (const id of ids) {
+      await page.evaluate((x) => (location.hash = `#${x}`), id);
+      await shownEpisode(page, id);
+      own.add(await page.$eval("#gr-detail .outcome svg.map > path", (p) => p.getAttribute("d")));
+    }
+    expect([...own].some((d) => d !== maps[0].land)).toBe(true);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
   it("compares any two arms with the picker; an unknown arm names the arms there are; keys step tasks and Esc closes", async () => {
     const { page, log, close } = await open(boardOut, "#compare/2/sonnet-5/bsae");
     await page.waitForSelector("#gr-compare .cmp-unknown");

@@ -68,7 +68,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
   markers.sort((a, b) => Number(b.color !== C.accent) - Number(a.color !== C.accent));
   worldMap(d, { x: 0, y: 0, w: size, h: size }, frame, markers, UNIT, guess && truth ? { from: guess, to: truth, progress: 1 } : null);
   const map = d.prims.find((p) => p.t === "map") as Extract<Prim, { t: "map" }>;
-  const rings = mapRings(map.frame, size, size, readMapCell);
+  const paths = landAndBorders(map.frame, size);
   const prims: MapPrim[] = [];
   for (const p of d.prims) {
     if (p.t === "map" && p !== map) {
@@ -96,11 +96,22 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
     land: map.land,
     border: map.border,
     lw: map.lw,
-    landPath: svgPath(rings.land, size, size, true),
-    bordersPath: svgPath(rings.borders, size, size, false),
+    ...paths,
     prims,
     has: { guess: guess !== null, truth: truth !== null, pins: pins.length > 0 },
   };
+}
+
+/** The last frame's land and borders: a board draws every map of a task's compare rows in one frame. */
+let lastPaths: { key: string; paths: Pick<MapPaint, "landPath" | "bordersPath"> } | null = null;
+
+function landAndBorders(frame: MapFrame, size: number): Pick<MapPaint, "landPath" | "bordersPath"> {
+  const key = JSON.stringify([frame, size]);
+  if (lastPaths?.key !== key) {
+    const rings = mapRings(frame, size, size, readMapCell);
+    lastPaths = { key, paths: { landPath: svgPath(rings.land, size, size, true), bordersPath: svgPath(rings.borders, size, size, false) } };
+  }
+  return lastPaths.paths;
 }
 
 const r1 = (x: number) => Math.round(x * 10) / 10;

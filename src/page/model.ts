@@ -133,6 +133,12 @@ function turnMap(t: Turn, ep: Episode): MapSpec | null {
   return mapSpec(frame, pins, null, null);
 }
 
+/** What an episode's outcome map marks: the last turn's pins, its guess and the truth. */
+export function outcomeMarks(ep: Episode): { pins: LatLon[]; guess: LatLon | null; truth: LatLon | null } {
+  const pins = (ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[];
+  return { pins, guess: (ep.outcome?.guess as LatLon | undefined) ?? null, truth: (ep.outcome?.truth as LatLon | undefined) ?? null };
+}
+
 function outcomeMap(ep: Episode, pins: LatLon[] = []): MapSpec | null {
   const g = ep.outcome?.guess;
   const t = ep.outcome?.truth;
@@ -292,7 +298,7 @@ export async function pageEpisode(
     credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
     errors: v.errors,
     config: scalarConfig(ep.config),
-    outcomeMap: outcomeMap(ep, (ep.turns[ep.turns.length - 1]?.pins ?? []) as LatLon[]),
+    outcomeMap: outcomeMap(ep, outcomeMarks(ep).pins),
     turns,
   };
   const stats: EpisodeStats = {

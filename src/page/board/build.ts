@@ -29,6 +29,7 @@ import { boardSections } from "./sections.ts";
 import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
+import { CompareMapTable } from "./compare-maps.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -124,6 +125,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   try {
     const panos = new PanoTable(panoPart);
     const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
+    const compareMaps = new CompareMapTable();
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
@@ -153,6 +155,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           });
         }
         const at = chunks.add(page.index, scriptJson(compact));
+        compareMaps.add(page.index, v.episode);
         const o = v.episode.outcome ?? null;
         rows.push({
           id: page.id,
@@ -196,7 +199,10 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
     const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
     if (errors.length && !opts.partial) return result;
 
-    await chunks.writeTo(chunkPart);
+    await chunks.writeTo(chunkPart, (task) => {
+      const maps = compareMaps.maps(task);
+      return maps === null ? null : scriptJson(maps);
+    });
     await Promise.all([chunkPart.close(), panoPart.close(), exactPart.close()]);
     const parts = pageParts(
       {

@@ -2,8 +2,10 @@
  * The board page's episode details, one gzip chunk per task: the compare view
  * needs one chunk, an episode's detail one chunk, and nothing is parsed until
  * asked for. Episodes stream in file order, so each goes to its task's part
- * file as it comes (bounded memory); at the end each part is gzipped (level 9,
- * no timestamp: same input, same bytes) and written as a base64 string.
+ * file as it comes (bounded memory); at the end each part becomes a TaskChunk
+ * (`{"episodes": [...], "compare": ...}`, the compare maps drawn once every
+ * guess is known), gzipped (level 9, no timestamp: same input, same bytes)
+ * and written as a base64 string.
  */
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -34,12 +36,13 @@ export class TaskChunks {
     return [...this.counts.keys()].sort((a, b) => a - b);
   }
 
-  /** Writes every chunk, in order(), as a base64 gzip string; returns the bytes written. */
-  async writeTo(sink: ImageSink): Promise<number> {
+  /** Writes every chunk, in order(), as a base64 gzip string; `compare` gives a task's compare maps (JSON); returns the bytes written. */
+  async writeTo(sink: ImageSink, compare: (task: number) => string | null = () => null): Promise<number> {
     let bytes = 0;
     let first = true;
     for (const t of this.order()) {
-      const json = readFileSync(this.file(t), "utf8") + "]";
+      const maps = compare(t);
+      const json = `{"episodes":${readFileSync(this.file(t), "utf8")}]${maps === null ? "" : `,"compare":${maps}`}}`;
       const entry = `${first ? "" : ","}"${gzipSync(Buffer.from(json, "utf8"), { level: 9 }).toString("base64")}"`;
       first = false;
       bytes += entry.length;

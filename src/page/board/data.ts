@@ -5,6 +5,8 @@
  */
 import type { Report } from "../../../replay/board/report-schema.ts";
 import type { ListRow } from "../list-row.ts";
+import type { MapPaint, MapPrim, MapSpec } from "../geo.ts";
+import type { PageEpisode } from "../model.ts";
 
 /** One episode as the board's list, per-task table and compare view need it (its detail is in a chunk). */
 export interface BoardEpisodeRow extends ListRow {
@@ -28,3 +30,16 @@ export interface BoardData {
 }
 
 export type { PanoRef } from "../model.ts";
+
+/** A task's compare-row maps: one frame for every attempt, land and borders once per frame. */
+export interface CompareMaps {
+  paints: MapPaint[];
+  /** Episode id -> its map in the task's frame. */
+  maps: Record<string, { paint: number; size: number; prims: MapPrim[]; has: MapSpec["has"] }>;
+}
+
+/** One task's chunk: its episodes' details and its compare-row maps. */
+export interface TaskChunk {
+  episodes: PageEpisode[];
+  compare?: CompareMaps;
+}

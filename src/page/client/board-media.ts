@@ -7,6 +7,7 @@
  */
 import type { PageEpisode } from "../model.ts";
 import type { PanoRef } from "../model.ts";
+import type { TaskChunk } from "../board/data.ts";
 import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "./reproject.ts";
 import { LazyImages } from "./images.ts";
@@ -23,24 +24,30 @@ function table(id: string): string[] {
 
 export class Chunks {
   private strings: string[] | null = null;
-  private cache = new Map<number, Promise<PageEpisode[]>>();
+  private cache = new Map<number, Promise<TaskChunk>>();
 
-  get(n: number): Promise<PageEpisode[]> {
+  /** A task's episode details, in chunk order (a row's `at`). */
+  async get(n: number): Promise<PageEpisode[]> {
+    return (await this.task(n)).episodes;
+  }
+
+  /** A task's whole chunk: details and compare-row maps. */
+  task(n: number): Promise<TaskChunk> {
     let p = this.cache.get(n);
     if (!p) this.cache.set(n, (p = this.load(n)));
     return p;
   }
 
-  private async load(n: number): Promise<PageEpisode[]> {
+  private async load(n: number): Promise<TaskChunk> {
     await domReady;
     this.strings ??= table("gr-chunks");
     const b64 = this.strings[n];
-    if (typeof b64 !== "string") return [];
+    if (typeof b64 !== "string") return { episodes: [] };
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
-    return JSON.parse(text) as PageEpisode[];
+    return JSON.parse(text) as TaskChunk;
   }
 }
 

@@ -73,7 +73,7 @@ export function startBoard(): void {
     media,
   );
   new TaskTable(doc, store, data, byTask).render(store.get());
-  const compare = new CompareView(doc, store, data, byTask, (c) => chunks.get(c), media);
+  const compare = new CompareView(doc, store, data, byTask, (c) => chunks.task(c), media);
   const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null));
   bindLightbox(doc);
 

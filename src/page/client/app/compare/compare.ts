@@ -6,7 +6,8 @@
  * are listed apart with the reason. An arm the board does not have gets a
  * message naming the arms it has.
  */
-import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
+import type { BoardData, BoardEpisodeRow, CompareMaps, TaskChunk } from "../../../board/data.ts";
+import type { MapSpec } from "../../../geo.ts";
 import type { PageEpisode } from "../../../model.ts";
 import { badge, el, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
@@ -25,7 +26,7 @@ export class CompareView {
     private readonly store: Store,
     private readonly data: BoardData,
     private readonly byTask: Map<number, Map<string, BoardEpisodeRow[]>>,
-    private readonly episodes: (chunk: number) => Promise<PageEpisode[]>,
+    private readonly chunk: (chunk: number) => Promise<TaskChunk>,
     private readonly media: Media,
   ) {
     this.root = doc.getElementById("gr-compare") as HTMLElement;
@@ -142,7 +143,7 @@ export class CompareView {
       body.appendChild(el("p", "empty", `Neither ${a} nor ${b} attempted task ${task} in this page.`));
       return;
     }
-    const all = await this.episodes((ra[0] ?? rb[0]).chunk);
+    const { episodes: all, compare: maps } = await this.chunk((ra[0] ?? rb[0]).chunk);
     const now = this.store.get().route;
     if (now.kind !== "compare" || now.task !== task || now.a !== a || now.b !== b) return;
     for (const p of pairing.rows) {
@@ -162,7 +163,7 @@ export class CompareView {
         if (!x || !e) col.appendChild(el("p", "empty", `${arm}: no counted ${label}`));
         else {
           col.dataset.episode = e.id;
-          col.appendChild(this.attemptHead(x, e));
+          col.appendChild(this.attemptHead(x, e, maps));
         }
         grid.appendChild(col);
       });
@@ -204,7 +205,7 @@ export class CompareView {
     }
   }
 
-  private attemptHead(x: BoardEpisodeRow, e: PageEpisode): DocumentFragment {
+  private attemptHead(x: BoardEpisodeRow, e: PageEpisode, maps: CompareMaps | undefined): DocumentFragment {
     const f = this.doc.createDocumentFragment();
     const col = f;
     const h = el("h3");
@@ -215,7 +216,15 @@ export class CompareView {
     h.appendChild(badge("muted", `env reward ${fmt(x.env, 4)}`));
     col.appendChild(h);
     col.appendChild(el("div", "meta", `${episodeMeta(e)} · ${e.id}`));
-    col.appendChild(outcomeBox(e, "env reward"));
+    // Both sides in the task's one frame (every arm's guess fits it): the pair reads at one scale.
+    col.appendChild(outcomeBox(e, "env reward", (maps && compareMap(maps, e.id)) ?? e.outcomeMap));
     return f;
   }
+}
+
+/** An episode's map in its task's shared frame. */
+function compareMap(maps: CompareMaps, id: string): MapSpec | null {
+  const m = maps.maps[id];
+  const paint = m ? maps.paints[m.paint] : undefined;
+  return m && paint ? { ...paint, size: m.size, prims: m.prims, has: m.has } : null;
 }

@@ -9,6 +9,7 @@ import type { PageEpisode, PageTurn, PanoRef } from "../../../model.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
 import { drawMap, mapLegend } from "../../maps.ts";
 import { renderMarkdown } from "./markdown.ts";
+import type { MapSpec } from "../../../geo.ts";
 
 /** Where a turn's picture comes from: the image table, or (board pages) a browser reprojection of a panorama. */
 export interface Media {
@@ -148,14 +149,14 @@ export function episodeMeta(e: PageEpisode): string {
 }
 
 /** The outcome box: the map of guess and truth, and the outcome's numbers. */
-export function outcomeBox(e: PageEpisode, rewardLabel = "reward"): HTMLElement {
+export function outcomeBox(e: PageEpisode, rewardLabel = "reward", map: MapSpec | null = e.outcomeMap): HTMLElement {
   const out = el("section", "outcome");
-  if (e.outcomeMap) {
+  if (map) {
     const box = el("div");
     const m = el("div", "media");
-    m.appendChild(drawMap(e.outcomeMap, "outcome map: guess and truth"));
+    m.appendChild(drawMap(map, "outcome map: guess and truth"));
     box.appendChild(m);
-    box.appendChild(mapLegend(e.outcomeMap));
+    box.appendChild(mapLegend(map));
     out.appendChild(box);
   }
   const dl = el("dl");
