@@ -89,10 +89,11 @@ export function reachability(file: string): {
   const chunksText = grab("gr-chunks");
   const chunks = (JSON.parse(chunksText) as string[]).map(
     (b) =>
-      JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as {
-        id: string;
-        turns: { kind: string; check: string | null; pano?: unknown; image?: number | null }[];
-      }[],
+      (
+        JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as {
+          episodes: { id: string; turns: { kind: string; check: string | null; pano?: unknown; image?: number | null }[] }[];
+        }
+      ).episodes,
   );
   const panosText = grab("gr-panos");
   // Zooms (fov <= 45) embedded as their exact verified bytes, within the page's budget.

@@ -1,6 +1,6 @@
 /** Shared bits of the benchmarks: paths, the reference tools, timing, and generated runs. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -62,3 +62,29 @@ export const loadavg = (): string =>
     .loadavg()
     .map((x) => x.toFixed(2))
     .join(" ");
+
+/**
+ * "Today" for a side-by-side: the CLI built from a pinned commit of this
+ * repository (a git worktree in bench/.cache, this checkout's node_modules
+ * linked in, compiled once and reused). Null with the reason when it cannot
+ * be had (no git history, as in an installed package).
+ */
+export function baselineCli(commit: string): { cli: string } | { why: string } {
+  const dir = join(CACHE, `baseline-${commit.slice(0, 12)}`);
+  const cli = join(dir, "dist", "src", "cli.js");
+  if (existsSync(cli)) return { cli };
+  if (run("git", ["cat-file", "-e", `${commit}^{commit}`]).code !== 0) return { why: `commit ${commit} is not in this checkout's history` };
+  mkdirSync(CACHE, { recursive: true });
+  process.stderr.write(`bench: building the baseline ${commit.slice(0, 12)} into ${dir} ...\n`);
+  run("git", ["worktree", "remove", "--force", dir]);
+  const add = run("git", ["worktree", "add", "--detach", dir, commit]);
+  if (add.code !== 0) return { why: `git worktree add failed: ${add.stderr.trim()}` };
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  const tsc = run(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], dir);
+  if (tsc.code !== 0 || !existsSync(cli)) return { why: `the baseline does not compile: ${tsc.stdout.slice(-400)}` };
+  for (const script of ["bundle-client.mjs", "cut-map.mjs"]) {
+    const file = join(dir, "scripts", script);
+    if (existsSync(file) && run(process.execPath, [file], dir).code !== 0) return { why: `the baseline's ${script} failed` };
+  }
+  return { cli };
+}

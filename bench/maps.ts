@@ -6,14 +6,16 @@
  *   node dist/bench/maps.js [--no-render]
  *
  *  page bytes per map (the map module's primitives as the page embeds them), by framing
- *  native render of Trieste (pin maps at 10m, the 619 m score card)   goal: peak RSS <= 400 MB
+ *  native render of Trieste (pin maps at 10m, the 619 m score card), side by side
+ *  with the same render before the map module      goals: peak RSS <= 400 MB, time within 5%
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
+import { timedProcess, median, type Timed } from "./timed.ts";
 import { mapSpec, revealFrame, pinsFrame } from "../src/page/geo.ts";
-import { ROOT } from "./common.ts";
+import { baselineCli, ROOT } from "./common.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");
 const S = join(ROOT, "rollouts", "sample");
@@ -41,21 +43,45 @@ for (const [name, make] of maps) {
   );
 }
 
+/**
+ * "Today" for the render's speed: the commit before the map module (50m
+ * Natural Earth, no place names, no scale bar), built by bench/common.ts.
+ */
+const BEFORE_MAPS = "8387a6a";
+const ROUNDS = 3;
+
 if (!process.argv.includes("--no-render")) {
   const work = mkdtempSync(join(tmpdir(), "georeplay-bench-maps-"));
   try {
-    const out = join(work, "trieste.mp4");
-    const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, "render", ...IN, "--episode", "90a9d3eba5ce", "-o", out, "--no-progress"], {
-      encoding: "utf8",
-    });
-    if (r.status !== 0) console.log(`  render: failed (exit ${r.status}) ${r.stderr.split("\n").slice(-4).join(" ")}`);
-    else {
-      const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr)!;
-      const wallS = Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]);
-      const rssMb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)![1]) / 1024;
+    const before = baselineCli(BEFORE_MAPS);
+    const sides: [string, string][] = [["now", CLI]];
+    if ("cli" in before) sides.unshift([`before the map module (${BEFORE_MAPS})`, before.cli]);
+    else console.log(`  no side-by-side with ${BEFORE_MAPS}: ${before.why}`);
+    const runs = new Map<string, Timed[]>(sides.map(([name]) => [name, []]));
+    // Interleaved rounds, so both sides see the same load.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, cli] of sides) {
+        const out = join(work, "trieste.mp4");
+        const t = timedProcess(process.execPath, [cli, "render", ...IN, "--episode", "90a9d3eba5ce", "-o", out, "--no-progress"]);
+        if (t.code !== 0) {
+          console.log(`  render (${name}): failed (exit ${t.code}) ${t.stderr.split("\n").slice(-4).join(" ")}`);
+          process.exitCode = 1;
+        } else runs.get(name)!.push(t);
+        rmSync(out, { force: true });
+      }
+    }
+    const med = (name: string, f: (t: Timed) => number) => median(runs.get(name)!.map(f));
+    console.log(`  native render of Trieste at 1280x720 (pin maps at 10m, the 619 m score card), median of ${ROUNDS} interleaved rounds; load after: ${load()}`);
+    for (const [name] of sides) {
+      if (!runs.get(name)!.length) continue;
       console.log(
-        `  native render of Trieste: ${wallS.toFixed(1)} s wall · peak RSS ${rssMb.toFixed(0)} MB (goal <= 400 MB) · ${(statSync(out).size / 1e6).toFixed(1)} MB video; load after: ${load()}`,
+        `    ${name.padEnd(40)} ${med(name, (t) => t.wallS).toFixed(1)} s wall · ${med(name, (t) => t.cpuS).toFixed(1)} CPU-s · peak RSS ${med(name, (t) => t.peakMb).toFixed(0)} MB`,
       );
+    }
+    const [was] = sides[0];
+    if (sides.length === 2 && runs.get(was)!.length && runs.get("now")!.length) {
+      const ratio = (f: (t: Timed) => number) => (med("now", f) / med(was, f)).toFixed(3);
+      console.log(`    now / before: wall ${ratio((t) => t.wallS)}x, CPU ${ratio((t) => t.cpuS)}x (goal: within 5%, <= 1.05) · peak RSS ${ratio((t) => t.peakMb)}x (goal: <= 400 MB)`);
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
