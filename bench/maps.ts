@@ -71,7 +71,9 @@ if (!process.argv.includes("--no-render")) {
       }
     }
     const med = (name: string, f: (t: Timed) => number) => median(runs.get(name)!.map(f));
-    console.log(`  native render of Trieste at 1280x720 (pin maps at 10m, the 619 m score card), median of ${ROUNDS} interleaved rounds; load after: ${load()}`);
+    console.log(
+      `  native render of Trieste at 1280x720 (pin maps at 10m, the 619 m score card), median of ${ROUNDS} interleaved rounds; load after: ${load()}`,
+    );
     for (const [name] of sides) {
       if (!runs.get(name)!.length) continue;
       console.log(
@@ -81,7 +83,9 @@ if (!process.argv.includes("--no-render")) {
     const [was] = sides[0];
     if (sides.length === 2 && runs.get(was)!.length && runs.get("now")!.length) {
       const ratio = (f: (t: Timed) => number) => (med("now", f) / med(was, f)).toFixed(3);
-      console.log(`    now / before: wall ${ratio((t) => t.wallS)}x, CPU ${ratio((t) => t.cpuS)}x (goal: within 5%, <= 1.05) · peak RSS ${ratio((t) => t.peakMb)}x (goal: <= 400 MB)`);
+      console.log(
+        `    now / before: wall ${ratio((t) => t.wallS)}x, CPU ${ratio((t) => t.cpuS)}x (goal: within 5%, <= 1.05) · peak RSS ${ratio((t) => t.peakMb)}x (goal: <= 400 MB)`,
+      );
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
