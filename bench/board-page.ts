@@ -10,6 +10,11 @@
  * and its detail in a chunk, every verified view a panorama to draw from.
  *
  *   node dist/bench/board-page.js [--arms 16] [--tasks 200] [--k 4] [--opens 3] [--verify] [--board DIR]
+ *                                 [--exact-zooms-mb N] [--vs COMMIT]
+ *
+ * --exact-zooms-mb: the page's budget for exact zoom views (default: the page's own; a large
+ * number embeds every zoom). --vs: also build the page with that commit's CLI (bench/common.ts
+ * baselineCli), one after the other, and report the time ratio.
  *
  * Goals: build < 10 min, peak RSS < 1 GB, file < 60 MB, first screen < 2 s.
  */
@@ -19,7 +24,7 @@ import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { CACHE, ROOT, fmt, run } from "./common.ts";
+import { CACHE, ROOT, baselineCli, fmt, run } from "./common.ts";
 import { CHROMIUM_ARGS } from "./page.ts";
 import { ensureBoard } from "./board/make.ts";
 import { DEFAULT_SHAPE } from "./board/shape.ts";
@@ -35,8 +40,8 @@ export interface TimedProcess {
 }
 
 /** Runs node CLI args under /usr/bin/time -v: wall time and peak RSS of the whole process. */
-export function timed(args: string[]): TimedProcess {
-  const r = run("/usr/bin/time", ["-v", process.execPath, CLI, ...args]);
+export function timed(args: string[], cli = CLI): TimedProcess {
+  const r = run("/usr/bin/time", ["-v", process.execPath, cli, ...args]);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
   const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : r.ms / 1000;
@@ -132,6 +137,8 @@ async function main(): Promise<void> {
       opens: { type: "string", default: "3" },
       verify: { type: "boolean", default: false },
       board: { type: "string" },
+      "exact-zooms-mb": { type: "string" },
+      vs: { type: "string" },
     },
   });
   const shape = { ...DEFAULT_SHAPE, arms: Number(values.arms), tasks: Number(values.tasks), k: Number(values.k) };
@@ -141,9 +148,13 @@ async function main(): Promise<void> {
   console.log(`board page: ${b.episodes} episodes (${shape.arms} arms x ${shape.tasks} tasks x k=${shape.k}) · load ${load()}`);
 
   const report = timed(["report", b.root, "--baseline", "base", "--json"]);
-  const page = timed(["page", b.root, "--tasks", b.tasks, "--panos", b.panos, "--baseline", "base", "-o", out, "--json"]);
+  const zooms = values["exact-zooms-mb"] !== undefined ? ["--exact-zooms-mb", values["exact-zooms-mb"]] : [];
+  const pageArgs = ["page", b.root, "--tasks", b.tasks, "--panos", b.panos, "--baseline", "base", "--json", "--no-progress"];
+  const page = timed([...pageArgs, ...zooms, "-o", out]);
   if (page.code !== 0 && page.code !== 1) throw new Error(`page failed (${page.code}): ${page.stderr.slice(-2000)}`);
   const j = JSON.parse(page.stdout) as { episodes: number; views: number; images: number; checked: number; match: number; mismatch: number };
+  const before = values.vs ? baselineCli(values.vs) : null;
+  const was = before && "cli" in before ? timed([...pageArgs, "-o", join(CACHE, "board-page-before.html")], before.cli) : null;
   const verify = values.verify ? timed(["verify", b.root, "--tasks", b.tasks, "--panos", b.panos, "--json"]) : null;
   const bytes = statSync(out).size;
   const reach = reachability(out);
@@ -157,6 +168,11 @@ async function main(): Promise<void> {
   console.log(
     `  report (same board)  ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB · page/report ${fmt(page.seconds / report.seconds, 1)}x time`,
   );
+  if (before && "why" in before) console.log(`  no side-by-side with ${values.vs}: ${before.why}`);
+  if (was)
+    console.log(
+      `  page --baseline with ${values.vs}'s CLI  ${fmt(was.seconds, 0)} s · ${fmt(was.maxRssMb, 0)} MB · now/then ${fmt(page.seconds / was.seconds, 2)}x time, ${fmt(page.maxRssMb / was.maxRssMb, 2)}x RSS (goal: no slower)`,
+    );
   if (verify)
     console.log(
       `  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`,
