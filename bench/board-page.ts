@@ -24,7 +24,8 @@ import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { CACHE, ROOT, baselineCli, fmt, run } from "./common.ts";
+import { CACHE, ROOT, baselineCli, fmt } from "./common.ts";
+import { timedProcess } from "./timed.ts";
 import { CHROMIUM_ARGS } from "./page.ts";
 import { ensureBoard } from "./board/make.ts";
 import { DEFAULT_SHAPE } from "./board/shape.ts";
@@ -34,18 +35,16 @@ const CLI = join(ROOT, "dist", "src", "cli.js");
 export interface TimedProcess {
   code: number | null;
   seconds: number;
+  cpuS: number;
   maxRssMb: number;
   stdout: string;
   stderr: string;
 }
 
-/** Runs node CLI args under /usr/bin/time -v: wall time and peak RSS of the whole process. */
+/** Runs node CLI args under /usr/bin/time -v: wall time, CPU time and peak RSS of the whole process. */
 export function timed(args: string[], cli = CLI): TimedProcess {
-  const r = run("/usr/bin/time", ["-v", process.execPath, cli, ...args]);
-  const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(r.stderr);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
-  const seconds = wall ? Number(wall[1] ?? 0) * 3600 + Number(wall[2]) * 60 + Number(wall[3]) : r.ms / 1000;
-  return { code: r.code, seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout: r.stdout, stderr: r.stderr };
+  const t = timedProcess(process.execPath, [cli, ...args]);
+  return { code: t.code, seconds: t.wallS, cpuS: t.cpuS, maxRssMb: t.peakMb, stdout: t.stdout, stderr: t.stderr };
 }
 
 /** Cold opens of a board page: wall time until the arm tables are rendered and the client is ready. */
@@ -148,42 +147,42 @@ async function main(): Promise<void> {
   console.log(`board page: ${b.episodes} episodes (${shape.arms} arms x ${shape.tasks} tasks x k=${shape.k}) · load ${load()}`);
 
   const report = timed(["report", b.root, "--baseline", "base", "--json"]);
+  console.log(`  report           ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB (the floor: reading the board)`);
   const zooms = values["exact-zooms-mb"] !== undefined ? ["--exact-zooms-mb", values["exact-zooms-mb"]] : [];
   const pageArgs = ["page", b.root, "--tasks", b.tasks, "--panos", b.panos, "--baseline", "base", "--json", "--no-progress"];
   const page = timed([...pageArgs, ...zooms, "-o", out]);
   if (page.code !== 0 && page.code !== 1) throw new Error(`page failed (${page.code}): ${page.stderr.slice(-2000)}`);
   const j = JSON.parse(page.stdout) as { episodes: number; views: number; images: number; checked: number; match: number; mismatch: number };
-  const before = values.vs ? baselineCli(values.vs) : null;
-  const was = before && "cli" in before ? timed([...pageArgs, "-o", join(CACHE, "board-page-before.html")], before.cli) : null;
-  const verify = values.verify ? timed(["verify", b.root, "--tasks", b.tasks, "--panos", b.panos, "--json"]) : null;
+  console.log(
+    `  page --baseline  ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB (whole process) · ${j.views} view turns, ${j.checked} checked, ${j.mismatch} mismatch · page/report ${fmt(page.seconds / report.seconds, 1)}x time · goal < 600 s, < 1024 MB`,
+  );
+  // Each result is printed as soon as it is measured: a long run that fails later keeps what it measured.
   const bytes = statSync(out).size;
   const reach = reachability(out);
-  const opens = await timeBoardFirstScreen(out, Number(values.opens));
-  const ready = [...opens.map((o) => o.readyMs)].sort((x, y) => x - y)[Math.floor(opens.length / 2)];
-  const requests = Math.max(...opens.map((o) => o.requests));
-
-  console.log(
-    `  page --baseline  ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB (whole process) · ${j.views} view turns, ${j.checked} checked, ${j.mismatch} mismatch · goal < 600 s, < 1024 MB`,
-  );
-  console.log(
-    `  report (same board)  ${fmt(report.seconds, 1)} s · ${fmt(report.maxRssMb, 0)} MB · page/report ${fmt(page.seconds / report.seconds, 1)}x time`,
-  );
-  if (before && "why" in before) console.log(`  no side-by-side with ${values.vs}: ${before.why}`);
-  if (was)
-    console.log(
-      `  page --baseline with ${values.vs}'s CLI  ${fmt(was.seconds, 0)} s · ${fmt(was.maxRssMb, 0)} MB · now/then ${fmt(page.seconds / was.seconds, 2)}x time, ${fmt(page.maxRssMb / was.maxRssMb, 2)}x RSS (goal: no slower)`,
-    );
-  if (verify)
-    console.log(
-      `  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`,
-    );
   console.log(
     `  file size        ${fmt(bytes / 1e6, 1)} MB: board data ${fmt(reach.bytes.data / 1e6, 1)} MB, ${reach.chunks} task chunks ${fmt(reach.bytes.chunks / 1e6, 1)} MB, ${reach.panos} panoramas ${fmt(reach.bytes.panos / 1e6, 1)} MB, exact zooms ${fmt(reach.bytes.exact / 1e6, 1)} MB (+${fmt((100 * reach.bytes.exact) / (bytes - reach.bytes.exact), 0)}%) · goal < 60 MB`,
   );
-  console.log(`  first screen     ${fmt(ready, 0)} ms to the arm tables (median of ${opens.length} cold opens) · requests ${requests} · goal < 2000 ms`);
   console.log(
     `  reachable        ${reach.details}/${reach.rows} episodes with their detail, ${reach.withPano}/${reach.viewTurns} checked views drawable from an embedded panorama, ${reach.exact} shown as their exact bytes (zooms)`,
   );
+  const opens = await timeBoardFirstScreen(out, Number(values.opens));
+  const ready = [...opens.map((o) => o.readyMs)].sort((x, y) => x - y)[Math.floor(opens.length / 2)];
+  const requests = Math.max(...opens.map((o) => o.requests));
+  console.log(`  first screen     ${fmt(ready, 0)} ms to the arm tables (median of ${opens.length} cold opens) · requests ${requests} · goal < 2000 ms`);
+  const before = values.vs ? baselineCli(values.vs) : null;
+  if (before && "why" in before) console.log(`  no side-by-side with ${values.vs}: ${before.why}`);
+  if (before && "cli" in before) {
+    const was = timed([...pageArgs, "-o", join(CACHE, "board-page-before.html")], before.cli);
+    console.log(
+      `  page --baseline with ${values.vs}'s CLI  ${fmt(was.seconds, 0)} s · ${fmt(was.maxRssMb, 0)} MB · ${fmt(statSync(join(CACHE, "board-page-before.html")).size / 1e6, 1)} MB file · now/then ${fmt(page.seconds / was.seconds, 2)}x time, ${fmt(page.maxRssMb / was.maxRssMb, 2)}x RSS (goal: no slower)`,
+    );
+  }
+  if (values.verify) {
+    const verify = timed(["verify", b.root, "--tasks", b.tasks, "--panos", b.panos, "--json"]);
+    console.log(
+      `  verify (same board)  ${fmt(verify.seconds, 0)} s · ${fmt(verify.cpuS, 0)} CPU-s · ${fmt(verify.maxRssMb, 0)} MB · page/verify ${fmt(page.seconds / verify.seconds, 2)}x time, ${fmt(page.maxRssMb / verify.maxRssMb, 2)}x RSS`,
+    );
+  }
   const ok =
     page.seconds < 600 &&
     page.maxRssMb < 1024 &&

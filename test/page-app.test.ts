@@ -13,10 +13,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import type { Report } from "../replay/board/report-schema.ts";
+import type { TaskChunk } from "../src/page/board/data.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-sync"];
 
@@ -371,6 +373,25 @@ describe("search, filters and the address", () => {
 });
 
 describe("layout and views", () => {
+  it("board pages store each distinct turn map once per task chunk, and every map turn still shows its map", async () => {
+    const html = readFileSync(boardOut, "utf8");
+    const chunks = (JSON.parse(/<script type="application\/json" id="gr-chunks">([\s\S]*?)<\/script>/.exec(html)![1]) as string[]).map(
+      (b) => JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as TaskChunk,
+    );
+    const mapTurns = chunks.flatMap((c) => c.episodes.flatMap((e) => e.turns.filter((t) => t.mapRef != null).map((t) => ({ e, t, c }))));
+    expect(mapTurns.length).toBeGreaterThan(0);
+    // Turn objects carry no map of their own; the tables hold fewer maps than there are map turns.
+    expect(mapTurns.every(({ t }) => t.map === null)).toBe(true);
+    expect(chunks.reduce((n, c) => n + (c.maps?.length ?? 0), 0)).toBeLessThan(mapTurns.length);
+    const { e, t, c } = mapTurns[0];
+    const { page, log, close } = await open(boardOut, `#${e.id}/${t.turn}`);
+    await shownEpisode(page, e.id);
+    const land = await page.waitForSelector(`[id="t-${e.id}-${t.turn}"] svg.map > path`);
+    expect(await land.getAttribute("d")).toBe(c.maps![t.mapRef!].landPath);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
   it("board pages embed the exact verified bytes of zooms (fov <= 45), once per digest; other views are reprojections, said once per episode", async () => {
     type Turn = { turn: number; image_sha256?: string; camera_after?: { fov_deg: number } | null; image_kind?: string };
     const raw = readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-0", "episodes.jsonl"), "utf8")

@@ -66,6 +66,8 @@ export interface PageTurn {
   prompt: string | null;
   /** Board pages: the view's camera on an embedded panorama (the browser reprojects it). */
   pano?: PanoRef | null;
+  /** Board pages: the turn's map in its task chunk's map table (each distinct map stored once there). */
+  mapRef?: number | null;
   /** Board pages cut replies and reasoning: their full lengths. */
   replyChars?: number;
   reasoningChars?: number;

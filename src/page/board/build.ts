@@ -61,6 +61,7 @@ async function compactEpisode(
   panosDir: string | undefined,
   panos: PanoTable,
   exact: { table: ExactViewTable; views: readonly ViewOutcome[] },
+  chunk: { addMap(map: NonNullable<PageEpisode["turns"][number]["map"]>): number },
 ): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
   const outcomes = new Map(exact.views.map((o) => [o.turn, o]));
@@ -90,6 +91,9 @@ async function compactEpisode(
     }
     turns.push({
       ...t,
+      // The chunk's map table holds each distinct map once; the page puts it back on load.
+      map: null,
+      mapRef: t.map ? chunk.addMap(t.map) : null,
       image,
       reply: cut(t.reply),
       reasoning: cut(t.reasoning),
@@ -145,7 +149,17 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
         stats.push(s);
-        const { episode: compact, problems } = await compactEpisode(page, v.episode, v.task, opts.panos, panos, { table: exactViews, views: v.views });
+        const { episode: compact, problems } = await compactEpisode(
+          page,
+          v.episode,
+          v.task,
+          opts.panos,
+          panos,
+          { table: exactViews, views: v.views },
+          {
+            addMap: (map) => chunks.addMap(page.index, scriptJson(map)),
+          },
+        );
         for (const p of problems) {
           embedErrors.push({
             file: v.file,

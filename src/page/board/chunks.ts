@@ -3,11 +3,12 @@
  * needs one chunk, an episode's detail one chunk, and nothing is parsed until
  * asked for. Episodes stream in file order, so each goes to its task's part
  * file as it comes (bounded memory); at the end each part becomes a TaskChunk
- * (`{"episodes": [...], "compare": ...}`, the compare maps drawn once every
+ * (`{"episodes": [...], "maps": [...], "compare": ...}`, turn maps stored once, the compare maps drawn once every
  * guess is known), gzipped (level 9, no timestamp: same input, same bytes)
  * and written as a base64 string.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { ImageSink } from "../images.ts";
@@ -15,6 +16,8 @@ import type { ImageSink } from "../images.ts";
 export class TaskChunks {
   /** Task index -> episodes written so far. */
   private counts = new Map<number, number>();
+  /** Task index -> digest of each map in its table -> position. */
+  private maps = new Map<number, Map<string, number>>();
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
   }
@@ -31,6 +34,29 @@ export class TaskChunks {
     return at;
   }
 
+  /**
+   * A turn's map, stored once per task: an episode shows the same map on
+   * every turn until its pins change, and many attempts share a frame (a
+   * board with a map per turn was 1.7 GB before this). Returns its position
+   * in the chunk's `maps` table.
+   */
+  addMap(task: number, json: string): number {
+    let seen = this.maps.get(task);
+    if (!seen) this.maps.set(task, (seen = new Map()));
+    const digest = createHash("sha1").update(json).digest("base64");
+    let at = seen.get(digest);
+    if (at === undefined) {
+      at = seen.size;
+      seen.set(digest, at);
+      appendFileSync(this.mapFile(task), (at ? "," : "[") + json);
+    }
+    return at;
+  }
+
+  private mapFile(task: number): string {
+    return join(this.dir, `maps-${task}.json`);
+  }
+
   /** Task indexes in chunk order (ascending). */
   order(): number[] {
     return [...this.counts.keys()].sort((a, b) => a - b);
@@ -42,7 +68,8 @@ export class TaskChunks {
     let first = true;
     for (const t of this.order()) {
       const maps = compare(t);
-      const json = `{"episodes":${readFileSync(this.file(t), "utf8")}]${maps === null ? "" : `,"compare":${maps}`}}`;
+      const turnMaps = existsSync(this.mapFile(t)) ? `,"maps":${readFileSync(this.mapFile(t), "utf8")}]` : "";
+      const json = `{"episodes":${readFileSync(this.file(t), "utf8")}]${turnMaps}${maps === null ? "" : `,"compare":${maps}`}}`;
       const entry = `${first ? "" : ","}"${gzipSync(Buffer.from(json, "utf8"), { level: 9 }).toString("base64")}"`;
       first = false;
       bytes += entry.length;

@@ -41,5 +41,7 @@ export interface CompareMaps {
 /** One task's chunk: its episodes' details and its compare-row maps. */
 export interface TaskChunk {
   episodes: PageEpisode[];
+  /** The turns' maps, each distinct one once (a turn's `mapRef`). */
+  maps?: MapSpec[];
   compare?: CompareMaps;
 }

@@ -47,7 +47,10 @@ export class Chunks {
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
-    return JSON.parse(text) as TaskChunk;
+    const chunk = JSON.parse(text) as TaskChunk;
+    // Each distinct map is stored once per chunk: the turns get theirs back (shared objects).
+    for (const e of chunk.episodes) for (const t of e.turns) if (t.mapRef != null) t.map = chunk.maps?.[t.mapRef] ?? null;
+    return chunk;
   }
 }
 
