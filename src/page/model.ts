@@ -71,6 +71,7 @@ export interface PageTurn {
   /** Board pages cut replies and reasoning: their full lengths. */
   replyChars?: number;
   reasoningChars?: number;
+  promptChars?: number;
 }
 
 export interface PageEpisode {

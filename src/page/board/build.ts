@@ -32,7 +32,7 @@ import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
-/** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
+/** Replies, reasoning and prompts are cut here in board pages: the full text of 12,800 episodes is over a GB. */
 export const TEXT_CAP = 240;
 
 /** The board's own report, or why there is none for this baseline. */
@@ -97,8 +97,10 @@ async function compactEpisode(
       image,
       reply: cut(t.reply),
       reasoning: cut(t.reasoning),
+      prompt: cut(t.prompt),
       replyChars: t.reply?.length ?? 0,
       reasoningChars: t.reasoning?.length ?? 0,
+      promptChars: t.prompt?.length ?? 0,
       pano,
     });
   }

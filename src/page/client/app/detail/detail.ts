@@ -124,9 +124,9 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   body.appendChild(k2);
   if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
   for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
-  if (t.prompt) body.appendChild(collapsible("prompt", t.prompt, false, "", "prompt"));
   const cutNote = (n: number | undefined, s: string) =>
     n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "";
+  if (t.prompt) body.appendChild(collapsible("prompt", t.prompt, false, cutNote(t.promptChars, t.prompt), "prompt"));
   if (t.reply != null) body.appendChild(replyBlock(t.reply, cutNote(t.replyChars, t.reply)));
   if (t.reasoning) body.appendChild(collapsible("reasoning", t.reasoning, false, cutNote(t.reasoningChars, t.reasoning), "reasoning"));
   return body;
