@@ -176,10 +176,11 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   // Episodes in flight, in input order; consumers see them in that order.
   const inflight: Promise<VerifiedEpisode>[] = [];
   // A window: episodes whose views are grouped by panorama before any is rendered. Without images
-  // outcomes are small, so the window is wide (fewer decodes); with images (page, frames) every
-  // view's JPEG is held until its episode settles, so it stays narrow. Two windows in flight: the
-  // next is read and queued while the pool works through the last.
-  const window = opts.keepImages ? jobs * 8 : 256;
+  // it is wide (fewer decodes), yet bounded: every episode in flight is held parsed (a board's
+  // lines are ~95 KB). With images (page, frames) every view's JPEG is held until its episode
+  // settles, so it stays narrow. Two windows in flight: the next is read and queued while the
+  // pool works through the last.
+  const window = opts.keepImages ? jobs * 8 : 128;
   const maxInflight = 2 * window;
   let unflushed = 0;
   const flush = async () => {

@@ -16,7 +16,7 @@ import type { DeferredImage } from "../shared/encode-options.ts";
 /** Deferred frames ahead of the one painted whose panorama starts decoding now. */
 const LOOKAHEAD = 24;
 /** Decoded panoramas kept: a camera path revisits few, and the painter holds little else. */
-const STORE_BYTES = 96 * 1024 * 1024;
+const STORE_BYTES = 64 * 1024 * 1024;
 
 export interface ReprojectedViews {
   has(src: string): boolean;
