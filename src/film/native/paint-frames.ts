@@ -47,7 +47,11 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
       wanted.add(p.src);
       if (!images.has(p.src)) images.set(p.src, views.has(p.src) ? await views.get(p.src) : await decode(join(o.publicDir, p.src)));
     }
-    for (const k of images.keys()) if (!wanted.has(k)) images.delete(k);
+    for (const [k, img] of images) {
+      if (wanted.has(k)) continue;
+      images.delete(k);
+      if (views.has(k)) views.release(img as Canvas);
+    }
     paint(ctx, scene, env);
     yield { frame, rgba: canvas.data() };
   }

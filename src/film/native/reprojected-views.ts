@@ -20,14 +20,21 @@ const STORE_BYTES = 64 * 1024 * 1024;
 
 export interface ReprojectedViews {
   has(src: string): boolean;
-  /** The view as a canvas Skia can draw from. */
+  /** The view as a canvas Skia can draw from (the caller's until it releases it). */
   get(src: string): Promise<Canvas>;
+  /** A canvas the painter no longer shows: the next view is put into it (no new pixel buffers a frame). */
+  release(canvas: Canvas): void;
 }
+
+/** Released canvases kept for reuse: a scene shows at most two views (a blend). */
+const SPARE_CANVASES = 3;
 
 export function reprojectedViews(deferred: DeferredImage[]): ReprojectedViews {
   const index = new Map(deferred.map((d, i) => [d.src, i]));
   const store = new PanoStore("", STORE_BYTES);
   let buffers: ViewBuffers | null = null;
+  let image: ImageData | null = null;
+  const spare: Canvas[] = [];
   let prefetched = -1;
   const prefetch = (upTo: number) => {
     for (let i = Math.max(prefetched + 1, 0); i <= Math.min(upTo, deferred.length - 1); i++) {
@@ -46,7 +53,8 @@ export function reprojectedViews(deferred: DeferredImage[]): ReprojectedViews {
       const { width: w, height: h } = view;
       if (!buffers || buffers.map.length !== w * h) buffers = viewBuffers(w, h);
       indexMap(view, pano.width, pano.height, undefined, false, buffers.map, { src: pano.data, base: pano.top * pano.width, rgb: buffers.rgb });
-      const rgba = new Uint8ClampedArray(w * h * 4);
+      if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
+      const rgba = image.data;
       const rgb = buffers.rgb;
       for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
         rgba[q] = rgb[p];
@@ -54,9 +62,14 @@ export function reprojectedViews(deferred: DeferredImage[]): ReprojectedViews {
         rgba[q + 2] = rgb[p + 2];
         rgba[q + 3] = 255;
       }
-      const canvas = createCanvas(w, h);
-      canvas.getContext("2d").putImageData(new ImageData(rgba, w, h), 0, 0);
+      // Every pixel is opaque and overwritten: a reused canvas keeps nothing of its last view.
+      const reused = spare.findIndex((c) => c.width === w && c.height === h);
+      const canvas = reused >= 0 ? spare.splice(reused, 1)[0] : createCanvas(w, h);
+      canvas.getContext("2d").putImageData(image, 0, 0);
       return canvas;
+    },
+    release(canvas) {
+      if (spare.length < SPARE_CANVASES) spare.push(canvas);
     },
   };
 }
