@@ -405,25 +405,29 @@ async function checkEpisode(
 ): Promise<VerifiedEpisode> {
   const { report } = ctx;
   const { where, base } = episodeEntry(ep, format, [], file, line, ord);
-  // The task lookup may wait on a read: the run's next flush waits for this episode's views to be queued.
+  // The task lookup may wait on a read: the run's next flush waits for this episode's views to be
+  // queued (settled in `finally`: an episode that fails before queueing must not hold the flush).
   let staged!: () => void;
   ctx.staging.push(new Promise<void>((r) => (staged = r)));
-  let task: TaskRow;
+  let checking: Promise<ViewOutcome[]>;
   try {
-    task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
-  } catch (e) {
-    base.errors.push(`${where}: ${(e as Error).message}`);
+    let task: TaskRow;
+    try {
+      task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
+    } catch (e) {
+      base.errors.push(`${where}: ${(e as Error).message}`);
+      return base;
+    }
+    base.task = task;
+    const built = viewJobs(ep, task, ctx.panos, ctx.size, scheme);
+    report.skipped.map_turns += built.counts.map;
+    report.skipped.no_image_turns += built.counts.none;
+    report.skipped.views_without_hash += built.counts.viewWithoutHash;
+    for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
+    checking = built.jobs.length ? ctx.checker!.check(built.jobs) : Promise.resolve([]);
+  } finally {
     staged();
-    return base;
   }
-  base.task = task;
-  const built = viewJobs(ep, task, ctx.panos, ctx.size, scheme);
-  report.skipped.map_turns += built.counts.map;
-  report.skipped.no_image_turns += built.counts.none;
-  report.skipped.views_without_hash += built.counts.viewWithoutHash;
-  for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-  const checking = built.jobs.length ? ctx.checker!.check(built.jobs) : Promise.resolve([]);
-  staged();
   base.views = await checking;
   const failed = base.views.filter((v) => v.status === "error").map((v) => ({ turn: v.turn, message: v.error ?? "the view could not be rendered" }));
   for (const l of problemsByTurn(failed)) base.errors.push(`${where}: ${l}`);
