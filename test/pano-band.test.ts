@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { decodePano, alignBand } from "../replay/panos/store.ts";
-import { indexMap, viewRows, type ViewSpec } from "../replay/render/reproject.ts";
+import { indexMap, viewRows, viewRowsAt, type ViewSpec } from "../replay/render/reproject.ts";
 import { FIXTURES } from "./helpers.ts";
 
 const dirs = [join(FIXTURES, "mixed", "panos"), join(FIXTURES, "trieste", "panos")];
@@ -58,5 +58,16 @@ describe("band decode", () => {
         expect(r.bottom, JSON.stringify(v)).toBeGreaterThan(hi);
       }
     }
+  });
+
+  it("a view's rows do not depend on its heading (what lets viewRows answer once per pitch and fov)", () => {
+    for (const pitch of [-90, -60, -7.5, 0, 12.25, 45, 89.9, 90])
+      for (const fov of [10, 45, 90, 120])
+        for (const sw of [2048, 4096]) {
+          const at = (h: number) => viewRowsAt({ headingDeg: h, pitchDeg: pitch, fovDeg: fov, width: 96, height: 80 }, sw, sw / 2);
+          const want = at(0);
+          for (const h of [-179.5, -90, 13.37, 90, 180, 359.99, 1234.5]) expect(at(h), `${pitch} ${fov} ${h}`).toEqual(want);
+          expect(viewRows({ headingDeg: 77, pitchDeg: pitch, fovDeg: fov, width: 96, height: 80 }, sw, sw / 2)).toEqual(want);
+        }
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { InputFormat } from "../formats/inputs.ts";
 import type { Timeline } from "../timeline/timeline-schema.ts";
+import type { ViewSpec } from "../render/reproject.ts";
 
 export interface FramesOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -31,6 +32,23 @@ export interface FramesOptions {
   onWarning?: (message: string) => void;
   /** Cancels the run: workers stop, temp files are removed, no timeline is written; the call rejects. */
   signal?: AbortSignal;
+  /**
+   * Replays: leave the in-between frame files unwritten and list what each
+   * would hold (`FramesResult.deferred`), for a consumer that reprojects the
+   * pixels itself (the native video painter: no JPEG round trip, and no
+   * frame waits for all the others). Keyframes and the timeline are written
+   * as always; the timeline names the deferred files too.
+   */
+  deferInBetween?: boolean;
+}
+
+/** An in-between frame left unwritten (deferInBetween): the frame file it stands for, and how to render it. */
+export interface DeferredFrame {
+  /** The file name in the frames folder, as the timeline's views name it. */
+  file: string;
+  /** The panorama file to sample (hires rule applied). */
+  pano: string;
+  view: ViewSpec;
 }
 
 export interface FramesStats {
@@ -50,4 +68,6 @@ export interface FramesResult {
   outDir: string;
   stats: FramesStats;
   warnings: string[];
+  /** With deferInBetween: the frames not written, in plan order; otherwise empty. */
+  deferred: DeferredFrame[];
 }

@@ -12,7 +12,7 @@ import { GeoreplayError, errorMessage } from "../io/errors.ts";
 import { onAbort } from "../io/abort.ts";
 import { isTempName, writeAtomic } from "../io/atomic.ts";
 import type { Timeline } from "../timeline/timeline-schema.ts";
-import type { FramesResult, FramesStats } from "./frames-types.ts";
+import type { DeferredFrame, FramesResult, FramesStats } from "./frames-types.ts";
 import { sha256 } from "../render/frame-file.ts";
 
 const MANIFEST_VERSION = 1;
@@ -165,6 +165,11 @@ export async function withFrameOutput<T extends { timeline: Timeline }>(
 }
 
 /** What a frames run returns, from its output and its counts: one shape for replays and slideshows. */
-export function framesResult(done: { timeline: Timeline; out: OutputPaths }, stats: FramesStats, warnings: string[]): FramesResult {
-  return { timelinePath: done.out.timelinePath, timeline: done.timeline, slug: done.out.slug, outDir: done.out.outDir, stats, warnings };
+export function framesResult(
+  done: { timeline: Timeline; out: OutputPaths },
+  stats: FramesStats,
+  warnings: string[],
+  deferred: DeferredFrame[] = [],
+): FramesResult {
+  return { timelinePath: done.out.timelinePath, timeline: done.timeline, slug: done.out.slug, outDir: done.out.outDir, stats, warnings, deferred };
 }

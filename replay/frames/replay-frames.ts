@@ -25,7 +25,7 @@ import type { FoundEpisode } from "./find-episode.ts";
 import { fileSha, framesDirFor, framesResult, withFrameOutput } from "./output.ts";
 import { verifyEpisodeViews } from "./verify-episode.ts";
 import { renderInBetween, type PendingRender } from "./render-frames.ts";
-import type { FramesOptions, FramesResult } from "./frames-types.ts";
+import type { DeferredFrame, FramesOptions, FramesResult } from "./frames-types.ts";
 
 /** Bump when the frame renderer changes so old manifests stop matching. */
 const RENDERER_TAG = "r1";
@@ -108,6 +108,7 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
   const where = `${found.file}:${found.line}: episode ${episode.episode_id}`;
   const verified = drifted.length === 0;
   const own = pool ?? createPool({ jobs: prepared.cfg.jobs, panos });
+  const deferred: DeferredFrame[] = [];
   try {
     // 3. Frame files, manifest and timeline.
     const done = await withFrameOutput(opts, episode.episode_id, async (files) => {
@@ -172,6 +173,13 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
           keyframeSha.set(job.file, null); // another size than the model saw: a faithful render, not its bytes
         }
         const task = taskFor(job);
+        if (opts.deferInBetween) {
+          // The consumer renders it: no file, no manifest entry (a later frames run renders it afresh).
+          deferred.push({ file: job.file, pano: task.pano, view: task.view });
+          done++;
+          progress();
+          continue;
+        }
         const v = task.view;
         const key = `${RENDERER_TAG}:${panoKey(task.pano)}:${JSON.stringify([v.headingDeg, v.pitchDeg, v.fovDeg, v.width, v.height])}`;
         const prev = files.reusable(job.file, key);
@@ -235,6 +243,7 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
         recordedImages: 0,
       },
       [],
+      deferred,
     );
   } finally {
     if (!pool) await own.close();

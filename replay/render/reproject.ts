@@ -636,11 +636,29 @@ function firstSquareAbove(limit: number, r0: number, from: number, to: number, s
 
 /**
  * The panorama rows [top, bottom) a view samples, with `margin` rows either
- * side (the boundary search moves a sampled row by at most one). Latitude has
+ * side (the boundary search moves a sampled row by at most one). Latitude
+ * does not depend on heading (projectFull's a1 is computed before the heading
+ * rotation), so one answer serves every heading of a (pitch, fov, size): a
+ * group of views is often one pitch and fov turned many ways. Kept per thread,
+ * bounded.
+ */
+const rowsMemo = new Map<string, { top: number; bottom: number }>();
+export function viewRows(view: ViewSpec, srcW: number, srcH: number, margin = 2): { top: number; bottom: number } {
+  const key = `${view.pitchDeg}:${view.fovDeg}:${view.width}x${view.height}:${srcW}x${srcH}:${margin}`;
+  let r = rowsMemo.get(key);
+  if (!r) {
+    if (rowsMemo.size >= 4096) rowsMemo.clear();
+    rowsMemo.set(key, (r = viewRowsAt(view, srcW, srcH, margin)));
+  }
+  return { ...r };
+}
+
+/**
+ * viewRows computed for this very view (its heading included). Latitude has
  * no extremum inside the image except at a pole, so the border pixels and
  * the poles in view bound every row the view touches.
  */
-export function viewRows(view: ViewSpec, srcW: number, srcH: number, margin = 2): { top: number; bottom: number } {
+export function viewRowsAt(view: ViewSpec, srcW: number, srcH: number, margin = 2): { top: number; bottom: number } {
   const W = view.width;
   const H = view.height;
   const k = trigConstants(view);

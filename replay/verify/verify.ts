@@ -138,11 +138,16 @@ interface RunContext {
   panos: string;
   size: number;
   checker: ViewChecker | null;
+  /** One per episode started since the last flush: settles once its views are queued on the checker (or it has none). */
+  staging: Promise<unknown>[];
 }
 
 /**
- * Streams the records, checks each episode on the pool (up to jobs * 8 in
- * flight) and settles them in input order: open, admit, check, tally, finish.
+ * Streams the records, checks each episode on the pool and settles them in
+ * input order: open, admit, check, tally, finish. Episodes are checked in
+ * windows: a window's views are queued, then sent to the pool grouped by
+ * panorama file (each panorama decoded once per window, whichever episodes
+ * sample it) while the next window is read.
  */
 export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const sources = await resolveInputs(opts.episodes, opts.format);
@@ -163,14 +168,27 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     tasks,
     panos,
     size: opts.viewSize ?? 640,
-    checker: pool ? createViewChecker(pool, opts.keepImages ?? false) : null,
+    checker: pool ? createViewChecker(pool, opts.keepImages ?? false, { batch: true }) : null,
+    staging: [],
   };
   const { report } = ctx;
   const seenIds = new Map<string, string>();
   // Episodes in flight, in input order; consumers see them in that order.
   const inflight: Promise<VerifiedEpisode>[] = [];
-  // Enough episodes in flight that a slow panorama decode never leaves a worker idle.
-  const maxInflight = jobs * 8;
+  // A window: episodes whose views are grouped by panorama before any is rendered. Without images
+  // it is wide (fewer decodes), yet bounded: every episode in flight is held parsed (a board's
+  // lines are ~95 KB). With images (page, frames) every view's JPEG is held until its episode
+  // settles, so it stays narrow. Two windows in flight: the next is read and queued while the
+  // pool works through the last.
+  const window = opts.keepImages ? jobs * 8 : 128;
+  const maxInflight = 2 * window;
+  let unflushed = 0;
+  const flush = async () => {
+    // Every started episode must have queued its views, or an episode awaited below would wait forever.
+    while (ctx.staging.length) await Promise.all(ctx.staging.splice(0));
+    ctx.checker?.flush();
+    unflushed = 0;
+  };
   let bytesRead = 0;
   const counter = { ordinal: 0 };
 
@@ -207,8 +225,10 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
           ? checkRecordedImages(ctx, rec.episode, rec.format, rec.images, rec.file, rec.line, ordinal)
           : checkEpisode(ctx, rec.episode, rec.format, rec.scheme ?? "sha256", rec.file, rec.line, ordinal),
       );
+      if (++unflushed >= window) await flush();
       while (inflight.length >= maxInflight) await settle(await inflight.shift()!);
     }
+    await flush();
     while (inflight.length) await settle(await inflight.shift()!);
     const limited = opts.limit !== undefined && report.episodes >= opts.limit;
     await reportInputProblems(ctx, recordsPerFile, limited);
@@ -385,20 +405,30 @@ async function checkEpisode(
 ): Promise<VerifiedEpisode> {
   const { report } = ctx;
   const { where, base } = episodeEntry(ep, format, [], file, line, ord);
-  let task: TaskRow;
+  // The task lookup may wait on a read: the run's next flush waits for this episode's views to be
+  // queued (settled in `finally`: an episode that fails before queueing must not hold the flush).
+  let staged!: () => void;
+  ctx.staging.push(new Promise<void>((r) => (staged = r)));
+  let checking: Promise<ViewOutcome[]>;
   try {
-    task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
-  } catch (e) {
-    base.errors.push(`${where}: ${(e as Error).message}`);
-    return base;
+    let task: TaskRow;
+    try {
+      task = (await ctx.tasks!.lookup(ep.task.split, ep.task.index)).row;
+    } catch (e) {
+      base.errors.push(`${where}: ${(e as Error).message}`);
+      return base;
+    }
+    base.task = task;
+    const built = viewJobs(ep, task, ctx.panos, ctx.size, scheme);
+    report.skipped.map_turns += built.counts.map;
+    report.skipped.no_image_turns += built.counts.none;
+    report.skipped.views_without_hash += built.counts.viewWithoutHash;
+    for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
+    checking = built.jobs.length ? ctx.checker!.check(built.jobs) : Promise.resolve([]);
+  } finally {
+    staged();
   }
-  base.task = task;
-  const built = viewJobs(ep, task, ctx.panos, ctx.size, scheme);
-  report.skipped.map_turns += built.counts.map;
-  report.skipped.no_image_turns += built.counts.none;
-  report.skipped.views_without_hash += built.counts.viewWithoutHash;
-  for (const p of built.problems) base.errors.push(`${where}: ${p.message}`);
-  base.views = built.jobs.length ? await ctx.checker!.check(built.jobs) : [];
+  base.views = await checking;
   const failed = base.views.filter((v) => v.status === "error").map((v) => ({ turn: v.turn, message: v.error ?? "the view could not be rendered" }));
   for (const l of problemsByTurn(failed)) base.errors.push(`${where}: ${l}`);
   return base;

@@ -3,14 +3,21 @@
  * panorama file, and renders a view that repeats (same panorama file, camera,
  * size, digest and scheme: a board's start views, an unparseable turn's
  * repeat) once per run, from a bounded cache of outcomes.
+ *
+ * Batched (verify), the views of many episodes are queued until `flush`, so
+ * all of a window's views of one panorama go to one worker as one task and
+ * the panorama is decoded once for them (episodes of one task sample the
+ * same panoramas, but arrive far apart in the input).
  */
 import type { JobPool } from "./pool.ts";
 import type { ViewOutcome } from "./job-runner.ts";
 import type { ViewJob } from "./view-jobs.ts";
 
 export interface ViewChecker {
-  /** Outcomes in the order of `jobs`. */
+  /** Outcomes in the order of `jobs`. Batched, nothing runs until `flush`. */
   check(jobs: ViewJob[]): Promise<ViewOutcome[]>;
+  /** Sends every queued view to the pool: one task per panorama file, largest first (so no worker ends a window with a long tail). */
+  flush(): void;
   /** Distinct views rendered so far (cache misses). */
   readonly rendered: number;
 }
@@ -27,9 +34,12 @@ export function viewKey(j: ViewJob): string {
   return `${j.path}\u0000${v.headingDeg}:${v.pitchDeg}:${v.fovDeg}:${v.width}x${v.height}\u0000${j.expected}:${j.scheme}`;
 }
 
-export function createViewChecker(pool: JobPool, keepImages: boolean): ViewChecker {
+type Queued = { key: string; job: ViewJob; resolve: (o: Shared) => void; reject: (e: Error) => void };
+
+export function createViewChecker(pool: JobPool, keepImages: boolean, opts: { batch?: boolean } = {}): ViewChecker {
   const done = new Map<string, Shared>();
   const inflight = new Map<string, Promise<Shared>>();
+  const queued = new Map<string, Queued[]>();
   let imageBytes = 0;
   let rendered = 0;
 
@@ -45,13 +55,39 @@ export function createViewChecker(pool: JobPool, keepImages: boolean): ViewCheck
     }
   };
 
+  const flush = () => {
+    // Stable sort: equal sizes keep first-seen order, so the schedule is deterministic.
+    const groups = [...queued].sort((a, b) => b[1].length - a[1].length);
+    queued.clear();
+    for (const [path, list] of groups) {
+      rendered += list.length;
+      pool.run({ kind: "check", path, jobs: list.map((x) => x.job), keepImages }).then(
+        (r) => {
+          if (r.kind !== "check") throw new Error("pool answered a view check with a frame");
+          r.outcomes.forEach((o, j) => {
+            const { turn: _turn, ...shared } = o;
+            inflight.delete(list[j].key);
+            remember(list[j].key, shared);
+            list[j].resolve(shared);
+          });
+        },
+        (e: Error) => {
+          for (const x of list) {
+            inflight.delete(x.key);
+            x.reject(e);
+          }
+        },
+      );
+    }
+  };
+
   return {
+    flush,
     get rendered() {
       return rendered;
     },
     async check(jobs) {
       const results: Promise<Shared>[] = new Array(jobs.length);
-      const byPath = new Map<string, { key: string; job: ViewJob; resolve: (o: Shared) => void; reject: (e: Error) => void }[]>();
       jobs.forEach((job, i) => {
         const key = viewKey(job);
         const hit = done.get(key);
@@ -67,33 +103,14 @@ export function createViewChecker(pool: JobPool, keepImages: boolean): ViewCheck
           return;
         }
         const p = new Promise<Shared>((resolve, reject) => {
-          let list = byPath.get(job.path);
-          if (!list) byPath.set(job.path, (list = []));
+          let list = queued.get(job.path);
+          if (!list) queued.set(job.path, (list = []));
           list.push({ key, job, resolve, reject });
         });
         inflight.set(key, p);
         results[i] = p;
       });
-      for (const [path, list] of byPath) {
-        rendered += list.length;
-        pool.run({ kind: "check", path, jobs: list.map((x) => x.job), keepImages }).then(
-          (r) => {
-            if (r.kind !== "check") throw new Error("pool answered a view check with a frame");
-            r.outcomes.forEach((o, j) => {
-              const { turn: _turn, ...shared } = o;
-              inflight.delete(list[j].key);
-              remember(list[j].key, shared);
-              list[j].resolve(shared);
-            });
-          },
-          (e: Error) => {
-            for (const x of list) {
-              inflight.delete(x.key);
-              x.reject(e);
-            }
-          },
-        );
-      }
+      if (!opts.batch) flush();
       const shared = await Promise.all(results);
       return shared.map((o, i) => ({ turn: jobs[i].turn, ...o }));
     },

@@ -99,6 +99,8 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
         jobs: opts.jobs,
         signal,
         onWarning: opts.onWarning,
+        // Native: in-between views are reprojected by the painter, not written as files.
+        engine,
       };
       let prepared: Prepared;
       if (job.kind === "rollout") {
@@ -116,7 +118,16 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
       const { video } = pj as Prepared;
       const { encodeWith } = await import("../film/engine.ts");
       try {
-        const r = await encodeWith(video.p.spec, { engine, publicDir: video.p.publicDir, out, preset: opts.preset, concurrency, signal, onProgress: onFrames });
+        const r = await encodeWith(video.p.spec, {
+          engine,
+          publicDir: video.p.publicDir,
+          deferred: video.p.deferred,
+          out,
+          preset: opts.preset,
+          concurrency,
+          signal,
+          onProgress: onFrames,
+        });
         const { width, height } = video.p.spec.props.output ?? { width: 1280, height: 720 };
         if (video.kind === "rollout") {
           const t = video.p.timeline;

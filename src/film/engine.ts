@@ -42,6 +42,8 @@ export async function checkEngine(engine: Engine = "native"): Promise<void> {
 
 export async function encodeWith(spec: VideoSpec, o: EngineOptions): Promise<EncodeVideoResult> {
   if ((o.engine ?? "native") === "native") return encodeVideo(spec, o);
+  // Chromium reads every image from publicDir: frames must have been written for it.
+  if (o.deferred?.length) throw new GeoreplayError("the remotion engine needs every frame file written (prepare without deferred frames)");
   return (await loadRemotionEngine()).encodeRemotion(spec, o);
 }
 

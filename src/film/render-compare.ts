@@ -10,7 +10,7 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
-import { filmPrepared, framesOptionsFor, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -111,7 +111,14 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
       b: { timeline: b.gen.timeline, arm: b.arm, pass: b.pass, label: lb },
       output: opts.size ?? { width: 1280, height: 720 },
     });
-    return { spec: { composition: "Compare", props }, sides: [a, b], publicDir: work.dir, framesMs: performance.now() - t0, dispose: work.dispose };
+    return {
+      spec: { composition: "Compare", props },
+      sides: [a, b],
+      publicDir: work.dir,
+      framesMs: performance.now() - t0,
+      deferred: [...deferredImages(a.gen), ...deferredImages(b.gen)],
+      dispose: work.dispose,
+    };
   } catch (e) {
     work.dispose();
     throw e;

@@ -17,6 +17,9 @@ import type { VideoSpec } from "../../video/compositions.ts";
 import type { X264Preset } from "../ffmpeg/x264.ts";
 import { checkEngine, encodeWith, type Engine } from "./engine.ts";
 import type { Size } from "./size.ts";
+import type { DeferredImage } from "./shared/encode-options.ts";
+import type { FramesResult } from "../../replay/frames/frames.ts";
+import { framePath } from "../../video/parts/viewport.ts";
 
 export type RenderStage = "frames" | "bundle" | "render";
 
@@ -84,8 +87,15 @@ export interface PreparedVideo {
   spec: VideoSpec;
   publicDir: string;
   framesMs: number;
+  /** In-between views left for the native painter to reproject (no frame files written for them). */
+  deferred: DeferredImage[];
   /** Removes the frame files (idempotent). */
   dispose(): void;
+}
+
+/** A frames run's deferred in-between frames, named as its timeline's scenes name them. */
+export function deferredImages(gen: FramesResult): DeferredImage[] {
+  return gen.deferred.map((d) => ({ src: framePath(gen.timeline.framesDir, d.file), pano: d.pano, view: d.view }));
 }
 
 export interface PreparedEpisode extends PreparedVideo {
@@ -128,6 +138,8 @@ export function framesOptionsFor(
     onProgress,
     onWarning: opts.onWarning,
     signal: opts.signal,
+    // The native painter reprojects in-between views itself; Chromium needs every file.
+    deferInBetween: (opts.engine ?? "native") === "native",
   };
 }
 
@@ -143,6 +155,7 @@ export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): P
       stats: gen.stats,
       publicDir: work.dir,
       framesMs: performance.now() - t0,
+      deferred: deferredImages(gen),
       dispose: work.dispose,
     };
   } catch (e) {
@@ -159,6 +172,7 @@ export function encodePrepared(p: PreparedVideo, target: string, opts: Omit<Rend
     out: target,
     preset: opts.preset,
     holds: opts.holds,
+    deferred: p.deferred,
     concurrency: opts.concurrency,
     signal: opts.signal,
     onProgress: (done, total) => opts.onProgress?.("render", done, total),

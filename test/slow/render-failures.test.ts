@@ -103,12 +103,13 @@ describe("faults while the painter and the encoder work (the compiled engine, it
       const { encodeWith } = await import(${JSON.stringify(join(ROOT, "dist/src/film/engine.js"))});
       const p = await prepareEpisode({ episodes: [${JSON.stringify(fx.episodes)}], episode: ${JSON.stringify(LATE_EPISODE)}, tasks: ${JSON.stringify(fx.tasks)}, panos: ${JSON.stringify(fx.panos)}, size: { width: 640, height: 360 }, fps: 10 });
       const frames = join(p.publicDir, "e", "frames");
+      // The files written: keyframes (the in-between views are the painter's own, p.deferred).
       const files = readdirSync(frames).filter((f) => f.endsWith(".jpg")).sort();
       const victim = join(frames, files[Math.floor(files.length * 0.7)]);
       if (${JSON.stringify(fault)} === "delete-frame") rmSync(victim); else truncateSync(victim, Math.floor(statSync(victim).size / 3));
       let outcome;
       try {
-        await encodeWith(p.spec, { publicDir: p.publicDir, out: ${JSON.stringify(out)} });
+        await encodeWith(p.spec, { publicDir: p.publicDir, deferred: p.deferred, out: ${JSON.stringify(out)} });
         outcome = { ok: true };
       } catch (e) {
         outcome = { ok: false, kind: e.kind, name: e.name, message: e.message };

@@ -66,11 +66,11 @@ async function* frameSource(spec: VideoSpec, frames: number[], text: TextPlan, o
   if (import.meta.url.endsWith(".js") && existsSync(workerFile)) {
     const { width, height } = videoSize(spec);
     const slots = new SharedArrayBuffer(AHEAD * width * height * 4);
-    return yield* workerFrames(workerFile, { spec, frames, publicDir: o.publicDir, text, slots, slotCount: AHEAD }, signal);
+    return yield* workerFrames(workerFile, { spec, frames, publicDir: o.publicDir, text, deferred: o.deferred ?? [], slots, slotCount: AHEAD }, signal);
   }
   // The painter (and the atlas it draws maps from) loads only here: the main thread never needs it otherwise.
   const { paintFrames } = await import("./paint-frames.ts");
-  yield* paintFrames(spec, frames, { publicDir: o.publicDir, text, signal });
+  yield* paintFrames(spec, frames, { publicDir: o.publicDir, text, deferred: o.deferred, signal });
 }
 
 async function* workerFrames(file: string, data: PaintWorkerData, signal: AbortSignal): AsyncGenerator<Painted> {

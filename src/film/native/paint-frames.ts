@@ -6,18 +6,22 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";
+import { createCanvas, loadImage, Path2D, type Canvas, type Image } from "@napi-rs/canvas";
 import { paint, type Ctx } from "../../../video/paint.ts";
 import { sceneAt, videoSize, type VideoSpec } from "../../../video/compositions.ts";
 import { planLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { nodeMeasure } from "../shared/fonts.ts";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { readMapCell, readPlaces } from "../shared/map-data.ts";
+import type { DeferredImage } from "../shared/encode-options.ts";
+import { reprojectedViews } from "./reprojected-views.ts";
 
 export interface PaintOptions {
   /** Where the scenes' frame files are (each image's src is relative to it). */
   publicDir: string;
   text: TextPlan;
+  /** In-between views to reproject from their panorama (no frame file), in frame order. */
+  deferred?: DeferredImage[];
   signal?: AbortSignal;
 }
 
@@ -26,7 +30,8 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext("2d") as unknown as Ctx;
   const tx = planLayouter(o.text, nodeMeasure(), undefined, readPlaces);
-  const images = new Map<string, Image>();
+  const images = new Map<string, Image | Canvas>();
+  const views = reprojectedViews(o.deferred ?? []);
   const env = {
     image: (src: string) => (images.get(src) as unknown as CanvasImageSource) ?? null,
     path2d: () => new Path2D() as unknown as globalThis.Path2D,
@@ -40,9 +45,13 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
     for (const p of scene.prims) {
       if (p.t !== "image") continue;
       wanted.add(p.src);
-      if (!images.has(p.src)) images.set(p.src, await decode(join(o.publicDir, p.src)));
+      if (!images.has(p.src)) images.set(p.src, views.has(p.src) ? await views.get(p.src) : await decode(join(o.publicDir, p.src)));
     }
-    for (const k of images.keys()) if (!wanted.has(k)) images.delete(k);
+    for (const [k, img] of images) {
+      if (wanted.has(k)) continue;
+      images.delete(k);
+      if (views.has(k)) views.release(img as Canvas);
+    }
     paint(ctx, scene, env);
     yield { frame, rgba: canvas.data() };
   }

@@ -11,6 +11,7 @@ import { runInNewContext } from "node:vm";
 import { paintFrames } from "./paint-frames.ts";
 import type { VideoSpec } from "../../../video/compositions.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
+import type { DeferredImage } from "../shared/encode-options.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
 
 export interface PaintWorkerData {
@@ -18,6 +19,7 @@ export interface PaintWorkerData {
   frames: number[];
   publicDir: string;
   text: TextPlan;
+  deferred: DeferredImage[];
   /** `slotCount` slots of width x height x 4 bytes each. */
   slots: SharedArrayBuffer;
   slotCount: number;
@@ -57,7 +59,7 @@ function minorGc(): () => void {
 async function run(): Promise<void> {
   const collect = minorGc();
   let painted = 0;
-  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text })) {
+  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred: data.deferred })) {
     if (++painted % 4 === 0) {
       collect();
       await new Promise((r) => setImmediate(r));

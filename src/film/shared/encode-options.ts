@@ -1,5 +1,14 @@
 /** What either engine is asked for one video, and what it reports: the contract between film/ and its engines. */
 import type { X264Preset } from "../../ffmpeg/x264.ts";
+import type { ViewSpec } from "../../../replay/render/reproject.ts";
+
+/** An image the scenes name that is no file: an in-between view the native painter reprojects from its panorama. */
+export interface DeferredImage {
+  /** As the scenes name it (relative to publicDir). */
+  src: string;
+  pano: string;
+  view: ViewSpec;
+}
 
 export interface EncodeVideoOptions {
   publicDir: string;
@@ -9,6 +18,8 @@ export interface EncodeVideoOptions {
   crf?: number;
   holds?: boolean;
   signal?: AbortSignal;
+  /** Native engine only: images painted from their panorama instead of read from publicDir (in frame order). */
+  deferred?: DeferredImage[];
   /** Video frames encoded so far. */
   onProgress?: (done: number, total: number) => void;
 }
