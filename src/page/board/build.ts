@@ -29,6 +29,7 @@ import { boardSections } from "./sections.ts";
 import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
+import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies and reasoning are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -124,6 +125,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   try {
     const panos = new PanoTable(panoPart);
     const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
+    const player = opts.player === false ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
@@ -152,7 +154,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
             message: `${v.file}:${v.line}: episode ${v.episode.episode_id}: ${p}`,
           });
         }
-        const at = chunks.add(page.index, scriptJson(compact));
+        const play = player ? await player.record(v, compact, panos, opts.panos) : null;
+        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact));
         const o = v.episode.outcome ?? null;
         rows.push({
           id: page.id,
@@ -219,10 +222,12 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         board: boardSections(report, notes),
       },
       summariseRun(stats),
+      player !== null && player.count > 0,
     );
+    const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;
     const bytes = await writePage(
       opts.out,
-      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, parts.tail],
+      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
       opts.signal,
     );
     return { ...result, written: true, partial: errors.length > 0, bytes };

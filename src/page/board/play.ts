@@ -1,0 +1,172 @@
+/**
+ * The board page's player, on the Node side: per episode the compact
+ * PlayRecord its chunk carries (the browser plans the video from it: see
+ * player/board-episode.ts), and once per page what every episode's maps
+ * read (atlas cells, gazetteer places), the fonts its text needs and the
+ * page's inputs for the `georeplay render` command. Nothing per frame is
+ * embedded: 12,800 planned episodes would not fit the board's size goal.
+ */
+import { gzipSync } from "node:zlib";
+import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
+import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
+import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
+import { measuringLayouter } from "../../../video/text/layouter.ts";
+import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
+import { ComparePropsSchema, sideLabels } from "../../../video/compare/props.ts";
+import { MapReads } from "../../film/shared/map-reads.ts";
+import { planTextAndMaps } from "../../film/shared/text-plan.ts";
+import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
+import type { PageEpisode } from "../model.ts";
+import { scriptJson } from "../escape.ts";
+import { boardVideo } from "../player/board-episode.ts";
+import { faceOfKey, fontsFor } from "../player/embed.ts";
+import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta, type PlayRecord, type PlayTurn } from "../player/format.ts";
+import type { RenderInputs } from "../player/render-command.ts";
+import type { PanoTable } from "./panos.ts";
+
+/** The outcome fields the timeline reads (replay/frames/build-timeline.ts outcomeOf). */
+const OUTCOME_KEYS = ["guess", "truth", "distance_km", "reward", "verdict", "action_cost", "turns_used", "forced_guess"] as const;
+
+/** Layout-free measuring for the maps pass: map framings do not depend on text widths. */
+const roughMeasure = (text: string, font: { size: number }) => text.length * font.size * 0.55;
+
+export class BoardPlayer {
+  private readonly reads = new MapReads();
+  private readonly chars = new Set<number>();
+  private faces: Set<string> | null = null;
+  private first: PageEpisode | null = null;
+  count = 0;
+
+  constructor(private readonly inputs: RenderInputs) {
+    // Digits, punctuation and the HUD's words are always drawn.
+    for (let cp = 0x20; cp < 0x7f; cp++) this.chars.add(cp);
+  }
+
+  /**
+   * The episode's PlayRecord, or null when it cannot play (a slideshow, a plan error, a view
+   * with neither an exact image nor a panorama, a frame whose panorama is not in the page).
+   * `page` is the episode as its chunk stores it (views pointing at panoramas).
+   */
+  async record(v: VerifiedEpisode, page: PageEpisode, panos: PanoTable, panosDir: string | undefined): Promise<PlayRecord | null> {
+    const ep = v.episode;
+    if (v.format === "example" || v.task === null || !panosDir) return null;
+    if (v.views.some((o) => o.status === "error" || !o.rendered)) return null;
+    let plan;
+    try {
+      plan = planEpisode(ep, { fps: PLAYER_FPS });
+    } catch (e) {
+      if (e instanceof PlanError) return null;
+      throw e;
+    }
+    const outcomes = new Map(v.views.map((o) => [o.turn, o]));
+    const keyTurns = new Set(plan.jobs.flatMap((j) => (j.kind === "keyframe" ? [j.turn] : [])));
+    const digests = new Map<string, number>();
+    const turns: PlayTurn[] = ep.turns.map((t) => {
+      const p: PlayTurn = {};
+      if (t.image_sha256) {
+        const d = t.image_sha256.toLowerCase();
+        if (!digests.has(d)) digests.set(d, digests.size);
+        p.d = digests.get(d)!;
+      }
+      if (keyTurns.has(t.turn)) {
+        const o = outcomes.get(t.turn);
+        p.s = o && o.status !== "mismatch" ? o.rendered : null;
+      }
+      if (typeof t.total_moved_meters === "number") p.m = t.total_moved_meters;
+      if (t.pins) p.p = t.pins.map(([a, b]) => [a, b]);
+      if (t.action) p.a = t.action as Record<string, unknown>;
+      if (t.done !== undefined && t.done !== null) p.done = t.done;
+      return p;
+    });
+    const frames: Record<string, [number, number]> = {};
+    for (const job of plan.jobs) {
+      if (job.kind !== "render" || String(job.frameIndex) in frames) continue;
+      const frame = v.task.frames[job.frameIndex];
+      const path = frame ? anyPanoPath(panosDir, frame.image_id) : null;
+      if (!frame || path === null) return null;
+      try {
+        frames[String(job.frameIndex)] = [await panos.add(path), frame.compass_angle ?? 0];
+      } catch {
+        return null; // the page says already which panorama it could not embed
+      }
+    }
+    const o = ep.outcome as Record<string, unknown> | null | undefined;
+    const outcome = o ? Object.fromEntries(OUTCOME_KEYS.filter((k) => k in o).map((k) => [k, o[k]])) : null;
+    const play: PlayRecord = { turns, outcome, frames, ...(!ep.task.task_id && v.task.task_id ? { taskId: v.task.task_id } : {}) };
+    let video;
+    try {
+      video = boardVideo(page, play);
+    } catch {
+      return null;
+    }
+    this.visitMaps({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...video.timeline, output: PLAYER_OUTPUT }) });
+    for (const t of page.turns) for (const s of [t.reply, t.call, t.feedback, ...t.errors]) if (s) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
+    for (const s of [page.model, page.country, page.verdict, page.id]) if (s) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
+    if (!this.first) this.first = { ...page, play };
+    this.count++;
+    return play;
+  }
+
+  /** Map framings are fixed within a segment: its first and last frames show every one. */
+  private visitMaps(spec: VideoSpec & { composition: "Rollout" }): void {
+    const tx = measuringLayouter(roughMeasure);
+    for (const s of spec.props.segments) {
+      this.reads.visit(sceneAt(spec, s.startFrame, tx));
+      if (s.durationFrames > 1) this.reads.visit(sceneAt(spec, s.startFrame + s.durationFrames - 1, tx));
+    }
+  }
+
+  /**
+   * The faces the video's text uses, from Node's own text plan of the first episode
+   * alone and against itself in the two-up: the scenes' fonts, not the trace's words.
+   */
+  private usedFaces(): Set<string> {
+    if (this.faces) return this.faces;
+    const faces = new Set<string>();
+    if (this.first?.play) {
+      const { timeline } = boardVideo(this.first, this.first.play);
+      const side = { timeline, arm: timeline.episode.modelName, pass: null };
+      const [la, lb] = sideLabels(side, { ...side, pass: 1 });
+      const specs: VideoSpec[] = [
+        { composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: PLAYER_OUTPUT }) },
+        { composition: "Compare", props: ComparePropsSchema.parse({ version: 1, a: { ...side, label: la }, b: { ...side, pass: 1, label: lb }, output: PLAYER_OUTPUT }) },
+      ];
+      for (const spec of specs) {
+        for (const k of Object.keys(planTextAndMaps(spec, false).text)) {
+          const face = faceOfKey(k);
+          if (face) faces.add(face);
+        }
+      }
+    }
+    return (this.faces = faces);
+  }
+
+  /** The page-wide table, as JSON safe inside a script element. */
+  metaJson(): string {
+    const places: Record<string, unknown> = {};
+    for (const key of this.reads.placeCells()) {
+      const kept = this.reads.trim(key, readPlaces(key));
+      places[key] = kept;
+      for (const p of kept) for (const ch of p[0]) this.chars.add(ch.codePointAt(0)!);
+    }
+    const gz = (value: unknown) => gzipSync(Buffer.from(JSON.stringify(value)), { level: 9 }).toString("base64");
+    const meta: PlayerMeta = {
+      version: 1,
+      kind: "board",
+      fonts: fontsFor(this.chars, this.usedFaces()),
+      cells: gz(Object.fromEntries(this.reads.cells().map((k) => [k, readMapCell(k)]))),
+      places: gz(places),
+      episodes: {},
+      inputs: this.inputs,
+    };
+    return scriptJson(meta);
+  }
+}
+
+/** The page's closing text with the player's table before `</body>`. */
+export function boardPlayerTail(tail: string, player: BoardPlayer): string {
+  const at = tail.lastIndexOf("</body>");
+  if (at < 0) throw new Error("page tail without </body>");
+  return `${tail.slice(0, at)}<script type="application/json" id="${PLAYER_META_ID}">${player.metaJson()}</script>\n${tail.slice(at)}`;
+}
