@@ -68,10 +68,9 @@ export function playerSlot(id: string, opts: MountOptions = {}, label = "▶ Pla
   btn.textContent = label;
   btn.addEventListener("click", () => startPlayer(slot, id, opts));
   slot.appendChild(btn);
-  const check = () => {
-    if (hasVideo(id, opts.source) === false) slot.remove();
-  };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", check, { once: true });
-  else check();
+  // Known now (a board's episode, a loaded page): no slot at all; else removed once the page has loaded.
+  const known = hasVideo(id, opts.source);
+  if (known === false) return null;
+  if (known === null) document.addEventListener("DOMContentLoaded", () => hasVideo(id, opts.source) === false && slot.remove(), { once: true });
   return slot;
 }
