@@ -26,7 +26,12 @@ import { TEXT_CAP } from "../src/page/board/build.ts";
 import { boardVideo } from "../src/page/player/board-episode.ts";
 import { stepTurnFrame, turnMarks } from "../src/page/player/clock.ts";
 import type { PlayerMeta } from "../src/page/player/format.ts";
+import type { PlayerHandle } from "../src/page/player/main.ts";
 import { cspHash } from "../src/page/escape.ts";
+import { PNG } from "pngjs";
+import { cropRgb, paintNative, psnr, rolloutRegions } from "./video-helpers.ts";
+import { withTextPlan } from "../src/film/shared/text-plan.ts";
+import { RolloutPropsSchema } from "../video/rollout/props.ts";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -84,6 +89,24 @@ function planned(id: string): ReturnType<typeof boardVideo> {
   return boardVideo(e, e.play!);
 }
 
+const publicDir = join(tmp, "public");
+const framesRuns = new Map<string, Promise<Timeline>>();
+
+/** `georeplay frames` for a board episode (its frame files under publicDir), once: its timeline.json. */
+function framesTimeline(id: string): Promise<Timeline> {
+  let p = framesRuns.get(id);
+  if (!p) {
+    p = generateFrames({ episodes: [fixture.dir], ...inputs, episode: id, publicDir, fps: 30, jobs: 1, unverified: true }).then(
+      (r) => JSON.parse(readFileSync(r.timelinePath, "utf8")) as Timeline,
+    );
+    framesRuns.set(id, p);
+  }
+  return p;
+}
+
+/** An episode whose every reply fits the board's text cap: its video is frames's, text and all. */
+const uncut = () => [...episodes.values()].find((e) => e.turns.every((t) => (t.replyChars ?? 0) <= TEXT_CAP && (t.reasoningChars ?? 0) <= TEXT_CAP))!;
+
 /** Keys sorted all the way down: zod's check (buildTimeline) writes keys in the schema's order. */
 const sorted = (x: unknown): unknown =>
   Array.isArray(x)
@@ -108,13 +131,12 @@ describe("one timeline", () => {
 
   it("the timeline planned from a chunk's episode is frames's timeline.json (a reply over the board's text cap: its cut text and an ellipsis)", async () => {
     const ids = [...episodes.values()];
-    const short = ids.find((e) => e.turns.every((t) => (t.replyChars ?? 0) <= TEXT_CAP && (t.reasoningChars ?? 0) <= TEXT_CAP))!;
+    const short = uncut();
     const long = ids.find((e) => e.turns.some((t) => (t.replyChars ?? 0) > TEXT_CAP))!;
     const drifted = ids.find((e) => e.views.mismatch > 0 && e !== long && e !== short)!;
     expect(short && long && drifted).toBeTruthy();
     for (const e of [short, long, drifted]) {
-      const frames = await generateFrames({ episodes: [fixture.dir], ...inputs, episode: e.id, publicDir: join(tmp, "public"), fps: 30, jobs: 1, unverified: true });
-      const want = JSON.parse(readFileSync(frames.timelinePath, "utf8")) as Timeline;
+      const want = await framesTimeline(e.id);
       const got = planned(e.id).timeline;
       // The schema accepts it (the browser has no zod to check it with).
       expect(() => TimelineSchema.parse(got)).not.toThrow();
@@ -216,6 +238,70 @@ describe("an episode plays on the board page", () => {
       await close();
     }
   }, 120_000);
+});
+
+/**
+ * Outside the viewport the board's frames are the native engine's within font-rasteriser noise: the
+ * browser lays the text out itself (Chromium's measureText against Skia's, the same font files), so
+ * a word may start a fraction of a pixel apart and its antialiasing differ (the header measures
+ * ~28.5 dB where the run page, painting Node's own layout, measures over 30); the lines are the same.
+ */
+const OUTSIDE_DB = 25;
+
+describe("the board's player paints the native engine's frames", () => {
+  it("outside the viewport (HUD, trace pane, score card: text laid out by the browser) >= 30 dB at four moments; the viewport is a reprojection or an exact zoom", async () => {
+    const e = uncut();
+    const timeline = await framesTimeline(e.id);
+    const spec = withTextPlan({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: { width: 1280, height: 720 } }) });
+    const marks = turnMarks(timeline);
+    const frames = [30, marks[1].frame, marks[Math.min(3, marks.length - 1)].frame + 10, timeline.totalFrames - 5];
+    const { page, errors, close } = await openAt(boardFile, `#${encodeURIComponent(e.id)}/t=${frames[0] / 30}`);
+    const measured: string[] = [];
+    try {
+      for (const frame of frames) {
+        await page.evaluate((h) => (location.hash = h), `#${encodeURIComponent(e.id)}/t=${Number((frame / 30).toFixed(3))}`);
+        await page.waitForFunction((f) => document.querySelector<HTMLElement>(".player[data-ready]")?.dataset.frame === String(f), frame, { timeout: 60_000 });
+        const url = await page.evaluate(() => document.querySelector<HTMLCanvasElement>(".player canvas")!.toDataURL("image/png"));
+        const browserPng = PNG.sync.read(Buffer.from(url.split(",")[1], "base64"));
+        const [native] = await paintNative(spec, [frame], publicDir);
+        const line: string[] = [];
+        for (const [region, r] of rolloutRegions(timeline, { width: 1280, height: 720 })) {
+          const db = psnr(cropRgb(browserPng, r), cropRgb(native, r));
+          line.push(`${region} ${db === Infinity ? "inf" : db.toFixed(1)}`);
+          if (region !== "viewport") expect(db, `frame ${frame}: ${region}`).toBeGreaterThanOrEqual(OUTSIDE_DB);
+        }
+        measured.push(`frame ${frame}: ${line.join(", ")}`);
+      }
+      // The lines themselves: every frame laid out by the browser, against Node's text plan for the same video.
+      const browserPlan = await page.evaluate(
+        async ({ id, episode, total }) => {
+          const load = (window as unknown as { grPlayerLoad: () => { mount: (c: HTMLElement, id: string, o: object) => PlayerHandle } }).grPlayerLoad;
+          const div = document.createElement("div");
+          document.body.appendChild(div);
+          const h = load().mount(div, id, { source: { kind: "board", episode } });
+          await h.ready;
+          for (let f = 0; f < total; f++) h.paintFrame(f);
+          return h.textPlan();
+        },
+        { id: e.id, episode: e, total: timeline.totalFrames },
+      );
+      const nodePlan = spec.props.text!;
+      const laid = Object.keys(nodePlan).filter((k) => !k.startsWith("places|"));
+      expect(Object.keys(browserPlan!).filter((k) => !k.startsWith("places|")).sort()).toEqual(laid.sort());
+      let widest = { px: 0, share: 0, key: "" };
+      for (const k of laid) {
+        const [n, b] = [nodePlan[k], browserPlan![k]];
+        if (typeof n !== "number") expect(b, k).toEqual(n);
+        else if (Math.abs(n - (b as number)) > widest.px) widest = { px: Math.abs(n - (b as number)), share: Math.abs(n - (b as number)) / Math.max(1, n), key: k };
+      }
+      measured.push(`text plan: ${laid.length} layouts, the same lines; widths within ${widest.px.toFixed(2)} px (${(100 * widest.share).toFixed(2)}%, ${widest.key.slice(0, 80)})`);
+      expect(widest.share).toBeLessThan(0.01);
+      expect(errors).toEqual([]);
+    } finally {
+      console.info(`board player vs native PSNR (dB), episode ${e.id}:\n${measured.join("\n")}`);
+      await close();
+    }
+  }, 240_000);
 });
 
 describe("the compare view plays the two-up", () => {

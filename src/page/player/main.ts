@@ -10,6 +10,7 @@
  */
 import { sceneAt } from "../../../video/compositions.ts";
 import { paint } from "../../../video/paint.ts";
+import type { TextPlan } from "../../../video/text/layouter.ts";
 import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, type TurnMark } from "./clock.ts";
 import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
@@ -44,6 +45,8 @@ export interface PlayerHandle {
   /** Paints a frame now (benchmarks); returns nothing until ready. */
   paintFrame(frame: number): void;
   mode(): Reprojection | null;
+  /** Board pages: the lines the browser laid out so far (tests compare them with Node's text plan); null where the plan came embedded. */
+  textPlan(): TextPlan | null;
   destroy(): void;
 }
 
@@ -279,6 +282,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     pause,
     paintFrame: draw,
     mode: () => source?.mode ?? null,
+    textPlan: () => video?.plan?.() ?? null,
     destroy: () => {
       alive = false;
       pause();

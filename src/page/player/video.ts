@@ -13,7 +13,7 @@
  * the text plan).
  */
 import { videoFps, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
-import { measuringLayouter, planLayouter, type TextLayouter } from "../../../video/text/layouter.ts";
+import { measuringLayouter, planLayouter, type TextLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { cssFont } from "../../../video/text/fonts.ts";
 import type { Measure } from "../../../video/text/lines.ts";
 import { sideLabels, type CompareProps } from "../../../video/compare/props.ts";
@@ -42,6 +42,8 @@ export interface PlayerVideo {
   /** Compare: the turn slot each side shows at a frame (both sides run on one clock). */
   sides?(frame: number): [number, number];
   render: string;
+  /** Where the browser lays text out: what it laid out so far. */
+  plan?: () => TextPlan;
 }
 
 function browserMeasure(): Measure {
@@ -52,7 +54,7 @@ function browserMeasure(): Measure {
   };
 }
 
-function liveLayouter(a: PageAssets): TextLayouter {
+function liveLayouter(a: PageAssets): TextLayouter & { plan(): TextPlan } {
   return measuringLayouter(browserMeasure(), (key) => a.places[key] ?? []);
 }
 
@@ -71,7 +73,8 @@ export async function loadVideo(a: PageAssets, id: string, source: PlaySource): 
     if (!e.play) throw noRecord(e);
     const v = boardVideo(e, e.play);
     const spec: VideoSpec = { composition: "Rollout", props: { ...v.timeline, output: PLAYER_OUTPUT } };
-    return rollout(spec, liveLayouter(a), new Map([[v.timeline.framesDir, v.files]]), renderCommand(inputs, e.id));
+    const tx = liveLayouter(a);
+    return { ...rollout(spec, tx, new Map([[v.timeline.framesDir, v.files]]), renderCommand(inputs, e.id)), plan: tx.plan };
   }
   const [ea, eb] = [source.a, source.b];
   if (!ea.play) throw noRecord(ea);
@@ -92,9 +95,11 @@ export async function loadVideo(a: PageAssets, id: string, source: PlaySource): 
     const i = clock.slots.findIndex((s) => s.segments[side] === shown);
     return i < 0 ? slotAt(clock, frame).index : i;
   };
+  const tx = liveLayouter(a);
   return {
     spec,
-    tx: liveLayouter(a),
+    tx,
+    plan: tx.plan,
     files: new Map([
       [va.timeline.framesDir, va.files],
       [vb.timeline.framesDir, vb.files],
