@@ -249,7 +249,7 @@ describe("an episode plays on the board page", () => {
 const OUTSIDE_DB = 25;
 
 describe("the board's player paints the native engine's frames", () => {
-  it("outside the viewport (HUD, trace pane, score card: text laid out by the browser) >= 30 dB at four moments; the viewport is a reprojection or an exact zoom", async () => {
+  it("outside the viewport (HUD, trace pane, score card: text laid out by the browser) >= 25 dB at four moments, and the same lines as Node lays out; the viewport is a reprojection or an exact zoom", async () => {
     const e = uncut();
     const timeline = await framesTimeline(e.id);
     const spec = withTextPlan({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: { width: 1280, height: 720 } }) });
