@@ -13,14 +13,12 @@ import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
 import { measuringLayouter } from "../../../video/text/layouter.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
-import { ComparePropsSchema, sideLabels } from "../../../video/compare/props.ts";
 import { MapReads } from "../../film/shared/map-reads.ts";
-import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
 import type { PageEpisode } from "../model.ts";
 import { scriptJson } from "../escape.ts";
 import { boardVideo } from "../player/board-episode.ts";
-import { faceOfKey, fontsFor } from "../player/embed.ts";
+import { fontsFor } from "../player/embed.ts";
 import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta, type PlayRecord, type PlayTurn } from "../player/format.ts";
 import type { RenderInputs } from "../player/render-command.ts";
 import type { PanoTable } from "./panos.ts";
@@ -34,8 +32,6 @@ const roughMeasure = (text: string, font: { size: number }) => text.length * fon
 export class BoardPlayer {
   private readonly reads = new MapReads();
   private readonly chars = new Set<number>();
-  private faces: Set<string> | null = null;
-  private first: PageEpisode | null = null;
   count = 0;
 
   constructor(private readonly inputs: RenderInputs) {
@@ -103,7 +99,6 @@ export class BoardPlayer {
     this.visitMaps({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...video.timeline, output: PLAYER_OUTPUT }) });
     for (const t of page.turns) for (const s of [t.reply, t.call, t.feedback, ...t.errors]) if (s) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
     for (const s of [page.model, page.country, page.verdict, page.id]) if (s) for (const ch of s) this.chars.add(ch.codePointAt(0)!);
-    if (!this.first) this.first = { ...page, play };
     this.count++;
     return play;
   }
@@ -115,31 +110,6 @@ export class BoardPlayer {
       this.reads.visit(sceneAt(spec, s.startFrame, tx));
       if (s.durationFrames > 1) this.reads.visit(sceneAt(spec, s.startFrame + s.durationFrames - 1, tx));
     }
-  }
-
-  /**
-   * The faces the video's text uses, from Node's own text plan of the first episode
-   * alone and against itself in the two-up: the scenes' fonts, not the trace's words.
-   */
-  private usedFaces(): Set<string> {
-    if (this.faces) return this.faces;
-    const faces = new Set<string>();
-    if (this.first?.play) {
-      const { timeline } = boardVideo(this.first, this.first.play);
-      const side = { timeline, arm: timeline.episode.modelName, pass: null };
-      const [la, lb] = sideLabels(side, { ...side, pass: 1 });
-      const specs: VideoSpec[] = [
-        { composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: PLAYER_OUTPUT }) },
-        { composition: "Compare", props: ComparePropsSchema.parse({ version: 1, a: { ...side, label: la }, b: { ...side, pass: 1, label: lb }, output: PLAYER_OUTPUT }) },
-      ];
-      for (const spec of specs) {
-        for (const k of Object.keys(planTextAndMaps(spec, false).text)) {
-          const face = faceOfKey(k);
-          if (face) faces.add(face);
-        }
-      }
-    }
-    return (this.faces = faces);
   }
 
   /** The page-wide table, as JSON safe inside a script element. */
@@ -154,7 +124,8 @@ export class BoardPlayer {
     const meta: PlayerMeta = {
       version: 1,
       kind: "board",
-      fonts: fontsFor(this.chars, this.usedFaces()),
+      // Every face of the video's two families (whichever a board's episodes need: ~0.4 MB once), only the subsets its text reaches.
+      fonts: fontsFor(this.chars),
       cells: gz(Object.fromEntries(this.reads.cells().map((k) => [k, readMapCell(k)]))),
       places: gz(places),
       episodes: {},
