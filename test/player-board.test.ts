@@ -287,14 +287,21 @@ describe("the board's player paints the native engine's frames", () => {
       );
       const nodePlan = spec.props.text!;
       const laid = Object.keys(nodePlan).filter((k) => !k.startsWith("places|"));
-      expect(Object.keys(browserPlan!).filter((k) => !k.startsWith("places|")).sort()).toEqual(laid.sort());
+      expect(
+        Object.keys(browserPlan!)
+          .filter((k) => !k.startsWith("places|"))
+          .sort(),
+      ).toEqual(laid.sort());
       let widest = { px: 0, share: 0, key: "" };
       for (const k of laid) {
         const [n, b] = [nodePlan[k], browserPlan![k]];
         if (typeof n !== "number") expect(b, k).toEqual(n);
-        else if (Math.abs(n - (b as number)) > widest.px) widest = { px: Math.abs(n - (b as number)), share: Math.abs(n - (b as number)) / Math.max(1, n), key: k };
+        else if (Math.abs(n - (b as number)) > widest.px)
+          widest = { px: Math.abs(n - (b as number)), share: Math.abs(n - (b as number)) / Math.max(1, n), key: k };
       }
-      measured.push(`text plan: ${laid.length} layouts, the same lines; widths within ${widest.px.toFixed(2)} px (${(100 * widest.share).toFixed(2)}%, ${widest.key.slice(0, 80)})`);
+      measured.push(
+        `text plan: ${laid.length} layouts, the same lines; widths within ${widest.px.toFixed(2)} px (${(100 * widest.share).toFixed(2)}%, ${widest.key.slice(0, 80)})`,
+      );
       expect(widest.share).toBeLessThan(0.01);
       expect(errors).toEqual([]);
     } finally {
@@ -360,6 +367,8 @@ describe("the page around it", () => {
     expect(plain.includes("window.grPlayerLoad=function")).toBe(false);
     expect(plain.includes('id="gr-player')).toBe(false);
     expect([...chunkEpisodes(plain).values()].some((e) => e.play !== undefined)).toBe(false);
-    console.info(`board page (fixture, ${data.episodes.length} episodes): ${statSync(boardFile).size} bytes with the player, ${statSync(plainFile).size} without`);
+    console.info(
+      `board page (fixture, ${data.episodes.length} episodes): ${statSync(boardFile).size} bytes with the player, ${statSync(plainFile).size} without`,
+    );
   });
 });

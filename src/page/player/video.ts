@@ -64,7 +64,9 @@ export async function loadVideo(a: PageAssets, id: string, source: PlaySource): 
   if (source.kind === "run") {
     const data = await episodeData(a, id);
     const spec: VideoSpec = { composition: "Rollout", props: data.props };
-    const tx = planLayouter(data.props.text ?? {}, browserMeasure(), () => console.warn("georeplay player: a line not in the text plan was laid out by the browser"));
+    const tx = planLayouter(data.props.text ?? {}, browserMeasure(), () =>
+      console.warn("georeplay player: a line not in the text plan was laid out by the browser"),
+    );
     return rollout(spec, tx, new Map([[data.props.framesDir, data.files]]), data.render);
   }
   const inputs = a.meta.inputs ?? { episodes: [] };
@@ -86,7 +88,12 @@ export async function loadVideo(a: PageAssets, id: string, source: PlaySource): 
   const sa = { arm: ea.model, pass: ea.sample };
   const sb = { arm: eb.model, pass: eb.sample };
   const [la, lb] = sideLabels(sa, sb);
-  const props: CompareProps = { version: 1, a: { timeline: va.timeline, ...sa, label: la }, b: { timeline: vb.timeline, ...sb, label: lb }, output: PLAYER_OUTPUT };
+  const props: CompareProps = {
+    version: 1,
+    a: { timeline: va.timeline, ...sa, label: la },
+    b: { timeline: vb.timeline, ...sb, label: lb },
+    output: PLAYER_OUTPUT,
+  };
   const spec: VideoSpec = { composition: "Compare", props };
   const clock = compareClock(props);
   const marks = clock.slots.filter((s) => s.kind !== "score").map((s) => ({ turn: s.turn, frame: s.startFrame }));

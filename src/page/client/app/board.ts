@@ -72,7 +72,11 @@ export function startBoard(): void {
       rewardLabel: "env reward",
     },
     media,
-    playerHooks(doc.getElementById("gr-detail") as HTMLElement, (t) => detail.markTurn(t, false), (e) => ({ kind: "board", episode: e })),
+    playerHooks(
+      doc.getElementById("gr-detail") as HTMLElement,
+      (t) => detail.markTurn(t, false),
+      (e) => ({ kind: "board", episode: e }),
+    ),
   );
   new TaskTable(doc, store, data, byTask).render(store.get());
   const compare = new CompareView(doc, store, data, byTask, (c) => chunks.get(c), media);
