@@ -103,10 +103,19 @@ export class BoardPlayer {
     return play;
   }
 
-  /** Map framings are fixed within a segment: its first and last frames show every one. */
+  /**
+   * A Rollout video draws maps only on map segments with pins (video/rollout/state.ts: showMap)
+   * and on the score card, each framing fixed within its segment: the first and last frames of
+   * those segments show every one (the same pins once).
+   */
   private visitMaps(spec: VideoSpec & { composition: "Rollout" }): void {
     const tx = measuringLayouter(roughMeasure);
+    const seen = new Set<string>();
     for (const s of spec.props.segments) {
+      if (s.kind !== "score" && !(s.kind === "map" && s.pins.length > 0)) continue;
+      const key = `${s.kind}|${JSON.stringify(s.pins)}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       this.reads.visit(sceneAt(spec, s.startFrame, tx));
       if (s.durationFrames > 1) this.reads.visit(sceneAt(spec, s.startFrame + s.durationFrames - 1, tx));
     }
