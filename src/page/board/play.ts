@@ -14,6 +14,8 @@ import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
 import { measuringLayouter } from "../../../video/text/layouter.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
 import { MapReads } from "../../film/shared/map-reads.ts";
+import { cellsFor, type Atlas } from "../../../video/map/atlas.ts";
+import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";
 import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
 import type { PageEpisode } from "../model.ts";
 import { scriptJson } from "../escape.ts";
@@ -25,6 +27,11 @@ import type { PanoTable } from "./panos.ts";
 
 /** The outcome fields the timeline reads (replay/frames/build-timeline.ts outcomeOf). */
 const OUTCOME_KEYS = ["guess", "truth", "distance_km", "reward", "verdict", "action_cost", "turns_used", "forced_guess"] as const;
+
+/** The atlases of framings wider than a region (video/map/atlas.ts atlasFor: over 8 degrees half-width). */
+const WIDE_ATLASES: Atlas[] = ["50m", "110m"];
+/** The population floor of those framings (video/map/places.ts minPopulation). */
+const WIDE_FLOOR = minPopulation(9);
 
 /** Layout-free measuring for the maps pass: map framings do not depend on text widths. */
 const roughMeasure = (text: string, font: { size: number }) => text.length * font.size * 0.55;
@@ -121,11 +128,23 @@ export class BoardPlayer {
     }
   }
 
-  /** The page-wide table, as JSON safe inside a script element. */
+  /**
+   * The page-wide table, as JSON safe inside a script element. Besides what the episodes'
+   * maps read: every 50m and 110m atlas cell and every place a framing that wide names, for
+   * the framings no single episode shows (the two-up's score card spans both guesses and
+   * the truth: any pair of a task's attempts). A city-scale pair framing (10m) may still
+   * read a cell none of its episodes did: that map then lacks it.
+   */
   metaJson(): string {
-    const places: Record<string, unknown> = {};
-    for (const key of this.reads.placeCells()) {
-      const kept = this.reads.trim(key, readPlaces(key));
+    const world = { lon: [-180, 179.999] as [number, number], lat: [-90, 89.999] as [number, number] };
+    const cells = new Set([...this.reads.cells(), ...WIDE_ATLASES.flatMap((a) => cellsFor(a, world).map((c) => c.key))]);
+    const places: Record<string, Place[]> = {};
+    const read = new Set(this.reads.placeCells());
+    for (const { key } of placeCellsFor(world)) {
+      const all = readPlaces(key);
+      const named = new Set(read.has(key) ? this.reads.trim(key, all) : []);
+      const kept = all.filter((p) => p[3] >= WIDE_FLOOR || named.has(p));
+      if (!kept.length) continue;
       places[key] = kept;
       for (const p of kept) for (const ch of p[0]) this.chars.add(ch.codePointAt(0)!);
     }
@@ -135,7 +154,7 @@ export class BoardPlayer {
       kind: "board",
       // Every face of the video's two families (whichever a board's episodes need: ~0.4 MB once), only the subsets its text reaches.
       fonts: fontsFor(this.chars),
-      cells: gz(Object.fromEntries(this.reads.cells().map((k) => [k, readMapCell(k)]))),
+      cells: gz(Object.fromEntries([...cells].sort().map((k) => [k, readMapCell(k)]))),
       places: gz(places),
       episodes: {},
       inputs: this.inputs,
