@@ -343,6 +343,11 @@ describe("the compare view plays the two-up", () => {
       await page.click(".player button.link");
       expect(await page.evaluate(() => location.hash)).toBe(`#compare/1/sonnet-5/base/t=${Number((s.frame / 30).toFixed(3))}`);
       expect(await page.locator(".player code.cmd").textContent()).toContain(`--episode ${a} --versus ${b}`);
+      // Closing the view stops the two-up (it would go on painting a detached canvas).
+      await page.keyboard.press("Space");
+      await page.keyboard.press("Escape");
+      await page.waitForFunction(() => document.querySelector("#gr-compare")!.hasAttribute("hidden"));
+      expect(await page.locator(".player").count()).toBe(0);
       expect(requests).toEqual([`file://${boardFile}`]);
       expect(errors).toEqual([]);
     } finally {

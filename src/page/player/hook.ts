@@ -47,6 +47,13 @@ export function startPlayer(slot: HTMLElement, id: string, opts: MountOptions = 
   return handle;
 }
 
+/** Stops and removes the player started last when its id is `id` or starts with it (its view was closed). */
+export function stopPlayer(id: string): void {
+  if (!current || !current.id.startsWith(id)) return;
+  current.handle.destroy();
+  current = null;
+}
+
 /** The player of the episode shown, if one was started. */
 export function currentPlayer(id: string): PlayerHandle | null {
   return current && current.id === id ? current.handle : null;

@@ -13,9 +13,12 @@ import type { PageEpisode } from "../../../model.ts";
 import { badge, el, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
-import { playerSlot, startPlayer } from "../../../player/hook.ts";
+import { playerSlot, startPlayer, stopPlayer } from "../../../player/hook.ts";
 import { outcomeBox, turnCard, episodeMeta, type Media } from "../detail/detail.ts";
 import { pairAttempts } from "./pair.ts";
+
+/** The two-up player's id prefix (the hook's one current player may be an episode's). */
+const TWO_UP = "compare:";
 
 const sgn = (x: number | null) => (x == null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(4));
 
@@ -37,7 +40,10 @@ export class CompareView {
     this.tasks = data.tasks.map((t) => t.index);
     store.subscribe((s, prev) => {
       if (s.route.kind === "compare") void this.render(s, prev);
-      else if (prev.route.kind === "compare") this.root.hidden = true;
+      else if (prev.route.kind === "compare") {
+        this.root.hidden = true;
+        stopPlayer(TWO_UP); // a two-up playing in a closed view would go on painting
+      }
     });
   }
 
@@ -181,7 +187,7 @@ export class CompareView {
       const [ea, eb] = full;
       if (ea && eb) {
         const slot = playerSlot(
-          `compare:${ea.id}:${eb.id}`,
+          `${TWO_UP}${ea.id}:${eb.id}`,
           { source: { kind: "compare", a: ea, b: eb }, link: (t) => compareHash(task, a, b, t) },
           "▶ Play both attempts (two-up video)",
         );
