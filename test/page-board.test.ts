@@ -112,6 +112,8 @@ describe("board page", () => {
         '<script type="application/json" id="gr-chunks">',
         '<script type="application/json" id="gr-panos">',
         '<script type="application/json" id="gr-images">',
+        // The player's page-wide table (fonts, map cells and places, the inputs for the render command): inert JSON.
+        '<script type="application/json" id="gr-player">',
         "<script>",
       ].sort(),
     );

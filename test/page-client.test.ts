@@ -203,6 +203,19 @@ describe("deep links", () => {
     expect(compareHash(3, "a", "b")).toBe("#compare/3/a/b");
     expect(parseHash("#compare/x/a/b")).toBeNull();
   });
+
+  it("a compare link may name a moment of its two-up video (#compare/<task>/<A>/<B>/t=<seconds>)", () => {
+    expect(parseHash("#compare/2/sonnet-5/base/t=8.5")).toEqual({ kind: "compare", task: 2, a: "sonnet-5", b: "base", t: 8.5 });
+    expect(compareHash(2, "sonnet-5", "base", 8.5)).toBe("#compare/2/sonnet-5/base/t=8.5");
+    expect(compareHash(2, "a", "b", 1 / 3)).toBe("#compare/2/a/b/t=0.333");
+    expect(parseHash(compareHash(17, "ckpt/200 β", "t=1", 0))).toEqual({ kind: "compare", task: 17, a: "ckpt/200 β", b: "t=1", t: 0 });
+    expect(parseAddress("#compare/1/a/b/t=3?q=x")).toEqual({ route: { kind: "compare", task: 1, a: "a", b: "b", t: 3 }, query: { q: "x" } });
+    // Not a moment: a time that is not a number, or a fifth part.
+    expect(parseHash("#compare/1/a/b/t=x")).toBeNull();
+    expect(parseHash("#compare/1/a/b/c/t=1")).toBeNull();
+    // The episode moment link is unchanged.
+    expect(parseHash("#ep-1/t=2")).toEqual({ kind: "moment", id: "ep-1", t: 2 });
+  });
 });
 
 describe("client bundle", () => {

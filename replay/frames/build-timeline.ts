@@ -86,6 +86,16 @@ export type TimelinePlan = Pick<EpisodePlan, "segments" | "guessed">;
 
 /** `task` is null when there is no task row (example-rollout folders need none): credit then falls back to the defaults. */
 export function buildTimeline(plan: TimelinePlan, episode: Episode, task: TaskRow | null, opts: TimelineOptions): Timeline {
+  // The contract check: a timeline the composition cannot read is a bug here, not bad input.
+  return TimelineSchema.parse(assembleTimeline(plan, episode, task, opts));
+}
+
+/**
+ * The timeline, not yet checked against the schema: what the page's player computes in the
+ * browser (which carries no zod), from the same code. buildTimeline's check changes nothing
+ * in a timeline it accepts (the test of the board's player compares the two).
+ */
+export function assembleTimeline(plan: TimelinePlan, episode: Episode, task: TaskRow | null, opts: TimelineOptions): Timeline {
   let start = 0;
   const segments = plan.segments.map((s) => {
     const seg = {
@@ -131,6 +141,5 @@ export function buildTimeline(plan: TimelinePlan, episode: Episode, task: TaskRo
     trace: episode.turns.map(traceEntry),
     outcome: outcomeOf(episode),
   };
-  // The contract check: a timeline the composition cannot read is a bug here, not bad input.
-  return TimelineSchema.parse(timeline);
+  return timeline;
 }

@@ -14,6 +14,8 @@ import { isTempName, writeAtomic } from "../io/atomic.ts";
 import type { Timeline } from "../timeline/timeline-schema.ts";
 import type { DeferredFrame, FramesResult, FramesStats } from "./frames-types.ts";
 import { sha256 } from "../render/frame-file.ts";
+import { slugFor } from "./slug.ts";
+export { slugFor };
 
 const MANIFEST_VERSION = 1;
 
@@ -35,15 +37,6 @@ export interface OutputPaths {
   framesPath: string;
   timelinePath: string;
   manifestPath: string;
-}
-
-/** A file-system safe folder name from an episode id (trace text is never trusted as a path). */
-export function slugFor(episodeId: string): string {
-  const s = episodeId
-    .replace(/[^A-Za-z0-9_-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 64);
-  return s || "episode";
 }
 
 /** `framesDir` for the timeline: relative to Remotion's public dir when `out` is inside it, else "frames". */

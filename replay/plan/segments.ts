@@ -101,6 +101,11 @@ function hud(pose: Pose, base: HudBase): HudState {
 
 export interface PlanOptions {
   fps: number;
+  /**
+   * A turn's reply length in characters (how long its hold lasts). Default: its text's. A page
+   * that carries replies cut short (a board) passes the recorded length, so the holds are the same.
+   */
+  replyChars?: (t: Turn) => number;
 }
 
 /**
@@ -115,7 +120,7 @@ export function planEpisode(episode: Episode, opts: PlanOptions): EpisodePlan {
   if (first.image_kind !== "view" || !first.image_sha256 || !first.camera_after) {
     throw new PlanError(`episode ${episode.episode_id} turn ${first.turn}: the opening turn has no view with a recorded hash, so there is nothing to replay`);
   }
-  const plan = new Planner(first, opts.fps);
+  const plan = new Planner(first, opts.fps, opts.replyChars ?? replyChars);
   for (const t of turns.slice(1)) plan.turn(t);
   if (episode.outcome || plan.guessed) plan.score();
   return { segments: plan.segments, jobs: plan.jobs, guessed: plan.guessed };
@@ -135,6 +140,7 @@ class Planner {
   constructor(
     first: Turn,
     private readonly fps: number,
+    private readonly replyLength: (t: Turn) => number,
   ) {
     this.cam = first.camera_after as Camera;
     this.shown = this.addKeyframe(first);
@@ -201,7 +207,7 @@ class Planner {
   }
 
   private hold(t: Turn): number {
-    return toFrames(holdSeconds(replyChars(t)), this.fps);
+    return toFrames(holdSeconds(this.replyLength(t)), this.fps);
   }
 
   /** The view file of this turn: what is on screen when the bytes are the same, else a new keyframe. */

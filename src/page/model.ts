@@ -19,6 +19,7 @@ import { geoevalReward } from "../../replay/rules/reward.ts";
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
+import type { PlayRecord } from "./player/format.ts";
 
 /** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
 export interface PanoRef {
@@ -109,6 +110,8 @@ export interface PageEpisode {
   config: Record<string, string | number | boolean | null> | null;
   outcomeMap: MapSpec | null;
   turns: PageTurn[];
+  /** Board pages: what the browser plans this episode's video from (absent: it does not play). */
+  play?: PlayRecord;
 }
 
 /** Resolves a rendered view to its image-table index (stored once per distinct digest). */

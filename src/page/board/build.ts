@@ -30,6 +30,7 @@ import { PanoTable } from "./panos.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
+import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies, reasoning and prompts are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -132,6 +133,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
     const panos = new PanoTable(panoPart);
     const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
     const compareMaps = new CompareMapTable();
+    const player = opts.player === false ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
@@ -170,7 +172,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
             message: `${v.file}:${v.line}: episode ${v.episode.episode_id}: ${p}`,
           });
         }
-        const at = chunks.add(page.index, scriptJson(compact));
+        const play = player ? await player.record(v, compact, panos, opts.panos) : null;
+        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact));
         compareMaps.add(page.index, v.episode);
         const o = v.episode.outcome ?? null;
         rows.push({
@@ -241,10 +244,12 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         board: boardSections(report, notes),
       },
       summariseRun(stats),
+      player !== null && player.count > 0,
     );
+    const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;
     const bytes = await writePage(
       opts.out,
-      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, parts.tail],
+      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
       opts.signal,
     );
     return { ...result, written: true, partial: errors.length > 0, bytes };

@@ -21,6 +21,7 @@ import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
 import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
 import { buildTimeline } from "../../../replay/frames/build-timeline.ts";
 import { framesDirFor, slugFor } from "../../../replay/frames/output.ts";
+import { renderCommand, type RenderInputs } from "./render-command.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
 import { FONT_FACES, MONO_FAMILY, SANS_FAMILY, type FontFaceFile } from "../../../video/text/fonts.ts";
@@ -33,28 +34,10 @@ import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSo
 
 const require = createRequire(import.meta.url);
 
+export { renderCommand, shellWord, type RenderInputs } from "./render-command.ts";
+
 /** The page's own index of a verified view (the run page's image table, keyed by digest). */
 export type ViewIndexer = (digest: string, jpeg: Buffer) => Promise<number>;
-
-/** Where the inputs of a `georeplay render` command for an episode come from (as the page's builder was given them). */
-export interface RenderInputs {
-  episodes: string[];
-  tasks?: string;
-  panos?: string;
-}
-
-/** A shell word, quoted only when it needs to be (the command is shown for copying, never run). */
-export function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./:=@%+#-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-export function renderCommand(inputs: RenderInputs, episodeId: string): string {
-  const words = ["npx", "georeplay", "render", ...inputs.episodes, "--episode", episodeId];
-  if (inputs.tasks) words.push("--tasks", inputs.tasks);
-  if (inputs.panos) words.push("--panos", inputs.panos);
-  words.push("-o", `${slugFor(episodeId)}.mp4`);
-  return words.map(shellWord).join(" ");
-}
 
 const gz = (value: unknown): string => gzipSync(Buffer.from(JSON.stringify(value))).toString("base64");
 

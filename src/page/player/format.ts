@@ -3,6 +3,7 @@
  * browser side (types only there). Element ids are the contract with the page.
  */
 import type { RolloutProps } from "../../../video/rollout/props.ts";
+import type { RenderInputs } from "./render-command.ts";
 
 /** The video's own clock and size: the player paints what `render` encodes. */
 export const PLAYER_FPS = 30;
@@ -42,9 +43,51 @@ export interface PlayerFont {
 
 export interface PlayerMeta {
   version: 1;
+  /**
+   * "run" (default): episodes embedded planned (PlayerEpisode), panoramas in the player's table;
+   * "board": episodes planned in the browser from their task chunk's PlayRecord, panoramas in the board's table.
+   */
+  kind?: "run" | "board";
   fonts: PlayerFont[];
   /** The atlas cells the episodes' maps read (video/map's cells, key -> cell or null), gzip JSON as base64. */
   cells: string;
-  /** episode id -> gzip JSON (base64) of a PlayerEpisode. */
+  /** Board pages: the gazetteer cells the maps read (key -> places some framing names), gzip JSON as base64. */
+  places?: string;
+  /** episode id -> gzip JSON (base64) of a PlayerEpisode (run pages; a board's are in its chunks). */
   episodes: Record<string, string>;
+  /** Board pages: the page's inputs, for the `georeplay render` command the player shows. */
+  inputs?: RenderInputs;
+}
+
+/**
+ * What a board page's chunk adds to an episode so the browser can plan its
+ * video with `frames`'s own code (planEpisode + buildTimeline): the fields
+ * planning reads that the page's turns do not already say, compactly. The
+ * page's turns give status, camera, steps, cost, feedback, tokens, errors and
+ * the reply (cut at the board's text cap; the hold uses the recorded length).
+ */
+export interface PlayRecord {
+  /** Parallel to the page's turns. */
+  turns: PlayTurn[];
+  /** The recorded outcome's fields the timeline reads; null when none was recorded. */
+  outcome: Record<string, unknown> | null;
+  /** The task row's task_id, when the record itself has none. */
+  taskId?: string;
+  /** Task frame index -> [panorama table index, compass angle]: the panoramas in-between frames are reprojected from. */
+  frames: Record<string, [number, number]>;
+}
+
+export interface PlayTurn {
+  /** The recorded image digest, numbered per episode in order of appearance (planning only compares digests). */
+  d?: number;
+  /** A keyframe's sha256 as `frames` writes it: the verified bytes' digest, null when they drifted. */
+  s?: string | null;
+  /** total_moved_meters, when recorded. */
+  m?: number;
+  /** The pins after the turn, when recorded. */
+  p?: [number, number][];
+  /** The parsed action, as recorded. */
+  a?: Record<string, unknown>;
+  /** The environment's done flag. */
+  done?: boolean;
 }

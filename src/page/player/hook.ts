@@ -23,7 +23,10 @@ let impl: ReturnType<Loader> | null = null;
 let current: { id: string; handle: PlayerHandle } | null = null;
 
 /** Whether this page has a video for an episode (null: not known yet, the page is still loading). */
-function hasVideo(id: string): boolean | null {
+function hasVideo(id: string, source?: MountOptions["source"]): boolean | null {
+  // A board's episodes say so themselves (their chunk's play record); a run page lists its ids.
+  if (source?.kind === "board") return Boolean(source.episode.play);
+  if (source?.kind === "compare") return Boolean(source.a.play && source.b.play);
   if (!ids) {
     const node = document.readyState === "loading" ? null : document.getElementById(IDS);
     if (!node) return document.readyState === "loading" ? null : false;
@@ -44,13 +47,20 @@ export function startPlayer(slot: HTMLElement, id: string, opts: MountOptions = 
   return handle;
 }
 
+/** Stops and removes the player started last when its id is `id` or starts with it (its view was closed). */
+export function stopPlayer(id: string): void {
+  if (!current || !current.id.startsWith(id)) return;
+  current.handle.destroy();
+  current = null;
+}
+
 /** The player of the episode shown, if one was started. */
 export function currentPlayer(id: string): PlayerHandle | null {
   return current && current.id === id ? current.handle : null;
 }
 
-/** A slot for an episode's video: a play button (or nothing on a page without the player). */
-export function playerSlot(id: string, opts: MountOptions = {}): HTMLElement | null {
+/** A slot for an episode's video (or the two-up's): a play button (or nothing on a page without the player). */
+export function playerSlot(id: string, opts: MountOptions = {}, label = "▶ Play the video"): HTMLElement | null {
   if (!loader()) return null;
   if (current) {
     current.handle.destroy();
@@ -62,13 +72,12 @@ export function playerSlot(id: string, opts: MountOptions = {}): HTMLElement | n
   const btn = document.createElement("button");
   btn.type = "button";
   btn.className = "start";
-  btn.textContent = "▶ Play the video";
+  btn.textContent = label;
   btn.addEventListener("click", () => startPlayer(slot, id, opts));
   slot.appendChild(btn);
-  const check = () => {
-    if (hasVideo(id) === false) slot.remove();
-  };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", check, { once: true });
-  else check();
+  // Known now (a board's episode, a loaded page): no slot at all; else removed once the page has loaded.
+  const known = hasVideo(id, opts.source);
+  if (known === false) return null;
+  if (known === null) document.addEventListener("DOMContentLoaded", () => hasVideo(id, opts.source) === false && slot.remove(), { once: true });
   return slot;
 }

@@ -5,6 +5,10 @@
  * the page's CSP needs no change), the map topologies and the pictures.
  */
 import type { MapCell } from "../../../video/map/atlas.ts";
+import type { Place } from "../../../video/map/places.ts";
+
+/** The board page's panorama table (src/page/board/panos.ts). */
+const BOARD_PANOS_ID = "gr-panos";
 import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerMeta } from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
@@ -27,6 +31,8 @@ function table<T>(id: string): T | null {
 export interface PageAssets {
   meta: PlayerMeta;
   cells: Record<string, MapCell | null>;
+  /** Board pages: the gazetteer cells the maps read (the browser lays out map labels from them). */
+  places: Record<string, Place[]>;
   panoUrls: string[];
   viewUrls: string[];
 }
@@ -49,7 +55,10 @@ export function pageAssets(): Promise<PageAssets> {
       }),
     );
     const cells = (await gunzipJson(meta.cells)) as Record<string, MapCell | null>;
-    return { meta, cells, panoUrls: table<string[]>(PLAYER_PANOS_ID) ?? [], viewUrls: table<string[]>("gr-images") ?? [] };
+    const places = meta.places ? ((await gunzipJson(meta.places)) as Record<string, Place[]>) : {};
+    // A board's views are reprojected from its own panorama table; a run page's player has its own.
+    const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
+    return { meta, cells, places, panoUrls, viewUrls: table<string[]>("gr-images") ?? [] };
   })());
 }
 

@@ -8,15 +8,16 @@
  *
  * Bundled on its own (bundle.ts) and inert until `mount` is first called.
  */
-import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
+import { sceneAt } from "../../../video/compositions.ts";
 import { paint } from "../../../video/paint.ts";
-import { planLayouter, type TextLayouter } from "../../../video/text/layouter.ts";
-import { cssFont } from "../../../video/text/fonts.ts";
-import type { Measure } from "../../../video/text/lines.ts";
-import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, turnAt, turnMarks, type TurnMark } from "./clock.ts";
-import { decodeImage, episodeData, pageAssets, type PageAssets } from "./load.ts";
+import type { TextPlan } from "../../../video/text/layouter.ts";
+import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, type TurnMark } from "./clock.ts";
+import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
-import { REPROJECTION_SIZE, type PlayerEpisode } from "./format.ts";
+import { REPROJECTION_SIZE } from "./format.ts";
+import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
+
+export type { PlaySource } from "./video.ts";
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 
@@ -27,6 +28,10 @@ export interface MountOptions {
   onTurn?: (turn: number | null) => void;
   /** "js" forces the JS reprojection (the fallback's test, benchmarks); default: WebGL2 where it works. */
   reprojection?: Reprojection;
+  /** Where the episode comes from; default the run page's embedded table. */
+  source?: PlaySource;
+  /** The address of a moment (the copy-link button); default `#<id>/t=<seconds>`. */
+  link?: (seconds: number) => string;
 }
 
 export interface PlayerHandle {
@@ -40,6 +45,8 @@ export interface PlayerHandle {
   /** Paints a frame now (benchmarks); returns nothing until ready. */
   paintFrame(frame: number): void;
   mode(): Reprojection | null;
+  /** Board pages: the lines the browser laid out so far (tests compare them with Node's text plan); null where the plan came embedded. */
+  textPlan(): TextPlan | null;
   destroy(): void;
 }
 
@@ -48,14 +55,6 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   if (cls) n.className = cls;
   if (text !== undefined) n.textContent = text;
   return n;
-}
-
-function browserMeasure(): Measure {
-  const ctx = document.createElement("canvas").getContext("2d")!;
-  return (text, font) => {
-    ctx.font = cssFont(font);
-    return ctx.measureText(text).width;
-  };
 }
 
 async function copyText(text: string, fallbackFrom: HTMLElement): Promise<void> {
@@ -106,18 +105,22 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   linkBtn.type = "button";
   const mode = el("span", "time");
   bar.append(playBtn, time, speed, linkBtn, mode, scrub);
+  const keys = " Keys: space play/pause, ←/→ a frame, shift+←/→ a turn.";
   const note = el(
     "p",
     "note",
-    "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames are approximate reprojections of a downscaled panorama. Keys: space play/pause, ←/→ a frame, shift+←/→ a turn.",
+    (opts.source?.kind ?? "run") === "run"
+      ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames are approximate reprojections of a downscaled panorama." +
+          keys
+      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama, like every in-between frame; text is laid out by this browser with the video's fonts." +
+          keys,
   );
   const mp4 = el("p", "note");
   root.append(canvas, bar, note, mp4);
   container.replaceChildren(root);
 
   const ctx = canvas.getContext("2d")!;
-  let spec: VideoSpec | null = null;
-  let tx: TextLayouter | null = null;
+  let video: PlayerVideo | null = null;
   let source: FrameSource | null = null;
   let assets: PageAssets | null = null;
   let marks: TurnMark[] = [];
@@ -133,8 +136,8 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   let alive = true;
 
   function draw(f: number): void {
-    if (!spec || !tx || !source || !assets) return;
-    const scene = sceneAt(spec, f, tx);
+    if (!video || !source || !assets) return;
+    const scene = sceneAt(video.spec, f, video.tx);
     const src = source;
     const cells = assets.cells;
     paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
@@ -147,8 +150,14 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     range.value = String(frame);
     time.textContent = `${clockText(frame / fps)} / ${clockText(total / fps)}`;
     root.dataset.frame = String(frame);
-    if (spec) {
-      const t = turnAt(spec.props as PlayerEpisode["props"], frame);
+    if (video) {
+      if (video.sides) {
+        const [a, b] = video.sides(frame);
+        root.dataset.slotA = String(a);
+        root.dataset.slotB = String(b);
+      }
+      const t = video.turnAt(frame);
+      root.dataset.turn = t === null ? "" : String(t);
       if (t !== turn) {
         turn = t;
         opts.onTurn?.(t);
@@ -171,7 +180,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   }
 
   function play(): void {
-    if (playing || !spec) return;
+    if (playing || !video) return;
     if (frame >= total - 1) show(0);
     playing = true;
     clock = frame / fps;
@@ -195,38 +204,37 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
 
   const ready = (async () => {
     assets = await pageAssets();
-    const data = await episodeData(assets, id);
     const a = assets;
+    // Every face the text uses, loaded before anything is measured or drawn (canvas text never waits for a font).
+    await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));
+    const v = await loadVideo(a, id, opts.source ?? { kind: "run" });
     const views = new Map<number, HTMLImageElement>();
     const panos = new Map<number, HTMLImageElement>();
     await Promise.all(
-      data.files.map(async (f) => {
+      [...v.files.values()].flat().map(async (f) => {
         if (f.length === 1 && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
         else if (f.length === 4 && !panos.has(f[0])) panos.set(f[0], await decodeImage(a.panoUrls[f[0]]));
       }),
     );
-    // Every face the text uses, loaded before the first frame (canvas text never waits for a font).
-    await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));
-    source = new FrameSource(data.files, views, panos, REPROJECTION_SIZE, opts.reprojection ?? "webgl2");
-    spec = { composition: "Rollout", props: data.props };
-    tx = planLayouter(data.props.text ?? {}, browserMeasure(), () => console.warn("georeplay player: a line not in the text plan was laid out by the browser"));
-    fps = data.props.fps;
-    total = data.props.totalFrames;
-    marks = turnMarks(data.props);
+    source = new FrameSource(v.files, views, panos, REPROJECTION_SIZE, opts.reprojection ?? "webgl2");
+    video = v;
+    fps = v.fps;
+    total = v.total;
+    marks = v.marks;
     range.max = String(total - 1);
     for (const m of marks) {
       const tick = el("span", "mark");
       tick.style.left = `${(m.frame / Math.max(1, total - 1)) * 100}%`;
-      tick.title = `turn ${m.turn}`;
+      tick.title = v.spec.composition === "Compare" ? (m.turn === 0 ? "opening" : `turn ${m.turn} of both`) : `turn ${m.turn}`;
       scrub.appendChild(tick);
     }
     mode.textContent = source.mode === "webgl2" ? "WebGL2 reprojection" : "JS reprojection";
     root.dataset.reprojection = source.mode;
-    const cmd = el("code", "cmd", data.render);
+    const cmd = el("code", "cmd", v.render);
     const copyCmd = el("button", undefined, "copy");
     copyCmd.type = "button";
-    copyCmd.addEventListener("click", () => void copyText(data.render, root));
-    mp4.replaceChildren("For an MP4 of this episode: ", cmd, " ", copyCmd);
+    copyCmd.addEventListener("click", () => void copyText(v.render, root));
+    mp4.replaceChildren(v.spec.composition === "Compare" ? "For an MP4 of this two-up: " : "For an MP4 of this episode: ", cmd, " ", copyCmd);
     show(frameAt(opts.at ?? 0, fps, total));
     root.dataset.ready = "1";
   })();
@@ -237,7 +245,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   playBtn.addEventListener("click", () => (playing ? pause() : play()));
   range.addEventListener("input", () => seek(Number(range.value)));
   linkBtn.addEventListener("click", () => {
-    const hash = timeHash(id, secondsOf(frame, fps));
+    const hash = (opts.link ?? ((t: number) => timeHash(id, t)))(secondsOf(frame, fps));
     history.replaceState(null, "", hash);
     void copyText(location.href, root);
   });
@@ -274,6 +282,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     pause,
     paintFrame: draw,
     mode: () => source?.mode ?? null,
+    textPlan: () => video?.plan?.() ?? null,
     destroy: () => {
       alive = false;
       pause();

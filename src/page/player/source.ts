@@ -25,7 +25,8 @@ export class FrameSource {
   readonly mode: Reprojection;
 
   constructor(
-    private readonly files: FileSource[],
+    /** frames folder -> sources by file number (the two-up has one folder per side). */
+    private readonly files: Map<string, FileSource[]>,
     private readonly views: Map<number, HTMLImageElement>,
     private readonly panos: Map<number, HTMLImageElement>,
     private readonly size: number,
@@ -43,6 +44,13 @@ export class FrameSource {
     this.mode = this.gl ? "webgl2" : "js";
   }
 
+  /** A frame file path's source (`<framesDir>/000123.jpg`). */
+  private fileOf(src: string): FileSource | undefined {
+    const slash = src.lastIndexOf("/");
+    const m = /^(\d+)\.jpg$/.exec(src.slice(slash + 1));
+    return m ? this.files.get(slash < 0 ? "" : src.slice(0, slash))?.[Number(m[1])] : undefined;
+  }
+
   /** The decoded picture of a frame file path (`…/000123.jpg`), or null when the page has none. */
   image(src: string): CanvasImageSource | null {
     const hit = this.made.get(src);
@@ -52,8 +60,7 @@ export class FrameSource {
       this.made.set(src, hit);
       return hit;
     }
-    const m = /(\d+)\.jpg$/.exec(src);
-    const file = m ? this.files[Number(m[1])] : undefined;
+    const file = this.fileOf(src);
     if (!file) return null;
     if (file.length === 1) return this.views.get(file[0]) ?? null;
     if (this.gl) {

@@ -14,6 +14,7 @@ import { detailText, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList } from "./list/list.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
+import { playerHooks } from "./player/player.ts";
 import { TaskTable } from "./tasks/tasks.ts";
 import { episodesByTask } from "./tasks/rows.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
@@ -71,6 +72,11 @@ export function startBoard(): void {
       rewardLabel: "env reward",
     },
     media,
+    playerHooks(
+      doc.getElementById("gr-detail") as HTMLElement,
+      (t) => detail.markTurn(t, false),
+      (e) => ({ kind: "board", episode: e }),
+    ),
   );
   new TaskTable(doc, store, data, byTask).render(store.get());
   const compare = new CompareView(doc, store, data, byTask, (c) => chunks.task(c), media);
@@ -103,7 +109,7 @@ export function startBoard(): void {
   list.apply();
   const s = store.get();
   if (s.route.kind === "compare") void compare.render(s, null);
-  else if (s.route.kind === "episode") void detail.render(s, null);
+  else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
 }

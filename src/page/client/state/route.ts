@@ -4,6 +4,7 @@
  *
  *   #<episode_id>            an episode;  #<episode_id>/<turn>  at a turn
  *   #compare/<task>/<A>/<B>  board pages: two arms' attempts on a task
+ *   #compare/<task>/<A>/<B>/t=<seconds>  the same, the two-up video playing at a moment
  *   #?q=moldova&arm=base     no selection, only list state
  *
  * Ids and names are URI-encoded so any string round-trips. Each route kind
@@ -17,7 +18,8 @@ export type Route =
   | { kind: "episode"; id: string; turn: number | null }
   /** An episode with its video player at a moment (`#<episode_id>/t=<seconds>`). */
   | { kind: "moment"; id: string; t: number }
-  | { kind: "compare"; task: number; a: string; b: string };
+  /** `t`: the two-up video of the first paired attempt at a moment (`…/t=<seconds>`). */
+  | { kind: "compare"; task: number; a: string; b: string; t?: number };
 
 interface RouteKind<K extends Route["kind"]> {
   kind: K;
@@ -37,13 +39,14 @@ function decode(s: string): string | null {
 const compareKind: RouteKind<"compare"> = {
   kind: "compare",
   parse(path) {
-    const c = /^compare\/(-?\d+)\/([^/]+)\/([^/]+)$/.exec(path);
+    const c = /^compare\/(-?\d+)\/([^/]+)\/([^/]+)(?:\/t=(\d+(?:\.\d+)?))?$/.exec(path);
     if (!c) return null;
     const a = decode(c[2]);
     const b = decode(c[3]);
-    return a === null || b === null ? null : { kind: "compare", task: Number(c[1]), a, b };
+    if (a === null || b === null) return null;
+    return { kind: "compare", task: Number(c[1]), a, b, ...(c[4] !== undefined ? { t: Number(c[4]) } : {}) };
   },
-  format: (r) => `compare/${r.task}/${encodeURIComponent(r.a)}/${encodeURIComponent(r.b)}`,
+  format: (r) => `compare/${r.task}/${encodeURIComponent(r.a)}/${encodeURIComponent(r.b)}${r.t !== undefined ? `/t=${Number(r.t.toFixed(3))}` : ""}`,
 };
 
 const momentKind: RouteKind<"moment"> = {
@@ -119,8 +122,8 @@ export function episodeHash(id: string, turn: number | null): string {
   return "#" + episodeKind.format({ kind: "episode", id, turn });
 }
 
-export function compareHash(task: number, a: string, b: string): string {
-  return "#" + compareKind.format({ kind: "compare", task, a, b });
+export function compareHash(task: number, a: string, b: string, t?: number): string {
+  return "#" + compareKind.format({ kind: "compare", task, a, b, ...(t !== undefined ? { t } : {}) });
 }
 
 export function sameRoute(a: Route, b: Route): boolean {

@@ -4,22 +4,30 @@
  * header carries a picker for both arms and the report's numbers for each,
  * over exactly the counted attempts listed; attempts geoeval does not count
  * are listed apart with the reason. An arm the board does not have gets a
- * message naming the arms it has.
+ * message naming the arms it has. Each pair of attempts plays as the two-up
+ * video (the Compare composition `render --versus` encodes), both on one
+ * clock; `#compare/<task>/<A>/<B>/t=<seconds>` opens the first pair's at a moment.
  */
 import type { BoardData, BoardEpisodeRow, CompareMaps, TaskChunk } from "../../../board/data.ts";
 import type { MapSpec } from "../../../geo.ts";
 import type { PageEpisode } from "../../../model.ts";
 import { badge, el, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
-import { episodeHash } from "../../state/route.ts";
+import { compareHash, episodeHash } from "../../state/route.ts";
+import { playerSlot, startPlayer, stopPlayer } from "../../../player/hook.ts";
 import { outcomeBox, turnCard, episodeMeta, type Media } from "../detail/detail.ts";
 import { pairAttempts } from "./pair.ts";
+
+/** The two-up player's id prefix (the hook's one current player may be an episode's). */
+const TWO_UP = "compare:";
 
 const sgn = (x: number | null) => (x == null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(4));
 
 export class CompareView {
   private readonly root: HTMLElement;
   private readonly tasks: number[];
+  /** The episodes the view shows, by id (the two-up player's sides). */
+  private readonly shown = new Map<string, PageEpisode>();
 
   constructor(
     private readonly doc: Document,
@@ -33,7 +41,10 @@ export class CompareView {
     this.tasks = data.tasks.map((t) => t.index);
     store.subscribe((s, prev) => {
       if (s.route.kind === "compare") void this.render(s, prev);
-      else if (prev.route.kind === "compare") this.root.hidden = true;
+      else if (prev.route.kind === "compare") {
+        this.root.hidden = true;
+        stopPlayer(TWO_UP); // a two-up playing in a closed view would go on painting
+      }
     });
   }
 
@@ -47,7 +58,7 @@ export class CompareView {
     if (r.kind !== "compare") return;
     const i = this.tasks.indexOf(r.task);
     const next = this.tasks[Math.min(this.tasks.length - 1, Math.max(0, (i < 0 ? 0 : i) + d))];
-    if (next !== undefined && next !== r.task) this.store.set({ route: { ...r, task: next } });
+    if (next !== undefined && next !== r.task) this.store.set({ route: { kind: "compare", task: next, a: r.a, b: r.b } });
   }
 
   /** Next/previous attempt row inside the view. */
@@ -79,7 +90,8 @@ export class CompareView {
     s.addEventListener("input", () => {
       const r = this.store.get().route;
       if (r.kind !== "compare") return;
-      this.store.set({ route: side === "a" ? { ...r, a: s.value } : { ...r, b: s.value } });
+      const { t: _, ...rest } = r;
+      this.store.set({ route: side === "a" ? { ...rest, a: s.value } : { ...rest, b: s.value } });
     });
     return s;
   }
@@ -88,7 +100,10 @@ export class CompareView {
     const r = s.route;
     if (r.kind !== "compare") return;
     const { task, a, b } = r;
-    if (prev && prev.route.kind === "compare" && prev.route.task === task && prev.route.a === a && prev.route.b === b && !this.root.hidden) return;
+    if (prev && prev.route.kind === "compare" && prev.route.task === task && prev.route.a === a && prev.route.b === b && !this.root.hidden) {
+      if (r.t !== undefined && r.t !== prev.route.t) this.playAt(r.t);
+      return;
+    }
     const data = this.data;
     this.root.hidden = false;
     this.root.dataset.task = String(task);
@@ -146,9 +161,11 @@ export class CompareView {
     const { episodes: all, compare: maps } = await this.chunk((ra[0] ?? rb[0]).chunk);
     const now = this.store.get().route;
     if (now.kind !== "compare" || now.task !== task || now.a !== a || now.b !== b) return;
+    this.shown.clear();
     for (const p of pairing.rows) {
       const pair = [p.a, p.b];
       const full = pair.map((x) => (x ? (all[x.at] ?? null) : null));
+      for (const e of full) if (e) this.shown.set(e.id, e);
       const block = el("section", "cmp-attempt");
       block.dataset.attempt = p.sample === null ? "" : String(p.sample);
       block.dataset.record = String(p.record);
@@ -168,6 +185,19 @@ export class CompareView {
         grid.appendChild(col);
       });
       block.appendChild(grid);
+      const [ea, eb] = full;
+      if (ea && eb) {
+        const slot = playerSlot(
+          `${TWO_UP}${ea.id}:${eb.id}`,
+          { source: { kind: "compare", a: ea, b: eb }, link: (t) => compareHash(task, a, b, t) },
+          "▶ Play both attempts (two-up video)",
+        );
+        if (slot) {
+          slot.dataset.a = ea.id;
+          slot.dataset.b = eb.id;
+          block.insertBefore(slot, grid);
+        }
+      }
       const turns = Math.max(...full.map((e) => (e ? e.turns.length : 0)));
       for (let i = 0; i < turns; i++) {
         const row = el("div", "cmp-grid cmp-turn");
@@ -203,6 +233,19 @@ export class CompareView {
       sec.appendChild(ul);
       body.appendChild(sec);
     }
+    if (r.t !== undefined) this.playAt(r.t);
+  }
+
+  /** The first pair's two-up video at a moment (a `…/t=<seconds>` link). */
+  private playAt(t: number): void {
+    const slot = this.root.querySelector<HTMLElement>(".cmp-attempt .player-slot");
+    const ea = slot?.dataset.a !== undefined ? this.shown.get(slot.dataset.a) : undefined;
+    const eb = slot?.dataset.b !== undefined ? this.shown.get(slot.dataset.b) : undefined;
+    if (!slot || !ea || !eb) return;
+    const r = this.store.get().route;
+    if (r.kind !== "compare") return;
+    startPlayer(slot, slot.dataset.playerFor!, { at: t, source: { kind: "compare", a: ea, b: eb }, link: (s) => compareHash(r.task, r.a, r.b, s) });
+    slot.scrollIntoView({ block: "start" });
   }
 
   private attemptHead(x: BoardEpisodeRow, e: PageEpisode, maps: CompareMaps | undefined): DocumentFragment {

@@ -9,8 +9,10 @@ import type { PageEpisode } from "../../../model.ts";
 import type { PageState } from "../../state/store.ts";
 import type { DetailHooks } from "../detail/view.ts";
 import { currentPlayer, playerSlot, startPlayer } from "../../../player/hook.ts";
+import type { PlaySource } from "../../../player/video.ts";
 
-export function playerHooks(root: HTMLElement, markTurn: (turn: number | null) => void): DetailHooks {
+/** `sourceOf`: where an episode's video comes from (board pages: its chunk's episode); default the run page's table. */
+export function playerHooks(root: HTMLElement, markTurn: (turn: number | null) => void, sourceOf?: (e: PageEpisode) => PlaySource): DetailHooks {
   let episode: PageEpisode | null = null;
   root.addEventListener("click", (ev) => {
     const card = (ev.target as HTMLElement).closest<HTMLElement>(".turn");
@@ -21,13 +23,13 @@ export function playerHooks(root: HTMLElement, markTurn: (turn: number | null) =
     shown(e: PageEpisode, into: HTMLElement, s: PageState, fresh: boolean) {
       episode = e;
       if (fresh) {
-        const slot = playerSlot(e.id, { onTurn });
+        const slot = playerSlot(e.id, { onTurn, source: sourceOf?.(e) });
         if (slot) into.insertBefore(slot, into.children[1] ?? null);
       }
       if (s.route.kind !== "moment") return;
       const slot = into.querySelector<HTMLElement>(".player-slot");
       if (!slot) return;
-      startPlayer(slot, e.id, { at: s.route.t, onTurn });
+      startPlayer(slot, e.id, { at: s.route.t, onTurn, source: sourceOf?.(e) });
       slot.scrollIntoView({ block: "start" });
     },
   };
