@@ -21,7 +21,7 @@ import { buildPage } from "../src/page/build.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
 import type { PageEpisode } from "../src/page/model.ts";
-import type { BoardData } from "../src/page/board/data.ts";
+import type { BoardData, TaskChunk } from "../src/page/board/data.ts";
 import { TEXT_CAP } from "../src/page/board/build.ts";
 import { boardVideo } from "../src/page/player/board-episode.ts";
 import { stepTurnFrame, turnMarks } from "../src/page/player/clock.ts";
@@ -62,7 +62,7 @@ function table(html: string, id: string): string {
 function chunkEpisodes(html: string): Map<string, PageEpisode> {
   const out = new Map<string, PageEpisode>();
   for (const b64 of JSON.parse(table(html, "gr-chunks")) as string[])
-    for (const e of JSON.parse(gunzipSync(Buffer.from(b64, "base64")).toString("utf8")) as PageEpisode[]) out.set(e.id, e);
+    for (const e of (JSON.parse(gunzipSync(Buffer.from(b64, "base64")).toString("utf8")) as TaskChunk).episodes) out.set(e.id, e);
   return out;
 }
 

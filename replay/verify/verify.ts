@@ -180,7 +180,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   // lines are ~95 KB). With images (page, frames) every view's JPEG is held until its episode
   // settles, so it stays narrow. Two windows in flight: the next is read and queued while the
   // pool works through the last.
-  const window = opts.keepImages ? jobs * 8 : 128;
+  const window = opts.keepImages ? jobs * 8 : 64;
   const maxInflight = 2 * window;
   let unflushed = 0;
   const flush = async () => {
