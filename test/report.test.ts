@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { FIXTURES, ROOT, runCli } from "./helpers.ts";
-import { jsonSchemaOf } from "../src/commands/schema.ts";
+import { jsonSchemaOf } from "../src/reports/json-schemas.ts";
 import { ReportSchema } from "../replay/board/index.ts";
 import { fsum, fmean, median, stdev, pstdev, pyFixed, pyRepr } from "../replay/board/index.ts";
 import { pyExp } from "../replay/rules/exp.ts";

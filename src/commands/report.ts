@@ -1,6 +1,5 @@
 /** `georeplay report`: geoeval's pass@k board, byte for byte, from eval episodes (no panoramas needed). */
 import { Command } from "commander";
-import { readBoard, boardReport, formatReport } from "../../replay/board/index.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { EXIT_OK } from "../reports/exit-codes.ts";
 
@@ -47,6 +46,8 @@ export function registerReport(program: Command): void {
         "  georeplay report run/episodes.jsonl --json > board.json",
     )
     .action(async (inputs: string[], o: { baseline: string; legacy?: boolean; json?: boolean }) => {
+      // Loaded when the command runs: other commands never load the board engine.
+      const { readBoard, boardReport, formatReport } = await import("../../replay/board/index.ts");
       const board = await readBoard(inputs, { signal: interruptSignal() });
       const report = boardReport(board, { baseline: o.baseline, legacy: Boolean(o.legacy) });
       for (const note of board.notes) process.stderr.write(note + "\n");

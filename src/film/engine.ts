@@ -6,7 +6,6 @@
  */
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { VideoSpec } from "../../video/compositions.ts";
-import { encodeVideo } from "./native/encode-video.ts";
 import type { EncodeVideoOptions, EncodeVideoResult } from "./shared/encode-options.ts";
 import { resolveFfmpeg } from "../ffmpeg/find.ts";
 
@@ -41,7 +40,9 @@ export async function checkEngine(engine: Engine = "native"): Promise<void> {
 }
 
 export async function encodeWith(spec: VideoSpec, o: EngineOptions): Promise<EncodeVideoResult> {
-  if ((o.engine ?? "native") === "native") return encodeVideo(spec, o);
+  // Loaded on first use: the CLI names ENGINES in every command's options, and no command but
+  // render should start up with Skia, the fonts and the scenes.
+  if ((o.engine ?? "native") === "native") return (await import("./native/encode-video.ts")).encodeVideo(spec, o);
   // Chromium reads every image from publicDir: frames must have been written for it.
   if (o.deferred?.length) throw new GeoreplayError("the remotion engine needs every frame file written (prepare without deferred frames)");
   return (await loadRemotionEngine()).encodeRemotion(spec, o);
