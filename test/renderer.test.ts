@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "../replay/render/reproject.ts";
+import { ATAN_ERR, atan2Approx, indexMap, indexMapExact, indexAt, trigConstants, type ViewSpec } from "../replay/render/reproject.ts";
 import { OFFSETS, perturb } from "../replay/render/boundary.ts";
 import { ulpStep } from "../replay/render/ulp.ts";
 import { FIXTURES } from "./helpers.ts";
@@ -101,7 +101,7 @@ describe("fast index map equals the reference operation order on every pixel", (
     height: i % 5 ? 240 : 55,
   }));
   it.each(views.map((v, i) => [i, v] as const))("view %i", (_i, view) => {
-    indexMap(view, 2048, 1024); // first sight: computed directly; the geometry cache is built on the second
+    indexMap(view, 2048, 1024); // first sight builds the geometry; the checks below reuse or rebuild it
     for (const sw of [2048, 4096]) {
       const fast = indexMap(view, sw, sw / 2).map;
       const exact = indexMapExact(view, sw, sw / 2);
@@ -167,9 +167,36 @@ describe("boundary-sensitive pixels: a superset of the geometry renderer's", () 
   });
 });
 
+describe("atan2Approx: within half its stated error everywhere a geometry uses it", () => {
+  // The geometry's band counts on |atan2Approx - atan2| <= ATAN_ERR: every octant, both reductions,
+  // the branch cut, ratios from 0 to 1e6 (pole rows), sampled densely.
+  it("stays within ATAN_ERR / 2 of Math.atan2", () => {
+    let worst = 0;
+    for (let i = 0; i <= 400000; i++) {
+      const r = i / 400000;
+      for (const [y, x] of [
+        [r, 1],
+        [1, r],
+        [-r, 1],
+        [r, -1],
+        [-1, -r],
+        [r * 640, -320],
+        [-320, r * 1e-3],
+        [0, -r - 1e-3],
+      ]) {
+        const e = Math.abs(atan2Approx(y, x) - Math.atan2(y, x));
+        if (e > worst) worst = e;
+      }
+    }
+    expect(worst).toBeLessThan(ATAN_ERR / 2);
+    expect(atan2Approx(0, -5)).toBe(Math.PI); // +0 on the branch cut, as Math.atan2
+    expect(atan2Approx(-3, 7)).toBe(-atan2Approx(3, 7)); // odd, exactly: the geometry mirrors half a row
+  });
+});
+
 describe("heading-free geometry: the same map and sensitive pixels as the row walk (the oracle)", () => {
-  // Each (pitch, fov, size, panorama) is seen under several headings: the first sight walks rows,
-  // later ones go through the geometry built on the second. Poles, tiny and huge fovs, odd sizes.
+  // Each (pitch, fov, size, panorama) is seen under several headings: the first sight builds the
+  // geometry, later ones reuse it. Poles, tiny and huge fovs, odd sizes.
   let seed = 20261202;
   const rnd = (a: number, b: number) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -211,6 +238,24 @@ describe("heading-free geometry: the same map and sensitive pixels as the row wa
     }
   });
 
+  it("fresh 640x640 cameras on a full-resolution panorama width, and a view too big to cache, pixel for pixel", () => {
+    const views: ViewSpec[] = [
+      { headingDeg: rnd(-180, 180), pitchDeg: rnd(-30, 30), fovDeg: rnd(10, 45), width: 640, height: 640 },
+      { headingDeg: rnd(-3600, 3600), pitchDeg: rnd(-90, 90), fovDeg: rnd(10, 45), width: 640, height: 640 },
+      { headingDeg: 90, pitchDeg: 5, fovDeg: 100, width: 640, height: 640 },
+      { headingDeg: rnd(-180, 180), pitchDeg: 89.5, fovDeg: 30, width: 640, height: 640 },
+      { headingDeg: rnd(-180, 180), pitchDeg: rnd(-20, 20), fovDeg: rnd(60, 120), width: 1500, height: 1400 }, // > the cache's 16 MB
+    ];
+    for (const view of views) {
+      for (const sw of [8192, 5376]) {
+        const k = trigConstants(view);
+        const ours = indexMap(view, sw, sw / 2, k, true);
+        expect(Buffer.compare(Buffer.from(ours.map.buffer), Buffer.from(indexMapExact(view, sw, sw / 2, k).buffer)), JSON.stringify(view)).toBe(0);
+        expect(Array.from(ours.sensitive)).toEqual(Array.from(rowWalkIndexMap(view, sw, sw / 2, k, true).sensitive));
+      }
+    }
+  });
+
   it("640x640 views at the usual cameras, gathered pixels included, under many headings (more geometries than the cache holds: evicted arrays are rebuilt into)", () => {
     const src = new Uint8Array(2048 * 1024 * 3).map((_, i) => (i * 2654435761) >>> 24);
     for (const [pitchDeg, fovDeg] of [
@@ -233,6 +278,11 @@ describe("heading-free geometry: the same map and sensitive pixels as the row wa
         const want = new Uint8Array(640 * 640 * 3);
         for (let i = 0; i < oracle.map.length; i++) want.set(src.subarray(oracle.map[i] * 3, oracle.map[i] * 3 + 3), i * 3);
         expect(Buffer.compare(Buffer.from(rgb), Buffer.from(want))).toBe(0);
+        // The same pixels as opaque RGBA words, what the native painter hands Skia.
+        const rgba = new Uint32Array(640 * 640);
+        indexMap(view, 2048, 1024, k, false, undefined, { src, base: 0, rgba });
+        const bytes = new Uint8Array(rgba.buffer);
+        for (let i = 0; i < 640 * 640; i += 997) expect([...bytes.subarray(i * 4, i * 4 + 4)]).toEqual([...want.subarray(i * 3, i * 3 + 3), 255]);
       }
     }
   });

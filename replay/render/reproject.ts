@@ -81,7 +81,10 @@ export interface Gather {
   src: Uint8Array;
   /** The first source pixel `src` holds (a band of rows). */
   base: number;
-  rgb: Uint8Array;
+  /** Packed RGB out (what a JPEG encoder takes). */
+  rgb?: Uint8Array;
+  /** Or opaque RGBA out, one little-endian word a pixel (what a canvas takes): no second pass to widen it. */
+  rgba?: Uint32Array;
 }
 
 export interface IndexMapResult {
@@ -92,22 +95,21 @@ export interface IndexMapResult {
 }
 
 /*
- * The exact row walk.
+ * How a map is made exactly without per-pixel trig.
  *
- * Within one output row (ry0 fixed) the reference's longitude is, up to
- * rounding, atan2(rx0, d) + t with d = ry0*sin(p) + focal*cos(p) and t the
- * heading angle; so u steps where rx0 = d * tan(E_k - t), E_k being the
- * longitude of source column edge k. One tan per column edge and view, then
- * a walk along the row. Latitude is asin(c / sqrt(rx0^2 + q)) with
- * c = ry0*cos(p) - focal*sin(p), q = ry0^2 + focal^2: v steps where rx0^2
- * reaches c^2 / sin(L_j)^2 - q, L_j the latitude of source row edge j, and v
- * depends on |rx0| only. Every pixel within a safe band of an edge (wide
- * enough to hold every pixel an ulp could move, and every pixel the boundary
- * search must see), and every row where the walk is ill-conditioned (the
- * forward component d near 0: the camera sees a pole), is computed by
- * `project` in the reference's own operation order. Everything else gets its
- * indices from the walk, which no rounding can move. No per-pixel trig, no
- * cache.
+ * Heading is a rotation about the vertical axis: up to rounding, a pixel's
+ * longitude is atan2(rx0, d) + t, with d = ry0*sin(p) + focal*cos(p) and t
+ * the heading angle, and its latitude, asin(c / sqrt(rx0^2 + q)) with
+ * c = ry0*cos(p) - focal*sin(p) and q = ry0^2 + focal^2, does not depend on t
+ * at all. So per (tan(fov/2), cos and sin of pitch, output size, panorama
+ * size) one geometry serves every heading (see below). v steps where rx0^2
+ * reaches c^2 / sin(L_j)^2 - q, L_j the latitude of source row edge j: a walk
+ * along the row finds each pixel's row with no trig. Every pixel within a
+ * safe band of an edge (wide enough to hold every pixel an ulp could move,
+ * and every pixel the boundary search must see), and every row where the
+ * geometry is ill-conditioned (the forward component d near 0: the camera
+ * sees a pole), is computed by `projectFull` in the reference's own
+ * operation order. No rounding can move the others.
  */
 
 /** Half-width of the exactly-computed band around an edge, in source pixels (> BOUNDARY_EPS). */
@@ -139,13 +141,8 @@ function rowEdges(srcH: number) {
   return r;
 }
 
-/** Scratch reused across calls (per thread): nothing is allocated per view but the output. */
-let colTan = new Float64Array(0);
-let colFront = new Uint8Array(0);
-let rowU = new Int32Array(0);
+/** Scratch reused across calls (per thread): one row's walk. */
 let rowV = new Int32Array(0);
-let rowExact = new Uint8Array(0);
-const EMPTY = new Uint8Array(0);
 
 /** Exact pixel with the quantities the sensitivity rule needs. */
 const exactOut = { index: 0, fu: 0, fv: 0, invR: 0 };
@@ -188,8 +185,9 @@ function isSensitive(fu: number, fv: number, invR: number, uScale: number): bool
 
 /**
  * Computes the source index of every output pixel (exactly the reference's,
- * see the row walk above). When `collectSensitive` is set, also lists, in
- * ascending order, the pixels sitting on a sampling boundary.
+ * see above). When `collectSensitive` is set, also lists, in ascending
+ * order, the pixels sitting on a sampling boundary. With `gather`, copies
+ * each row's pixels while its indices are in cache.
  */
 export function indexMap(
   view: ViewSpec,
@@ -200,102 +198,22 @@ export function indexMap(
   out?: Int32Array,
   gather?: Gather,
 ): IndexMapResult {
-  const W = view.width;
-  const H = view.height;
-  const map = out ?? new Int32Array(W * H);
-  const geometry = geometryFor(k, W, H, srcW, srcH);
-  if (geometry) return mapFromGeometry(geometry, k, W, H, srcW, srcH, collectSensitive, map, gather);
-  const focal = (0.5 * W) / k.tanHalfFov;
-  const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
-  const t = Math.atan2(sh, ch); // the heading angle the constants encode
-  const uScale = srcW / TWO_PI;
-  const halfSrcW = srcW / 2;
-  const halfW = W / 2;
-  const halfH = H / 2;
-
-  if (colTan.length < srcW) {
-    colTan = new Float64Array(srcW);
-    colFront = new Uint8Array(srcW);
-  }
-  // Column edge k sits at longitude (k - SW/2) / uScale; relative to the heading it is phi.
-  for (let c = 0; c < srcW; c++) {
-    let phi = (c - halfSrcW) / uScale - t;
-    if (phi > Math.PI) phi -= TWO_PI;
-    else if (phi <= -Math.PI) phi += TWO_PI;
-    colTan[c] = Math.tan(phi);
-    colFront[c] = phi > -Math.PI / 2 && phi < Math.PI / 2 ? 1 : 0;
-  }
-  const { lo: aLo, hi: aHi } = rowEdges(srcH);
-  if (rowU.length < W) {
-    rowU = new Int32Array(W);
-    rowV = new Int32Array(W);
-    rowExact = new Uint8Array(W);
-  }
-  const uBand = BAND_PX / uScale; // the band's angular half-width
-  const sensitive: number[] = [];
-  // First column with rx0 >= 0: the v walk goes outward from there, both ways.
-  const xc = Math.ceil(halfW);
-  const gSrc = gather ? gather.src : null;
-  const gRgb = gather ? gather.rgb : EMPTY;
-  const gBase = gather ? gather.base : 0;
-
-  for (let y = 0; y < H; y++) {
-    const ry0 = -(y - halfH);
-    const row = y * W;
-    const scale = Math.abs(ry0) + focal + halfW;
-    const d = ry0 * sp + focal * cp;
-    const c = ry0 * cp - focal * sp;
-    const q = ry0 * ry0 + focal * focal;
-    const degenerate = !(Math.abs(d) > 1e-6 * scale) || c === 0;
-    if (degenerate) {
-      rowExact.fill(1, 0, W);
-    } else {
-      rowExact.fill(0, 0, W);
-      walkColumns(W, halfW, d, ry0, focal, t, uScale, halfSrcW, srcW, uBand);
-      walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, 1);
-      walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, -1);
-    }
-    // One pass: the walk's indices where no rounding can move them, the reference's elsewhere,
-    // and (when asked) the row's pixels gathered while its indices are still in registers.
-    const uRow = rowU;
-    const vRow = rowV;
-    const exRow = rowExact;
-    for (let x = 0, i = row; x < W; x++, i++) {
-      let idx: number;
-      if (exRow[x] === 0) idx = vRow[x] + uRow[x];
-      else {
-        projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
-        idx = exactOut.index;
-        if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(i);
-      }
-      map[i] = idx;
-      if (gSrc !== null) {
-        const si = (idx - gBase) * 3;
-        const o = i * 3;
-        gRgb[o] = gSrc[si];
-        gRgb[o + 1] = gSrc[si + 1];
-        gRgb[o + 2] = gSrc[si + 2];
-      }
-    }
-  }
-  return { map, sensitive: Int32Array.from(sensitive) };
+  const map = out ?? new Int32Array(view.width * view.height);
+  return mapFromGeometry(geometryFor(k, view.width, view.height, srcW, srcH), k, view.width, view.height, srcW, srcH, collectSensitive, map, gather);
 }
 
 /*
- * The heading-free geometry.
- *
- * Heading is a rotation about the vertical axis: up to rounding, a pixel's
- * longitude is atan2(rx0, d) + t (t the heading angle, d as in the row walk)
- * and its latitude does not depend on t at all. So per (tan(fov/2), cos and
- * sin of pitch, output size, panorama size) one table serves every heading:
- * the row (v * SW, or -1 where the row walk computes the pixel exactly) and
- * the heading-free longitude in source columns, atan2(rx0, d) * SW / 2pi, as
- * a float32. A view then costs one add, one floor and two compares a pixel.
- * Pixels within a row's band of a column edge (the float32 quantum, the row
- * walk's band and its rounding budget, all bounded over the row) are
- * computed by `projectFull` in the reference's own order, as are the rows
- * walk excludes; no rounding can move the others. A geometry is built on its
- * second sight, so a view seen once costs what the row walk costs.
+ * The heading-free geometry: per (tan(fov/2), cos and sin of pitch, output
+ * size, panorama size), the row (v * SW, or -1 where the pixel is computed
+ * exactly) and the heading-free longitude in source columns,
+ * atan2(rx0, d) * SW / 2pi, as a float32. A view then costs one add, one
+ * truncation and two compares a pixel. Pixels within a row's band of a
+ * column edge (the exact band, the rounding budget against the reference's
+ * order, the float32 quantum and atan2Approx's error, all bounded over the
+ * row) are computed by `projectFull` in the reference's own order, as are the
+ * excluded rows; no rounding can move the others. Building one costs about
+ * 1.5x applying it; geometries that fit the cache are kept for the next view
+ * of the same pitch and fov.
  */
 interface Geometry {
   key: string;
@@ -311,10 +229,8 @@ interface Geometry {
 const GEOMETRY_BYTES = 16 * 1024 * 1024;
 const geometries = new Map<string, Geometry>();
 let geometryBytes = 0;
-/** Geometry keys seen once (a geometry is built on its second sight); bounded. */
-const seenOnce = new Set<string>();
 
-function geometryFor(k: TrigConstants, W: number, H: number, srcW: number, srcH: number): Geometry | null {
+function geometryFor(k: TrigConstants, W: number, H: number, srcW: number, srcH: number): Geometry {
   const key = `${k.tanHalfFov}:${k.cosPitch}:${k.sinPitch}:${W}x${H}:${srcW}x${srcH}`;
   const hit = geometries.get(key);
   if (hit) {
@@ -322,13 +238,8 @@ function geometryFor(k: TrigConstants, W: number, H: number, srcW: number, srcH:
     geometries.set(key, hit);
     return hit;
   }
-  if (!seenOnce.has(key)) {
-    if (seenOnce.size >= 4096) seenOnce.clear();
-    seenOnce.add(key);
-    return null;
-  }
   const bytes = W * H * 8;
-  if (bytes > GEOMETRY_BYTES) return null;
+  if (bytes > GEOMETRY_BYTES) return buildGeometry(key, k, W, H, srcW, srcH, null); // too big to keep
   // Make room first, and build into the arrays of an evicted geometry of the same size:
   // no new external memory while the cache is full.
   let spare: Geometry | null = null;
@@ -357,14 +268,10 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
   const halfH = H / 2;
   const xc = Math.ceil(halfW);
   const { lo: aLo, hi: aHi } = rowEdges(srcH);
-  if (rowU.length < W) {
-    rowU = new Int32Array(W);
-    rowV = new Int32Array(W);
-    rowExact = new Uint8Array(W);
-  }
-  // float32 rounding of a longitude of at most pi * uScale columns, plus the double-precision
-  // rounding of the per-view add (far below it).
-  const quantum = (Math.PI * uScale + 1) * 2 ** -24 + 1e-9;
+  if (rowV.length < W + 1) rowV = new Int32Array(W + 1);
+  // float32 rounding of a longitude of at most pi * uScale columns, the polynomial's error, and the
+  // double-precision rounding of the per-view add (far below both).
+  const quantum = (Math.PI * uScale + 1) * 2 ** -24 + ATAN_ERR * uScale + 1e-9;
   for (let y = 0; y < H; y++) {
     const ry0 = -(y - halfH);
     const row = y * W;
@@ -378,17 +285,16 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
       band[y] = 1;
       continue;
     }
-    rowExact.fill(0, 0, W);
-    walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, 1);
-    walkRows(W, xc, halfW, c, q, srcW, srcH, aLo, aHi, -1);
-    for (let x = 0, i = row; x < W; x++, i++) rowIndex[i] = rowExact[x] === 0 ? rowV[x] : -1;
-    // atan2 is odd in its first argument (exactly, in V8's fdlibm port): the mirrored pixel
-    // (rx0 -> -rx0) takes the negated value, so half the row needs no atan2.
-    for (let x = 0, i = row; x < W; x++, i++) {
-      const rx0 = x - halfW;
-      const m = W - x; // the pixel at -rx0, when it exists and is already done
-      column[i] = rx0 > 0 && m >= 0 && m < x ? -column[row + m] : Math.atan2(rx0, d) * uScale;
-    }
+    // v depends on |rx0| only: the right half is walked one pixel past the row (to x = W, the
+    // mirror of x = 0) and the left half takes its mirror's row, pixel x from pixel W - x.
+    walkRows(W + 1, xc, halfW, c, q, srcW, srcH, aLo, aHi);
+    rowIndex.set(rowV.subarray(xc, W), row + xc);
+    for (let x = 0, i = row; x < xc; x++, i++) rowIndex[i] = rowV[W - x];
+    // atan2Approx is odd in its first argument (exactly): the right half (rx0 > 0) takes its
+    // mirror's negated value, so half the row needs no atan2.
+    const right = Math.floor(halfW) + 1; // the first x with rx0 > 0
+    for (let x = 0, i = row; x < right; x++, i++) column[i] = atan2Approx(x - halfW, d) * uScale;
+    for (let x = right, i = row + right; x < W; x++, i++) column[i] = -column[row + W - x];
     // The row walk's band at any column edge of this row, bounded over the row (|rx0| <= halfW + 1),
     // in angle and then in columns; plus the float32 quantum.
     const absD = Math.abs(d);
@@ -396,6 +302,35 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
     band[y] = angle * uScale + quantum;
   }
   return { key, rowIndex, column, band };
+}
+
+/*
+ * atan2 to within ATAN_ERR radians, for building geometries: a geometry's longitudes only decide
+ * which pixels are far enough from a column edge to skip the exact computation, and its band
+ * already allows for the float32 quantum, so a polynomial serves where Math.atan2 cost a third of
+ * a fresh view. Abramowitz & Stegun 4.4.49 (|error| <= 2e-8 on [0, 1]), after the reductions
+ * |y| > |x| -> pi/2 - atan(x/y) and x < 0 -> pi - atan; the bound is checked against Math.atan2
+ * in test/renderer.test.ts.
+ */
+export const ATAN_ERR = 5e-8;
+const A2 = -0.3333314528;
+const A4 = 0.1999355085;
+const A6 = -0.142088994;
+const A8 = 0.1065626393;
+const A10 = -0.07528964;
+const A12 = 0.0429096138;
+const A14 = -0.0161657367;
+const A16 = 0.0028662257;
+export function atan2Approx(y: number, x: number): number {
+  const ay = y < 0 ? -y : y;
+  const ax = x < 0 ? -x : x;
+  const swap = ay > ax;
+  const r = swap ? ax / ay : ay / ax;
+  const r2 = r * r;
+  let a = r * (1 + r2 * (A2 + r2 * (A4 + r2 * (A6 + r2 * (A8 + r2 * (A10 + r2 * (A12 + r2 * (A14 + r2 * A16))))))));
+  if (swap) a = Math.PI / 2 - a;
+  if (x < 0) a = Math.PI - a;
+  return y < 0 ? -a : a;
 }
 
 /** indexMap through a geometry: the heading is one add per pixel (see above). */
@@ -419,140 +354,74 @@ function mapFromGeometry(
   const halfW = W / 2;
   const halfH = H / 2;
   const { rowIndex, column, band } = g;
-  const gSrc = gather ? gather.src : null;
-  const gRgb = gather ? gather.rgb : EMPTY;
-  const gBase = gather ? gather.base : 0;
+  // Shifted by one turn more, the column is positive (in (SW/2, 5SW/2]): truncation is floor.
+  const shift1 = shift + srcW;
+  const srcW2 = 2 * srcW;
+  if (exactAt.length < W) exactAt = new Int32Array(W);
   const sensitive: number[] = [];
   for (let y = 0; y < H; y++) {
     const lo = band[y];
     const hi = 1 - lo;
     const ry0 = -(y - halfH);
-    for (let x = 0, i = y * W; x < W; x++, i++) {
-      const vIdx = rowIndex[i];
-      const f = column[i] + shift;
-      let u = Math.floor(f);
+    const row = y * W;
+    // Integer work only; the pixels near an edge (and rows computed exactly) are listed, then done
+    // in the reference's order.
+    let nExact = 0;
+    for (let x = 0, i = row; x < W; x++, i++) {
+      const f = column[i] + shift1;
+      const u = f | 0;
       const frac = f - u;
-      let idx: number;
-      if (vIdx >= 0 && frac > lo && frac < hi) {
-        if (u < 0) u += srcW;
-        else if (u >= srcW) u -= srcW;
-        idx = vIdx + u;
-      } else {
-        projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
-        idx = exactOut.index;
-        if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(i);
-      }
-      map[i] = idx;
-      if (gSrc !== null) {
-        const si = (idx - gBase) * 3;
-        const o = i * 3;
-        gRgb[o] = gSrc[si];
-        gRgb[o + 1] = gSrc[si + 1];
-        gRgb[o + 2] = gSrc[si + 2];
-      }
+      const vIdx = rowIndex[i];
+      if (vIdx >= 0 && frac > lo && frac < hi) map[i] = vIdx + (u >= srcW2 ? u - srcW2 : u >= srcW ? u - srcW : u);
+      else exactAt[nExact++] = x;
     }
+    for (let j = 0; j < nExact; j++) {
+      const x = exactAt[j];
+      projectFull(x - halfW, ry0, focal, cp, sp, ch, sh, srcW, srcH);
+      map[row + x] = exactOut.index;
+      if (collectSensitive && isSensitive(exactOut.fu, exactOut.fv, exactOut.invR, uScale)) sensitive.push(row + x);
+    }
+    if (gather) gatherRow(gather, map, row, W);
   }
   return { map, sensitive: Int32Array.from(sensitive) };
 }
 
-/** Fills rowU for one row by walking the column edges; marks pixels near an edge in rowExact. */
-function walkColumns(
-  W: number,
-  halfW: number,
-  d: number,
-  ry0: number,
-  focal: number,
-  t: number,
-  uScale: number,
-  halfSrcW: number,
-  srcW: number,
-  uBand: number,
-): void {
-  const front = d > 0 ? 1 : 0;
-  const dir = d > 0 ? 1 : -1; // fu grows with x when the row looks forward, shrinks when it looks back
-  const absD = Math.abs(d);
-  const d2 = d * d;
-  const base = Math.abs(ry0) + focal + absD;
-  const invD = 1 / absD;
-  // 1.5x the angular band plus a rounding budget relative to the components' scale over the
-  // horizontal radius (bounded below by |d|: an over-estimate, which only widens the band).
-  const bandK = 1.5 * (uBand + ROUND_REL);
-  const roundK = 1.5 * ROUND_REL * invD;
-  const tan = colTan;
-  const fr = colFront;
-  const uOut = rowU;
-  const exact = rowExact;
-  const rx0Start = -halfW;
-  let lon = Math.atan2(rx0Start, d) + t;
-  if (lon > Math.PI) lon -= TWO_PI;
-  else if (lon <= -Math.PI) lon += TWO_PI;
-  let u = Math.floor(lon * uScale + halfSrcW);
-  if (u >= srcW) u -= srcW;
-  else if (u < 0) u += srcW;
-  // Edge e's position in rx0 is d * tan(phi_e); its band half-width converts the angular
-  // band (plus a rounding budget that grows near the poles) through d(angle)/d(rx0).
-  // The edge behind the first pixel: if the pixel is within its band, it is computed exactly.
-  let e = dir > 0 ? u : u + 1 === srcW ? 0 : u + 1;
-  if (fr[e] === front) {
-    const pos = d * tan[e];
-    const ap = Math.abs(pos);
-    const w = (bandK + roundK * (ap + base)) * (pos * pos + d2) * invD + 1e-9 * (ap + 1);
-    if (Math.abs(rx0Start - pos) <= w) exact[0] = 1;
-  }
-  e = dir > 0 ? (u + 1 === srcW ? 0 : u + 1) : u;
-  let lo = Infinity; // next edge's band [lo, hi] in rx0; Infinity when the row never reaches it
-  let hi = Infinity;
-  if (fr[e] === front) {
-    const pos = d * tan[e];
-    const ap = Math.abs(pos);
-    const w = (bandK + roundK * (ap + base)) * (pos * pos + d2) * invD + 1e-9 * (ap + 1);
-    lo = pos - w;
-    hi = pos + w;
-  }
-  let steps = 0;
-  for (let x = 0; x < W; x++) {
-    const rx0 = x - halfW;
-    while (rx0 > hi) {
-      u += dir;
-      if (u >= srcW) u -= srcW;
-      else if (u < 0) u += srcW;
-      e = dir > 0 ? (u + 1 === srcW ? 0 : u + 1) : u;
-      lo = hi = Infinity;
-      if (fr[e] === front && ++steps <= srcW) {
-        const pos = d * tan[e];
-        const ap = Math.abs(pos);
-        const w = (bandK + roundK * (ap + base)) * (pos * pos + d2) * invD + 1e-9 * (ap + 1);
-        lo = pos - w;
-        hi = pos + w;
-      }
+/** Scratch: the columns of one row computed exactly. */
+let exactAt = new Int32Array(0);
+
+/** Pixel i of the output = src[map[i] - base], over one row, while its indices are still in cache. */
+function gatherRow(g: Gather, map: Int32Array, row: number, W: number): void {
+  const src = g.src;
+  const base = g.base;
+  const rgba = g.rgba;
+  if (rgba) {
+    for (let i = row, e = row + W; i < e; i++) {
+      const si = (map[i] - base) * 3;
+      rgba[i] = (src[si] | (src[si + 1] << 8) | (src[si + 2] << 16) | 0xff000000) >>> 0;
     }
-    if (rx0 >= lo) exact[x] = 1;
-    uOut[x] = u;
+    return;
+  }
+  const rgb = g.rgb!;
+  for (let i = row, e = row + W; i < e; i++) {
+    const si = (map[i] - base) * 3;
+    const o = i * 3;
+    rgb[o] = src[si];
+    rgb[o + 1] = src[si + 1];
+    rgb[o + 2] = src[si + 2];
   }
 }
 
 /**
- * Fills rowV for one half row (side 1: x >= xc, rx0 >= 0; side -1: x < xc) by
- * walking the row edges outward in |rx0|; marks pixels near an edge.
+ * Fills rowV[x] for x0 <= x < n (rx0 = x - halfW >= 0) by walking the row
+ * edges outward in rx0: v * SW, or -1 for a pixel near an edge (computed
+ * exactly).
  */
-function walkRows(
-  W: number,
-  xc: number,
-  halfW: number,
-  c: number,
-  q: number,
-  srcW: number,
-  srcH: number,
-  aLo: Float64Array,
-  aHi: Float64Array,
-  side: number,
-): void {
-  const x0 = side > 0 ? xc : xc - 1;
-  if (x0 < 0 || x0 >= W) return;
+function walkRows(n: number, x0: number, halfW: number, c: number, q: number, srcW: number, srcH: number, aLo: Float64Array, aHi: Float64Array): void {
+  if (x0 >= n) return;
   const c2 = c * c;
   const s = c > 0 ? 1 : -1; // fv grows with |rx0| above the horizon, shrinks below it
   const vOut = rowV;
-  const exact = rowExact;
+  let firstExact = false;
   const rStart = x0 - halfW;
   const r2Start = rStart * rStart;
   const a = c / Math.sqrt(r2Start + q);
@@ -569,7 +438,7 @@ function walkRows(
     if (bh > 0) {
       const lo2 = bh === Infinity ? -Infinity : c2 / (bh * bh) - q;
       const hi2 = bl <= 0 ? Infinity : c2 / (bl * bl) - q;
-      if (r2Start >= lo2 && r2Start <= hi2) exact[x0] = 1;
+      firstExact = r2Start >= lo2 && r2Start <= hi2;
     }
   }
   let lo2 = Infinity;
@@ -585,11 +454,11 @@ function walkRows(
   }
   // Runs, not pixels: v changes only where r^2 crosses an edge's band, so each run of equal v
   // (and the tail of it inside the next edge's band) is found with the same comparisons the
-  // per-pixel walk made, and filled. Pixel k of this half has |rx0| = r0 + k, growing.
-  const n = side > 0 ? W - x0 : x0 + 1;
-  const r0 = Math.abs(rStart);
+  // per-pixel walk made, and filled. Pixel x0 + k has rx0 = r0 + k, growing.
+  const count = n - x0;
+  const r0 = rStart;
   let k = 0;
-  while (k < n) {
+  while (k < count) {
     const r = r0 + k;
     const r2 = r * r;
     while (r2 > hi2) {
@@ -605,19 +474,15 @@ function walkRows(
         }
       }
     }
-    const kEnd = hi2 === Infinity ? n : firstSquareAbove(hi2, r0, k, n, true);
+    const kEnd = hi2 === Infinity ? count : firstSquareAbove(hi2, r0, k, count, true);
     const kExact = lo2 === Infinity ? kEnd : firstSquareAbove(lo2, r0, k, kEnd, false);
-    const vc = (v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v) * srcW; // premultiplied: the row's index is vOut + uOut
+    const vc = (v < 0 ? 0 : v > srcH - 1 ? srcH - 1 : v) * srcW; // premultiplied: a pixel's index is v * SW + u
     // Plain loops: most runs are short, where TypedArray#fill's call costs more than the stores.
-    if (side > 0) {
-      for (let x = x0 + k, e = x0 + kEnd; x < e; x++) vOut[x] = vc;
-      for (let x = x0 + kExact, e = x0 + kEnd; x < e; x++) exact[x] = 1;
-    } else {
-      for (let x = x0 - kEnd + 1, e = x0 - k + 1; x < e; x++) vOut[x] = vc;
-      for (let x = x0 - kEnd + 1, e = x0 - kExact + 1; x < e; x++) exact[x] = 1;
-    }
+    for (let x = x0 + k, e = x0 + kExact; x < e; x++) vOut[x] = vc;
+    for (let x = x0 + kExact, e = x0 + kEnd; x < e; x++) vOut[x] = -1;
     k = kEnd;
   }
+  if (firstExact) vOut[x0] = -1;
 }
 
 /**
