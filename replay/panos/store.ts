@@ -140,6 +140,21 @@ export class PanoStore {
     return pano;
   }
 
+  /**
+   * Starts decoding a panorama the caller will ask for next, while it works
+   * on the current one (whose views keep their own reference): the store
+   * takes it in when it is ready. A failure is kept for the `get` that asks.
+   */
+  prefetch(path: string, band?: RowsFor): void {
+    if (this.has(path, band) || this.inflight.has(path)) return;
+    const p = decodePano(path, band).finally(() => this.inflight.delete(path));
+    this.inflight.set(path, p);
+    p.then(
+      (pano) => this.insert(pano),
+      () => {},
+    );
+  }
+
   private insert(pano: Pano): void {
     const old = this.cache.get(pano.path);
     if (old) {

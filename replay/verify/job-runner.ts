@@ -112,6 +112,7 @@ export class JobRunner {
         let i = this.queue.findIndex((q) => (q.task.kind === "check" ? this.store.has(q.task.path, groupRows(q.task)) : this.store.has(q.task.task.pano)));
         if (i < 0) i = 0;
         const [item] = this.queue.splice(i, 1);
+        this.prefetchAfter(item.task);
         try {
           const { done } = item.task.kind === "check" ? await this.submitCheck(item.task) : await this.submitFrame(item.task.task);
           done.then(item.resolve, item.reject);
@@ -122,6 +123,13 @@ export class JobRunner {
     } finally {
       this.pumping = false;
     }
+  }
+
+  /** Decodes the next queued group's panorama while this task's views are computed (libuv's threads do it). */
+  private prefetchAfter(task: PoolTask): void {
+    if (task.kind !== "check") return;
+    const next = this.queue.find((q) => q.task.kind === "check" && q.task.path !== task.path);
+    if (next && next.task.kind === "check") this.store.prefetch(next.task.path, groupRows(next.task));
   }
 
   private async slot(): Promise<void> {
