@@ -10,7 +10,6 @@
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
 import { PanoStore } from "../../../replay/panos/store.ts";
 import { indexMap } from "../../../replay/render/reproject.ts";
-import { viewBuffers, type ViewBuffers } from "../../../replay/render/view.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 
 /** Deferred frames ahead of the one painted whose panorama starts decoding now. */
@@ -26,13 +25,16 @@ export interface ReprojectedViews {
   release(canvas: Canvas): void;
 }
 
+/** Words are read as RGBA bytes only on a little-endian host (every platform Node ships for today). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 /** Released canvases kept for reuse: a scene shows at most two views (a blend). */
 const SPARE_CANVASES = 3;
 
 export function reprojectedViews(deferred: DeferredImage[]): ReprojectedViews {
   const index = new Map(deferred.map((d, i) => [d.src, i]));
   const store = new PanoStore("", STORE_BYTES);
-  let buffers: ViewBuffers | null = null;
+  let map: Int32Array | null = null;
   let image: ImageData | null = null;
   const spare: Canvas[] = [];
   let prefetched = -1;
@@ -51,16 +53,22 @@ export function reprojectedViews(deferred: DeferredImage[]): ReprojectedViews {
       prefetch(i + LOOKAHEAD);
       const pano = await store.get(path);
       const { width: w, height: h } = view;
-      if (!buffers || buffers.map.length !== w * h) buffers = viewBuffers(w, h);
-      indexMap(view, pano.width, pano.height, undefined, false, buffers.map, { src: pano.data, base: pano.top * pano.width, rgb: buffers.rgb });
+      if (!map || map.length !== w * h) map = new Int32Array(w * h);
       if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
       const rgba = image.data;
-      const rgb = buffers.rgb;
-      for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
-        rgba[q] = rgb[p];
-        rgba[q + 1] = rgb[p + 1];
-        rgba[q + 2] = rgb[p + 2];
-        rgba[q + 3] = 255;
+      const base = pano.top * pano.width;
+      // The gather writes the canvas's RGBA words itself: no RGB buffer, no widening pass.
+      if (LITTLE_ENDIAN)
+        indexMap(view, pano.width, pano.height, undefined, false, map, { src: pano.data, base, rgba: new Uint32Array(rgba.buffer, rgba.byteOffset, w * h) });
+      else {
+        const rgb = new Uint8Array(w * h * 3);
+        indexMap(view, pano.width, pano.height, undefined, false, map, { src: pano.data, base, rgb });
+        for (let p = 0, q = 0; p < rgb.length; p += 3, q += 4) {
+          rgba[q] = rgb[p];
+          rgba[q + 1] = rgb[p + 1];
+          rgba[q + 2] = rgb[p + 2];
+          rgba[q + 3] = 255;
+        }
       }
       // Every pixel is opaque and overwritten: a reused canvas keeps nothing of its last view.
       const reused = spare.findIndex((c) => c.width === w && c.height === h);
