@@ -147,6 +147,23 @@ describe("georeplay frames on the Trieste episode", () => {
     }
   });
 
+  it("a prefetched panorama is the one get() gives, and a failed prefetch fails the get that asks, not the process", async () => {
+    const dir = join(TRIESTE, "panos");
+    const store = new PanoStore(dir, 256 * 1024 * 1024, 1);
+    const path = join(
+      dir,
+      readdirSync(dir).find((f) => f.endsWith(".jpg"))!,
+    );
+    store.prefetch(path);
+    const pano = await store.get(path);
+    expect(store.has(path)).toBe(true);
+    expect(await store.get(path)).toBe(pano); // decoded once
+    const missing = join(dir, "no-such-pano.jpg");
+    store.prefetch(missing);
+    await new Promise((r) => setTimeout(r, 50)); // the failure lands before anyone asks
+    await expect(store.get(missing)).rejects.toThrow(/no-such-pano\.jpg: no such file/);
+  });
+
   it("the walk crossfades from the old panorama to the new one at the same pose", () => {
     const s = tl.segments.find((x) => x.turn === 7)!;
     const before = tl.segments.find((x) => x.turn === 6)!;
