@@ -272,6 +272,8 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
   // float32 rounding of a longitude of at most pi * uScale columns, the polynomial's error, and the
   // double-precision rounding of the per-view add (far below both).
   const quantum = (Math.PI * uScale + 1) * 2 ** -24 + ATAN_ERR * uScale + 1e-9;
+  let lastD = NaN; // the d whose longitudes row `lastRow` holds
+  let lastRow = 0;
   for (let y = 0; y < H; y++) {
     const ry0 = -(y - halfH);
     const row = y * W;
@@ -290,11 +292,17 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
     walkRows(W + 1, xc, halfW, c, q, srcW, srcH, aLo, aHi);
     rowIndex.set(rowV.subarray(xc, W), row + xc);
     for (let x = 0, i = row; x < xc; x++, i++) rowIndex[i] = rowV[W - x];
+    // Longitudes depend on d alone: at pitch 0 every row has d = focal and takes the row above's.
     // atan2Approx is odd in its first argument (exactly): the right half (rx0 > 0) takes its
     // mirror's negated value, so half the row needs no atan2.
-    const right = Math.floor(halfW) + 1; // the first x with rx0 > 0
-    for (let x = 0, i = row; x < right; x++, i++) column[i] = atan2Approx(x - halfW, d) * uScale;
-    for (let x = right, i = row + right; x < W; x++, i++) column[i] = -column[row + W - x];
+    if (d === lastD) column.copyWithin(row, lastRow, lastRow + W);
+    else {
+      const right = Math.floor(halfW) + 1; // the first x with rx0 > 0
+      for (let x = 0, i = row; x < right; x++, i++) column[i] = atan2Approx(x - halfW, d) * uScale;
+      for (let x = right, i = row + right; x < W; x++, i++) column[i] = -column[row + W - x];
+      lastD = d;
+      lastRow = row;
+    }
     // The row walk's band at any column edge of this row, bounded over the row (|rx0| <= halfW + 1),
     // in angle and then in columns; plus the float32 quantum.
     const absD = Math.abs(d);

@@ -5,7 +5,6 @@
  * rendered JPEGs) to a consumer in input order, one at a time, so pages and
  * videos are built from views that were checked on the way.
  */
-import { availableParallelism } from "node:os";
 import sharp from "sharp";
 import { GeoreplayError, abortError, inFlightError, problemsByTurn } from "../io/errors.ts";
 import { onAbort, throwIfAborted } from "../io/abort.ts";
@@ -19,6 +18,7 @@ import { TaskIndex } from "../tasks/task-index.ts";
 import type { Episode, Camera } from "../schema/episode.ts";
 import type { TaskRow } from "../schema/task.ts";
 import { createPool, type JobPool } from "./pool.ts";
+import { defaultJobs } from "./jobs.ts";
 import { createViewChecker, type ViewChecker } from "./view-checker.ts";
 import { viewJobs } from "./view-jobs.ts";
 import type { ViewOutcome } from "./job-runner.ts";
@@ -156,7 +156,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   if (needsReplay && (!opts.tasks || !opts.panos)) {
     throw new GeoreplayError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
   }
-  const jobs = Math.max(1, opts.jobs ?? availableParallelism());
+  const jobs = Math.max(1, opts.jobs ?? defaultJobs());
   const ownPool = needsReplay && !opts.pool;
   // Inputs are checked before any worker starts: a bad --tasks or --panos leaves nothing running.
   const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;

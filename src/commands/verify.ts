@@ -1,6 +1,6 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
 import { Command } from "commander";
-import { availableParallelism } from "node:os";
+import { defaultJobs } from "../../replay/verify/jobs.ts";
 import type { VerifyReport } from "../../replay/verify/verify.ts";
 import { verifyExitCode } from "../reports/exit-codes.ts";
 import { inputOptions, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
@@ -19,14 +19,11 @@ export const VERIFY_OPTIONS: OptionDefs<VerifyCliOptions> = {
   shard: { flags: "--shard <i/n>", description: "check only the i-th of n deterministic slices (i from 1), for CI matrices" },
   limit: { flags: "--limit <n>", description: "stop after n episodes", parse: positiveInt },
   ...runOptions(),
-  // One core fewer than the machine has: JPEG encodes and panorama decodes run on libuv's threads
-  // beside the index maps, so on 2 cores one JavaScript thread (no worker to start: ~0.17 CPU-s
-  // each) is the fastest, and on more the calling thread's share is that core.
   jobs: {
     flags: "--jobs <n>",
     description: "threads computing index maps (1: the calling thread; more: worker threads; default: cores - 1)",
     parse: positiveInt,
-    default: Math.max(1, availableParallelism() - 1),
+    default: defaultJobs(),
   },
 };
 
