@@ -102,3 +102,17 @@ describe("georeplay verify", () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("the default thread count", () => {
+  it("is one core fewer than the machine has for a small run, and a worker per core for a big one", async () => {
+    const { defaultJobs, SMALL_RUN_BYTES } = await import("../replay/verify/jobs.ts");
+    const { availableParallelism } = await import("node:os");
+    const cores = availableParallelism();
+    expect(defaultJobs(0)).toBe(Math.max(1, cores - 1));
+    expect(defaultJobs(SMALL_RUN_BYTES - 1)).toBe(Math.max(1, cores - 1));
+    expect(defaultJobs(SMALL_RUN_BYTES)).toBe(cores);
+    // The CLI says which, in its help, for this machine.
+    const help = runCli(["verify", "--help"]).stdout.replace(/\s+/g, " ");
+    expect(help).toContain(`(default: ${Math.max(1, cores - 1)} for a run under 64 MB of records, ${cores} above)`);
+  });
+});

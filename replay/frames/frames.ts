@@ -16,7 +16,7 @@
  *     rerun reuse them; `timeline.json` last, atomically (output.ts, the
  *     skeleton replay-frames.ts and slideshow-frames.ts share).
  */
-import { availableParallelism } from "node:os";
+import { defaultJobs } from "../verify/jobs.ts";
 import { GeoreplayError } from "../io/errors.ts";
 import { findEpisode, type FoundEpisode } from "./find-episode.ts";
 import { generateReplay, prepareReplay, writeReplay, type PreparedReplay, type ReplayConfig } from "./replay-frames.ts";
@@ -38,7 +38,7 @@ function configOf(opts: FramesOptions): ReplayConfig {
     fps: checkInt("--fps", opts.fps ?? 30, 1, 240),
     size: checkInt("--view", opts.view ?? 640, 16, 8192),
     viewSize: checkInt("--view-size", opts.viewSize ?? 640, 16, 8192),
-    jobs: Math.max(1, Math.floor(opts.jobs ?? availableParallelism())),
+    jobs: Math.max(1, Math.floor(opts.jobs ?? defaultJobs())),
   };
 }
 

@@ -156,7 +156,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   if (needsReplay && (!opts.tasks || !opts.panos)) {
     throw new GeoreplayError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images)");
   }
-  const jobs = Math.max(1, opts.jobs ?? defaultJobs());
+  const jobs = Math.max(1, opts.jobs ?? defaultJobs(totalBytes));
   const ownPool = needsReplay && !opts.pool;
   // Inputs are checked before any worker starts: a bad --tasks or --panos leaves nothing running.
   const tasks = needsReplay ? TaskIndex.open(opts.tasks!) : null;

@@ -1,6 +1,5 @@
 /** `georeplay verify`: re-render every recorded view and compare it byte for byte. */
 import { Command } from "commander";
-import { defaultJobs } from "../../replay/verify/jobs.ts";
 import type { VerifyReport } from "../../replay/verify/verify.ts";
 import { verifyExitCode } from "../reports/exit-codes.ts";
 import { inputOptions, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
@@ -19,12 +18,6 @@ export const VERIFY_OPTIONS: OptionDefs<VerifyCliOptions> = {
   shard: { flags: "--shard <i/n>", description: "check only the i-th of n deterministic slices (i from 1), for CI matrices" },
   limit: { flags: "--limit <n>", description: "stop after n episodes", parse: positiveInt },
   ...runOptions(),
-  jobs: {
-    flags: "--jobs <n>",
-    description: "threads computing index maps (1: the calling thread; more: worker threads; default: cores - 1)",
-    parse: positiveInt,
-    default: defaultJobs(),
-  },
 };
 
 export function registerVerify(program: Command): void {

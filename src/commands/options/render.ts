@@ -127,7 +127,11 @@ export const BATCH_OPTIONS: OptionDefs<BatchOnlyOptions> = {
 export type RenderCliOptions = RenderOneOptions & BatchOnlyOptions & RunOptions;
 
 /** render's options: one video's, a batch's beside them, then how it runs. */
-export const RENDER_OPTIONS: OptionDefs<RenderCliOptions> = { ...RENDER_ONE_OPTIONS, ...BATCH_OPTIONS, ...runOptions("worker threads for the frame files") };
+export const RENDER_OPTIONS: OptionDefs<RenderCliOptions> = {
+  ...RENDER_ONE_OPTIONS,
+  ...BATCH_OPTIONS,
+  ...runOptions("threads verifying and reprojecting the frame files (1: the calling thread; more: worker threads)"),
+};
 
 export const BATCH_HELP =
   "\nMany videos at once (-o DIR/, or any of the options below): several --episode, --all (every\n" +

@@ -4,7 +4,7 @@
  * and the progress bar + interrupt plumbing around a long job.
  */
 import { Command, InvalidArgumentError } from "commander";
-import { availableParallelism } from "node:os";
+import { defaultJobs, SMALL_RUN_BYTES } from "../../../replay/verify/jobs.ts";
 import { progressBar, type Progress } from "../progress.ts";
 import { onInterrupt } from "../interrupt.ts";
 import { FORMATS, type InputFormat } from "../../../replay/formats/inputs.ts";
@@ -63,14 +63,19 @@ export function inputOptions(when = "needed to re-render eval and training episo
 
 /** How a long command runs and reports. */
 export interface RunOptions {
-  jobs: number;
+  /** Absent: the engine's default for the run's size. */
+  jobs?: number;
   json?: boolean;
   progress: boolean;
 }
 
-export function runOptions(jobsHelp = "worker threads"): OptionDefs<RunOptions> {
+export function runOptions(jobsHelp = "threads computing index maps (1: the calling thread; more: worker threads)"): OptionDefs<RunOptions> {
   return {
-    jobs: { flags: "--jobs <n>", description: jobsHelp, parse: positiveInt, default: availableParallelism() },
+    jobs: {
+      flags: "--jobs <n>",
+      description: `${jobsHelp} (default: ${defaultJobs()} for a run under ${SMALL_RUN_BYTES / 1024 / 1024} MB of records, ${defaultJobs(SMALL_RUN_BYTES)} above)`,
+      parse: positiveInt,
+    },
     json: { flags: "--json", description: "print one JSON report on stdout instead of text (see docs/json-reports.md)" },
     progress: { flags: "--no-progress", description: "never show a progress bar" },
   };
