@@ -140,6 +140,12 @@ export class PanoStore {
     return pano;
   }
 
+  /** Forgets every decoded panorama (decodes under way still finish, into the store). */
+  clear(): void {
+    this.cache.clear();
+    this.bytes = 0;
+  }
+
   /**
    * Starts decoding a panorama the caller will ask for next, while it works
    * on the current one (whose views keep their own reference): the store

@@ -100,6 +100,12 @@ export class JobRunner {
     });
   }
 
+  /** Forgets the decoded panoramas (views still being checked keep their own reference). */
+  dropPanos(): void {
+    this.store.clear();
+    this.free.clear();
+  }
+
   /** Rejects every queued task (tasks already submitted finish). */
   cancel(reason: Error): void {
     for (const q of this.queue.splice(0)) q.reject(reason);

@@ -47,6 +47,9 @@ export function createPool(opts: { jobs: number; panos: string }): JobPool {
       close: async () => {
         closed ??= new Error(CLOSED);
         runner.cancel(closed);
+        // As a worker's exit would: the decoded panoramas go now, not at the next collection (a
+        // render paints for many seconds after its frames are verified).
+        runner.dropPanos();
       },
       workers: [],
     };
