@@ -3,9 +3,10 @@
  * (bench/reference/replay_reference.py), in one run:
  *
  *  1. whole processes, as a user runs them: `georeplay verify` (the CLI) and
- *     the reference, each under /usr/bin/time -v, interleaved, medians of 3,
+ *     the reference, each under /usr/bin/time -v, interleaved,
  *     on a held-out run made by make_traces.py with a seed no test uses
- *     (30 episodes); wall time, CPU time and peak RSS, as ratios; beside
+ *     (30 episodes), medians of 5; wall time, CPU time and peak RSS, as ratios
+ *     (of the medians, and the median of each round's own ratio); beside
  *     them the floor (verify-floor.ts: Node's start, each source decoded
  *     once, every distinct view encoded), which says what stops a goal;
  *  2. in-process ms/view on the bench's long-standing run (verify-40: 266
@@ -25,7 +26,7 @@ import { median, timedProcess, type Timed } from "./timed.ts";
 export const HELD_OUT = { name: "verify-heldout-30-s30", episodes: 30, seed: 30 };
 const SUMMARY = /(\d+) episodes · (\d+) view turns checked · (\d+) match · (\d+) mismatch/;
 
-function wholeProcesses(reps = 3) {
+function wholeProcesses(reps = 5) {
   const data = generatedRun(HELD_OUT.name, HELD_OUT.episodes, HELD_OUT.seed);
   const refArgs = [
     join(REFERENCE, "replay_reference.py"),
@@ -78,9 +79,16 @@ function wholeProcesses(reps = 3) {
   );
   const wallRatio = R.wall / O.wall;
   const cpuRatio = O.cpu / R.cpu;
+  // Each round runs the reference and ours back to back: the median of the rounds' own ratios
+  // cancels a machine whose speed drifts between rounds (a shared VM's does).
+  const pairedWall = median(ref.map((r, i) => r.wallS / ours[i].wallS));
+  const pairedCpu = median(ref.map((r, i) => ours[i].cpuS / r.cpuS));
   const floorCpu = F.cpu / R.cpu;
   console.log(
     `  wall-time ratio ${fmt(wallRatio, 2)}x (goal >= 5x) · CPU ${fmt(cpuRatio, 2)} of the reference's (goal <= 0.35) · peak RSS ${fmt(O.rss / R.rss, 2)} of the reference's (goal <= 1) · results equal: ${equal ? "yes" : "NO"}`,
+  );
+  console.log(
+    `  round by round: wall ${ref.map((r, i) => fmt(r.wallS / ours[i].wallS, 2)).join(" / ")}x (median ${fmt(pairedWall, 2)}x) · CPU ${ref.map((r, i) => fmt(ours[i].cpuS / r.cpuS, 2)).join(" / ")} (median ${fmt(pairedCpu, 2)})`,
   );
   // What stops a goal: the floor's share of the reference's CPU, and the wall time it allows on this machine's cores.
   const floorWall = R.wall / (F.cpu / cores);
@@ -100,6 +108,8 @@ function wholeProcesses(reps = 3) {
     refWallS: R.wall,
     wallS: O.wall,
     wallRatio,
+    pairedWallRatio: pairedWall,
+    pairedCpuRatio: pairedCpu,
     refCpuS: R.cpu,
     cpuS: O.cpu,
     cpuRatio,
