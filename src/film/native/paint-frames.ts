@@ -15,6 +15,7 @@ import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { readMapCell, readPlaces } from "../shared/map-data.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { reprojectedViews } from "./reprojected-views.ts";
+import type { AheadRing } from "./views-ahead.ts";
 
 export interface PaintOptions {
   /** Where the scenes' frame files are (each image's src is relative to it). */
@@ -22,6 +23,8 @@ export interface PaintOptions {
   text: TextPlan;
   /** In-between views to reproject from their panorama (no frame file), in frame order. */
   deferred?: DeferredImage[];
+  /** Where another thread puts the deferred views ahead of the painter (absent: made on the painter's thread). */
+  ahead?: AheadRing;
   signal?: AbortSignal;
 }
 
@@ -31,7 +34,7 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
   const ctx = canvas.getContext("2d") as unknown as Ctx;
   const tx = planLayouter(o.text, nodeMeasure(), undefined, readPlaces);
   const images = new Map<string, Image | Canvas>();
-  const views = reprojectedViews(o.deferred ?? []);
+  const views = reprojectedViews(o.deferred ?? [], o.ahead);
   const env = {
     image: (src: string) => (images.get(src) as unknown as CanvasImageSource) ?? null,
     path2d: () => new Path2D() as unknown as globalThis.Path2D,

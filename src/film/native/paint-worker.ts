@@ -5,7 +5,9 @@
  * copied across threads per frame beyond one copy into the slot, and the
  * painter is at most `slots` frames ahead of the encoder.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, workerData, Worker } from "node:worker_threads";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { paintFrames } from "./paint-frames.ts";
@@ -13,6 +15,7 @@ import type { VideoSpec } from "../../../video/compositions.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
+import { aheadRing, type AheadRing } from "./views-ahead.ts";
 
 export interface PaintWorkerData {
   spec: VideoSpec;
@@ -56,11 +59,35 @@ function minorGc(): () => void {
   return () => gc({ type: "minor" });
 }
 
+/**
+ * A thread reprojecting the in-between views ahead of the painter (reproject-worker.ts): painting
+ * frame n and reprojecting frame n+1 at once. None when there is nothing to reproject.
+ */
+function startReprojecting(): { ring: AheadRing; worker: Worker } | null {
+  const file = fileURLToPath(new URL("./reproject-worker.js", import.meta.url));
+  if (data.deferred.length === 0 || !existsSync(file)) return null;
+  const ring = aheadRing(data.deferred);
+  const worker = new Worker(file, { workerData: { ring, deferred: data.deferred } });
+  // A producer that dies only means the painter makes the rest of the views itself.
+  worker.on("error", () => undefined);
+  return { ring, worker };
+}
+
 async function run(): Promise<void> {
   const collect = minorGc();
   let painted = 0;
-  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred: data.deferred })) {
-    if (++painted % 4 === 0) {
+  const ahead = startReprojecting();
+  try {
+    await paintAll(collect, ahead?.ring, () => ++painted);
+  } finally {
+    await ahead?.worker.terminate();
+  }
+  port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
+}
+
+async function paintAll(collect: () => void, ring: AheadRing | undefined, count: () => number): Promise<void> {
+  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred: data.deferred, ahead: ring })) {
+    if (count() % 4 === 0) {
       collect();
       await new Promise((r) => setImmediate(r));
     }
@@ -69,7 +96,6 @@ async function run(): Promise<void> {
     new Uint8Array(data.slots, slot * slotBytes, slotBytes).set(f.rgba);
     port.postMessage({ type: "frame", frame: f.frame, slot } satisfies PaintWorkerMessage);
   }
-  port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
 }
 
 run().catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));
