@@ -20,7 +20,6 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
@@ -30,13 +29,13 @@ import { DEFAULT_SHAPE } from "./board/shape.ts";
 import { reachability, timed } from "./board-page.ts";
 import { DEFAULT_EXACT_MB } from "../src/page/page-options.ts";
 import type { PageEpisode } from "../src/page/model.ts";
+import type { TaskChunk } from "../src/page/board/data.ts";
 import { boardVideo } from "../src/page/player/board-episode.ts";
+import { paintRate, type PaintRun } from "./player-paint.ts";
 
 const GOAL = 1.25;
 /** bench/board-page.ts's goal for the 12,800-episode page. */
 const BOARD_GOAL_BYTES = 60e6;
-
-const ARGS = ["--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-first-run", "--disable-background-networking"];
 
 /** The first episode of the page with a camera move: its chunk entry (what the client hands the player) and the move's frames. */
 function movingEpisode(file: string): { episode: PageEpisode; frames: number[] } {
@@ -44,7 +43,7 @@ function movingEpisode(file: string): { episode: PageEpisode; frames: number[] }
   const start = html.indexOf('<script type="application/json" id="gr-chunks">');
   const from = html.indexOf(">", start) + 1;
   for (const b64 of JSON.parse(html.slice(from, html.indexOf("</script>", from))) as string[]) {
-    for (const e of JSON.parse(gunzipSync(Buffer.from(b64, "base64")).toString("utf8")) as PageEpisode[]) {
+    for (const e of (JSON.parse(gunzipSync(Buffer.from(b64, "base64")).toString("utf8")) as TaskChunk).episodes) {
       if (!e.play) continue;
       const frames = boardVideo(e, e.play).timeline.segments.flatMap((s) =>
         s.kind === "camera" ? Array.from({ length: s.motionFrames }, (_, i) => s.startFrame + i) : [],
@@ -55,47 +54,18 @@ function movingEpisode(file: string): { episode: PageEpisode; frames: number[] }
   throw new Error(`${file}: no episode with a camera move plays`);
 }
 
-/** Frames painted per second during camera moves, each reprojection path, alternating rounds (as bench/player.ts, on the board's own data). */
-async function paintRate(file: string, rounds = 3): Promise<{ id: string; frames: number; runs: { mode: string; frames: number; ms: number }[] }> {
+/** Frames painted per second during camera moves, each reprojection path (bench/player-paint.ts, on the board's own data). */
+async function boardPaintRate(file: string, rounds = 3): Promise<{ id: string; frames: number; runs: PaintRun[] }> {
   const { episode, frames } = movingEpisode(file);
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`file://${file}`, { timeout: 300_000 });
-    await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { timeout: 300_000 });
-    const runs = await page.evaluate(
-      async ({ episode, rounds, frames }) => {
-        type Handle = { ready: Promise<void>; mode(): string; paintFrame(f: number): void };
-        const load = (window as unknown as { grPlayerLoad: () => { mount(c: HTMLElement, id: string, o: object): Handle } }).grPlayerLoad;
-        const players: [Handle, CanvasRenderingContext2D][] = [];
-        for (const reprojection of ["webgl2", "js"]) {
-          const div = document.createElement("div");
-          document.body.appendChild(div);
-          const h = load().mount(div, episode.id, { reprojection, source: { kind: "board", episode } });
-          await h.ready;
-          players.push([h, div.querySelector("canvas")!.getContext("2d")!]);
-        }
-        const out: { mode: string; frames: number; ms: number }[] = [];
-        // Warm-up (shader, textures, decodes, the text's first layout), not timed.
-        for (const [h] of players) for (const f of frames) h.paintFrame(f);
-        for (let r = 0; r < rounds; r++) {
-          for (const [h, ctx] of players) {
-            const t0 = performance.now();
-            for (const f of frames) {
-              h.paintFrame(f);
-              ctx.getImageData(0, 0, 1, 1);
-            }
-            out.push({ mode: h.mode(), frames: frames.length, ms: performance.now() - t0 });
-          }
-        }
-        return out;
-      },
-      { episode, rounds, frames },
-    );
-    return { id: episode.id, frames: frames.length, runs };
-  } finally {
-    await browser.close();
-  }
+  const runs = await paintRate(file, {
+    id: episode.id,
+    mount: { source: { kind: "board", episode } },
+    frames,
+    rounds,
+    warmUp: frames.length,
+    timeoutMs: 300_000,
+  });
+  return { id: episode.id, frames: frames.length, runs };
 }
 
 async function main(): Promise<void> {
@@ -158,7 +128,7 @@ async function main(): Promise<void> {
       `  the player alone at ${Math.round(b.episodes / scale)} episodes ${fmt(player / 1e6, 1)} MB: ${fmt(1 + player / BOARD_GOAL_BYTES, 3)}x a page at the board's 60 MB goal`,
     );
   }
-  const rate = await paintRate(withOut);
+  const rate = await boardPaintRate(withOut);
   for (const mode of ["webgl2", "js"]) {
     const runs = rate.runs.filter((r) => r.mode === mode);
     const fps = runs.map((r) => (1000 * r.frames) / r.ms).sort((x, y) => x - y);

@@ -20,25 +20,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
-import { chromium } from "playwright-core";
 import { buildPage } from "../src/page/build.ts";
 import { ROOT, fmt } from "./common.ts";
 import { timeFirstScreen } from "./page.ts";
+import { paintRate } from "./player-paint.ts";
 import type { PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
 
 const ID = "90a9d3eba5ce";
-const ARGS = ["--headless", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-first-run", "--disable-background-networking"];
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-
-interface PaintRun {
-  mode: string;
-  frames: number;
-  ms: number;
-}
 
 /** The episode's props as the page embeds them (the timeline the player paints). */
 function embeddedProps(file: string, id: string): PlayerEpisode["props"] {
@@ -46,51 +39,6 @@ function embeddedProps(file: string, id: string): PlayerEpisode["props"] {
   if (!m) throw new Error(`${file} has no player`);
   const meta = JSON.parse(m[1]) as PlayerMeta;
   return (JSON.parse(gunzipSync(Buffer.from(meta.episodes[id], "base64")).toString("utf8")) as PlayerEpisode).props;
-}
-
-/** Paints `frames` with each reprojection path, `rounds` times, alternating; one pixel read back after each frame so the work is done. */
-async function paintRate(file: string, frames: number[], rounds: number): Promise<PaintRun[]> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ARGS });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`file://${file}`);
-    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
-    return await page.evaluate(
-      async ({ id, rounds, frames }) => {
-        type Handle = { ready: Promise<void>; mode(): string; paintFrame(f: number): void };
-        const load = (window as unknown as { grPlayerLoad: () => { mount(c: HTMLElement, id: string, o: object): Handle } }).grPlayerLoad;
-        const players: [Handle, CanvasRenderingContext2D][] = [];
-        for (const reprojection of ["webgl2", "js"]) {
-          const div = document.createElement("div");
-          document.body.appendChild(div);
-          const h = load().mount(div, id, { reprojection });
-          await h.ready;
-          players.push([h, div.querySelector("canvas")!.getContext("2d")!]);
-        }
-        const out: { mode: string; frames: number; ms: number }[] = [];
-        // Warm-up (shader compile, texture upload, first decodes), not timed.
-        for (const [h] of players) for (const f of frames.slice(0, 10)) h.paintFrame(f);
-        for (let r = 0; r < rounds; r++) {
-          for (const [h, ctx] of players) {
-            const t0 = performance.now();
-            for (const f of frames) {
-              h.paintFrame(f);
-              ctx.getImageData(0, 0, 1, 1);
-            }
-            out.push({
-              mode: h.mode(),
-              frames: frames.length,
-              ms: performance.now() - t0,
-            });
-          }
-        }
-        return out;
-      },
-      { id: ID, rounds, frames },
-    );
-  } finally {
-    await browser.close();
-  }
 }
 
 async function main(): Promise<void> {
@@ -107,7 +55,7 @@ async function main(): Promise<void> {
     // The camera moves' motion frames, from the page's own timeline (the one the player paints).
     const t = embeddedProps(withPlayer, ID);
     const frames = t.segments.filter((s) => s.kind === "camera").flatMap((s) => Array.from({ length: s.motionFrames }, (_, i) => s.startFrame + i));
-    const runs = await paintRate(withPlayer, frames, Number(values.rounds));
+    const runs = await paintRate(withPlayer, { id: ID, frames, rounds: Number(values.rounds), warmUp: 10 });
     console.log(`player: ${ID}, ${frames.length} camera-move frames at 1280x720, headless Chromium (WebGL2 on SwiftShader), ${values.rounds} rounds`);
     const label: Record<string, string> = { webgl2: "WebGL2 shader", js: "JS fallback" };
     for (const mode of [...new Set(runs.map((r) => r.mode))]) {
