@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { paintFrames } from "./paint-frames.ts";
+import { inPaintOrder, paintFrames } from "./paint-frames.ts";
 import type { VideoSpec } from "../../../video/compositions.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
@@ -63,31 +63,33 @@ function minorGc(): () => void {
  * A thread reprojecting the in-between views ahead of the painter (reproject-worker.ts): painting
  * frame n and reprojecting frame n+1 at once. None when there is nothing to reproject.
  */
-function startReprojecting(): { ring: AheadRing; worker: Worker } | null {
+function startReprojecting(deferred: DeferredImage[]): { ring: AheadRing; worker: Worker } | null {
   const file = fileURLToPath(new URL("./reproject-worker.js", import.meta.url));
-  if (data.deferred.length === 0 || !existsSync(file)) return null;
-  const ring = aheadRing(data.deferred);
-  const worker = new Worker(file, { workerData: { ring, deferred: data.deferred } });
+  if (deferred.length === 0 || !existsSync(file)) return null;
+  const ring = aheadRing(deferred);
+  const worker = new Worker(file, { workerData: { ring, deferred } });
   // A producer that dies only means the painter makes the rest of the views itself.
   worker.on("error", () => undefined);
   return { ring, worker };
 }
 
 async function run(): Promise<void> {
-  const collect = minorGc();
-  let painted = 0;
-  const ahead = startReprojecting();
+  // The ring hands views over in its own order: the painter's.
+  const deferred = data.deferred.length ? inPaintOrder(data.spec, data.frames, data.text, data.deferred) : [];
+  const ahead = startReprojecting(deferred);
   try {
-    await paintAll(collect, ahead?.ring, () => ++painted);
+    await paintAll(deferred, ahead?.ring);
   } finally {
     await ahead?.worker.terminate();
   }
   port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
 }
 
-async function paintAll(collect: () => void, ring: AheadRing | undefined, count: () => number): Promise<void> {
-  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred: data.deferred, ahead: ring })) {
-    if (count() % 4 === 0) {
+async function paintAll(deferred: DeferredImage[], ring: AheadRing | undefined): Promise<void> {
+  const collect = minorGc();
+  let painted = 0;
+  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred, ahead: ring })) {
+    if (++painted % 4 === 0) {
       collect();
       await new Promise((r) => setImmediate(r));
     }
