@@ -260,6 +260,25 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
   const rowIndex = spare?.rowIndex ?? new Int32Array(W * H);
   const column = spare?.column ?? new Float32Array(W * H);
   const band = spare?.band ?? new Float64Array(H);
+  fillGeometry(rowIndex, column, band, k, W, H, srcW, srcH);
+  return { key, rowIndex, column, band };
+}
+
+/*
+ * The rows of a geometry. Its own function: V8 optimizes the loop while it runs (on-stack
+ * replacement), and optimized code that ran on to the object literal after the loop gave up
+ * there (no type feedback) once for almost every fresh view, recompiling each time.
+ */
+function fillGeometry(
+  rowIndex: Int32Array,
+  column: Float32Array,
+  band: Float64Array,
+  k: TrigConstants,
+  W: number,
+  H: number,
+  srcW: number,
+  srcH: number,
+): void {
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp } = k;
   const uScale = srcW / TWO_PI;
@@ -309,7 +328,6 @@ function buildGeometry(key: string, k: TrigConstants, W: number, H: number, srcW
     const angle = 1.5 * (uBand + ROUND_REL) + (1.5 * ROUND_REL * (halfW + 1 + Math.abs(ry0) + focal + absD)) / absD + (1e-9 * (halfW + 2)) / absD;
     band[y] = angle * uScale + quantum;
   }
-  return { key, rowIndex, column, band };
 }
 
 /*
