@@ -47,6 +47,12 @@ export const ENCODES_IN_FLIGHT = 3;
  * was rarely reused but held up to 25 MB (a 4096-wide original) per worker.
  */
 export const PANOS_PER_RUNNER = 1;
+/**
+ * Panoramas decoded ahead of the group being checked (libuv's threads decode them meanwhile).
+ * One was not enough: a run ends in groups of one or two views (groups go largest first), each
+ * a few milliseconds of work behind a decode several times longer, which then ran one by one.
+ */
+export const PREFETCH_PANOS = 3;
 
 /**
  * The rows a group of views samples: only that band is decoded (rows below it
@@ -90,7 +96,7 @@ export class JobRunner {
   private waiters: (() => void)[] = [];
 
   constructor(panosDir: string, maxBytes = 160 * 1024 * 1024) {
-    this.store = new PanoStore(panosDir, maxBytes, PANOS_PER_RUNNER);
+    this.store = new PanoStore(panosDir, maxBytes, PANOS_PER_RUNNER + PREFETCH_PANOS);
   }
 
   run(task: PoolTask): Promise<PoolResult> {
@@ -131,11 +137,16 @@ export class JobRunner {
     }
   }
 
-  /** Decodes the next queued group's panorama while this task's views are computed (libuv's threads do it). */
+  /** Decodes the next queued groups' panoramas while this task's views are computed (libuv's threads do it). */
   private prefetchAfter(task: PoolTask): void {
     if (task.kind !== "check") return;
-    const next = this.queue.find((q) => q.task.kind === "check" && q.task.path !== task.path);
-    if (next && next.task.kind === "check") this.store.prefetch(next.task.path, groupRows(next.task));
+    let ahead = 0;
+    for (const q of this.queue) {
+      if (ahead >= PREFETCH_PANOS) break;
+      if (q.task.kind !== "check" || q.task.path === task.path) continue;
+      this.store.prefetch(q.task.path, groupRows(q.task));
+      ahead++;
+    }
   }
 
   private async slot(): Promise<void> {
