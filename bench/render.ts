@@ -168,6 +168,15 @@ function x264Alone(renderArgs: string[], work: string): void {
             : ""
         }`,
       );
+      if (whole && typeof painter !== "string") {
+        // Sharing the cores costs CPU too (caches, switches): the render's own CPU time, perfectly
+        // packed, is the tighter floor; and what the painter may spend for the goal to be reachable.
+        const packed = whole.cpuS / cores;
+        const budget = goal * alone.wallS * cores - alone.cpuS;
+        console.log(
+          `    the render's own CPU time over ${cores} cores: ${packed.toFixed(1)} s = ${(packed / alone.wallS).toFixed(2)}x · for ${goal}x the painter may spend at most ${budget.toFixed(1)} s CPU beside x264 (alone it spends ${painter.cpuS.toFixed(1)} s; sharing, ${(whole.cpuS - alone.cpuS).toFixed(1)} s)`,
+        );
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -72,7 +72,16 @@ function style(ctx: Ctx, p: Paint): string | CanvasGradient {
   return g;
 }
 
+/**
+ * The text settings the context holds, as last set here (null: unknown). Setting a font makes the
+ * backend parse it and look it up (Skia's context: about a fifth of a frame's text cost), and a
+ * scene's texts mostly share their neighbours' font: it is set only when it changes. Only text
+ * sets these; a restore (pop) may bring back others, so it forgets them.
+ */
+let textState: { font: string; align: CanvasTextAlign; spacing: string } | null = null;
+
 export function paint(ctx: Ctx, scene: Scene, env: PaintEnv): void {
+  textState = null;
   ctx.save();
   ctx.fillStyle = scene.background;
   ctx.fillRect(0, 0, scene.width, scene.height);
@@ -82,6 +91,7 @@ export function paint(ctx: Ctx, scene: Scene, env: PaintEnv): void {
   ctx.imageSmoothingQuality = "low";
   for (const p of scene.prims) paintOne(ctx, p, env);
   ctx.restore();
+  textState = null;
 }
 
 function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
@@ -136,10 +146,15 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       return;
     }
     case "text": {
-      ctx.font = cssFont(p.font);
-      ctx.textAlign = p.align ?? "left";
+      const font = cssFont(p.font);
+      const align = p.align ?? "left";
       const spacing = p.spacing ? `${Math.round(p.spacing * 100) / 100}px` : "0px";
-      if ("letterSpacing" in ctx) (ctx as Ctx & { letterSpacing: string }).letterSpacing = spacing;
+      if (textState?.font !== font) ctx.font = font;
+      if (textState?.align !== align) ctx.textAlign = align;
+      // A backend may reset the spacing with the font: set both when the font changes.
+      if ((textState?.font !== font || textState.spacing !== spacing) && "letterSpacing" in ctx)
+        (ctx as Ctx & { letterSpacing: string }).letterSpacing = spacing;
+      textState = { font, align, spacing };
       if (p.halo) {
         ctx.strokeStyle = p.halo.color;
         ctx.lineWidth = p.halo.width;
@@ -148,7 +163,6 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       }
       ctx.fillStyle = p.fill;
       ctx.fillText(p.text, p.x, p.y);
-      if (p.spacing && "letterSpacing" in ctx) (ctx as Ctx & { letterSpacing: string }).letterSpacing = "0px";
       return;
     }
     case "image": {
@@ -185,6 +199,7 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       return;
     case "pop":
       ctx.restore();
+      textState = null;
       return;
   }
 }
