@@ -164,6 +164,21 @@ describe("georeplay frames on the Trieste episode", () => {
     await expect(store.get(missing)).rejects.toThrow(/no-such-pano\.jpg: no such file/);
   });
 
+  it("retain keeps the decoded panoramas named and forgets the others", async () => {
+    const dir = join(TRIESTE, "panos");
+    const store = new PanoStore(dir, 256 * 1024 * 1024, 4);
+    const [a, b] = readdirSync(dir)
+      .filter((f) => f.endsWith(".jpg"))
+      .slice(0, 2)
+      .map((f) => join(dir, f));
+    const pa = await store.get(a);
+    await store.get(b);
+    store.retain(new Set([a]));
+    expect(store.has(a)).toBe(true);
+    expect(store.has(b)).toBe(false);
+    expect(await store.get(a)).toBe(pa); // kept, not decoded again
+  });
+
   it("the walk crossfades from the old panorama to the new one at the same pose", () => {
     const s = tl.segments.find((x) => x.turn === 7)!;
     const before = tl.segments.find((x) => x.turn === 6)!;

@@ -140,6 +140,15 @@ export class PanoStore {
     return pano;
   }
 
+  /** Forgets every decoded panorama but those at `paths` (decodes under way still finish, into the store). */
+  retain(paths: ReadonlySet<string>): void {
+    for (const [k, v] of this.cache) {
+      if (paths.has(k)) continue;
+      this.cache.delete(k);
+      this.bytes -= v.data.byteLength;
+    }
+  }
+
   /** Forgets every decoded panorama (decodes under way still finish, into the store). */
   clear(): void {
     this.cache.clear();

@@ -48,11 +48,15 @@ export const ENCODES_IN_FLIGHT = 3;
  */
 export const PANOS_PER_RUNNER = 1;
 /**
- * Panoramas decoded ahead of the group being checked (libuv's threads decode them meanwhile).
- * One was not enough: a run ends in groups of one or two views (groups go largest first), each
+ * Panoramas decoded ahead of the group being checked (libuv's threads decode them meanwhile):
+ * the next groups' until they hold PREFETCH_VIEWS views, at most PREFETCH_PANOS of them. One
+ * ahead was not enough: a run ends in groups of one or two views (groups go largest first), each
  * a few milliseconds of work behind a decode several times longer, which then ran one by one.
+ * Large groups (a board's) still prefetch one: a decode is shorter than their work, and every
+ * panorama held ahead is memory.
  */
 export const PREFETCH_PANOS = 3;
+export const PREFETCH_VIEWS = 8;
 
 /**
  * The rows a group of views samples: only that band is decoded (rows below it
@@ -137,16 +141,24 @@ export class JobRunner {
     }
   }
 
-  /** Decodes the next queued groups' panoramas while this task's views are computed (libuv's threads do it). */
+  /**
+   * Decodes the next queued groups' panoramas while this task's views are computed (libuv's
+   * threads do it), and lets go of every other decoded panorama (views still being checked keep
+   * their own reference): a runner holds its current panorama and those decoded ahead, no more.
+   */
   private prefetchAfter(task: PoolTask): void {
-    if (task.kind !== "check") return;
-    let ahead = 0;
-    for (const q of this.queue) {
-      if (ahead >= PREFETCH_PANOS) break;
-      if (q.task.kind !== "check" || q.task.path === task.path) continue;
-      this.store.prefetch(q.task.path, groupRows(q.task));
-      ahead++;
+    const keep = new Set([task.kind === "check" ? task.path : task.task.pano]);
+    if (task.kind === "check") {
+      let views = 0;
+      for (const q of this.queue) {
+        if (keep.size > PREFETCH_PANOS || views >= PREFETCH_VIEWS) break;
+        if (q.task.kind !== "check" || keep.has(q.task.path)) continue;
+        this.store.prefetch(q.task.path, groupRows(q.task));
+        keep.add(q.task.path);
+        views += q.task.jobs.length;
+      }
     }
+    this.store.retain(keep);
   }
 
   private async slot(): Promise<void> {
