@@ -44,8 +44,12 @@ export function alignBand(b: RowBand, height: number): RowBand {
 /** The rows a task needs, as a function of the panorama's size (known only once its header is read). */
 export type RowsFor = (width: number, height: number) => RowBand;
 
+/** Whether a decode holds the rows asked for: every row when no band is asked for. */
 const covers = (p: Pano, rowsFor: RowsFor | undefined) => {
-  if (!rowsFor || (p.top === 0 && p.rows === p.height)) return true;
+  if (p.top === 0 && p.rows === p.height) return true;
+  // A band must never stand in for the whole panorama: a frame render asks for the whole of one
+  // whose band a view check decoded, and would sample rows that are not there.
+  if (!rowsFor) return false;
   const b = rowsFor(p.width, p.height);
   return p.top <= b.top && p.top + p.rows >= b.bottom;
 };
