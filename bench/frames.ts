@@ -99,6 +99,7 @@ export async function benchFrames(): Promise<Record<string, number | string>> {
         .digest("hex"),
     );
     const same = ours.filter((s, i) => s === refResult.shas[i]).length;
+    const differ = pyJobs.filter((_, i) => ours[i] !== refResult.shas[i]).map((j) => j.file);
 
     const oursFps = files / par.s;
     const refFps = pyJobs.length / refResult.seconds;
@@ -113,6 +114,9 @@ export async function benchFrames(): Promise<Record<string, number | string>> {
     console.log(
       `  speed-up: ${fmt(oursFps / refFps, 2)}x (${jobs} workers), ${fmt(files / one.s / refFps, 2)}x (1 thread); identical frame files: ${same}/${files}`,
     );
+    // Every frame file is the environment's own render of its pose: any difference is a bug, not noise.
+    if (differ.length)
+      console.log(`  FRAME FILES DIFFER from the reference's: ${differ.slice(0, 8).join(", ")}${differ.length > 8 ? `, ... (${differ.length})` : ""}`);
     return { refFps, fps: oursFps, ratio: oursFps / refFps, identical: `${same}/${files}` };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
