@@ -73,15 +73,15 @@ function style(ctx: Ctx, p: Paint): string | CanvasGradient {
 }
 
 /**
- * The text settings the context holds, as last set here (null: unknown). Setting a font makes the
- * backend parse it and look it up (Skia's context: about a fifth of a frame's text cost), and a
- * scene's texts mostly share their neighbours' font: it is set only when it changes. Only text
- * sets these; a restore (pop) may bring back others, so it forgets them.
+ * The text settings the context holds, as last set by this paint (null: unknown). Setting a font
+ * makes the backend parse it and look it up (Skia's context: about a fifth of a frame's text
+ * cost), and a scene's texts mostly share their neighbours' font: it is set only when it changes.
+ * Only text sets these; a restore (pop) may bring back others, so it forgets them.
  */
-let textState: { font: string; align: CanvasTextAlign; spacing: string } | null = null;
+type TextState = { set: { font: string; align: CanvasTextAlign; spacing: string } | null };
 
 export function paint(ctx: Ctx, scene: Scene, env: PaintEnv): void {
-  textState = null;
+  const text: TextState = { set: null };
   ctx.save();
   ctx.fillStyle = scene.background;
   ctx.fillRect(0, 0, scene.width, scene.height);
@@ -89,12 +89,11 @@ export function paint(ctx: Ctx, scene: Scene, env: PaintEnv): void {
   ctx.imageSmoothingEnabled = true;
   // Bilinear: the frame files are drawn at nearly their own size, and "high" (cubic) cost ~10 ms a frame in Skia.
   ctx.imageSmoothingQuality = "low";
-  for (const p of scene.prims) paintOne(ctx, p, env);
+  for (const p of scene.prims) paintOne(ctx, p, env, text);
   ctx.restore();
-  textState = null;
 }
 
-function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
+function paintOne(ctx: Ctx, p: Prim, env: PaintEnv, text: TextState): void {
   switch (p.t) {
     case "rect":
       roundedRect(ctx, p.x, p.y, p.w, p.h, p.r);
@@ -149,12 +148,12 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       const font = cssFont(p.font);
       const align = p.align ?? "left";
       const spacing = p.spacing ? `${Math.round(p.spacing * 100) / 100}px` : "0px";
-      if (textState?.font !== font) ctx.font = font;
-      if (textState?.align !== align) ctx.textAlign = align;
+      const was = text.set;
+      if (was?.font !== font) ctx.font = font;
+      if (was?.align !== align) ctx.textAlign = align;
       // A backend may reset the spacing with the font: set both when the font changes.
-      if ((textState?.font !== font || textState.spacing !== spacing) && "letterSpacing" in ctx)
-        (ctx as Ctx & { letterSpacing: string }).letterSpacing = spacing;
-      textState = { font, align, spacing };
+      if ((was?.font !== font || was.spacing !== spacing) && "letterSpacing" in ctx) (ctx as Ctx & { letterSpacing: string }).letterSpacing = spacing;
+      text.set = { font, align, spacing };
       if (p.halo) {
         ctx.strokeStyle = p.halo.color;
         ctx.lineWidth = p.halo.width;
@@ -199,7 +198,7 @@ function paintOne(ctx: Ctx, p: Prim, env: PaintEnv): void {
       return;
     case "pop":
       ctx.restore();
-      textState = null;
+      text.set = null;
       return;
   }
 }

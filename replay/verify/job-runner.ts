@@ -52,8 +52,9 @@ export const PANOS_PER_RUNNER = 1;
  * the next groups' until they hold PREFETCH_VIEWS views, at most PREFETCH_PANOS of them. One
  * ahead was not enough: a run ends in groups of one or two views (groups go largest first), each
  * a few milliseconds of work behind a decode several times longer, which then ran one by one.
- * Large groups (a board's) still prefetch one: a decode is shorter than their work, and every
- * panorama held ahead is memory.
+ * Large groups still prefetch one: a decode is shorter than their work, and every panorama
+ * held ahead is memory (a board of small groups holds up to four per runner: +30 MB peak on the
+ * 12,800-episode board, for 12% less time).
  */
 export const PREFETCH_PANOS = 3;
 export const PREFETCH_VIEWS = 8;
