@@ -65,6 +65,8 @@ export function rawEncoderArgs(o: RawEncoderOptions): string[] {
 }
 
 export interface RawEncoder {
+  /** ffmpeg's process id: whoever owns the encoder's thread can kill it should that thread die. */
+  readonly pid: number | undefined;
   /** Writes the next piped frame (pipedFrames: one per run); resolves once the pipe has taken its bytes. */
   write(frame: Uint8Array): Promise<void>;
   /** Closes the input and waits for a complete file. */
@@ -77,6 +79,7 @@ export function openRawEncoder(o: RawEncoderOptions): RawEncoder {
   const proc = startFfmpeg(resolveFfmpeg().path, rawEncoderArgs(o), { stdin: true });
   let aborted = false;
   return {
+    pid: proc.pid,
     async write(frame) {
       if (aborted) throw new GeoreplayError("the encoder was aborted");
       await proc.write(frame);

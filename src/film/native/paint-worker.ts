@@ -1,46 +1,32 @@
 /**
- * Worker thread for the native renderer: paints the requested frames
- * (paint-frames.ts) into a few shared slots and tells the main thread, which
- * feeds ffmpeg from the slot and hands it back. Nothing is allocated or
- * copied across threads per frame beyond one copy into the slot, and the
- * painter is at most `slots` frames ahead of the encoder.
+ * Worker thread for the native renderer: paints the video's frames and
+ * writes them into ffmpeg itself (paint-into-encoder.ts), telling the main
+ * thread only how far it got. The main thread's `abort` message kills ffmpeg
+ * and removes its output before the worker reports back.
  */
 import { parentPort, workerData, Worker } from "node:worker_threads";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { inPaintOrder, paintFrames } from "./paint-frames.ts";
-import type { VideoSpec } from "../../../video/compositions.ts";
-import type { TextPlan } from "../../../video/text/layouter.ts";
+import { inPaintOrder } from "./paint-frames.ts";
+import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
 import { aheadRing, type AheadRing } from "./views-ahead.ts";
 
-export interface PaintWorkerData {
-  spec: VideoSpec;
-  frames: number[];
-  publicDir: string;
-  text: TextPlan;
-  deferred: DeferredImage[];
-  /** `slotCount` slots of width x height x 4 bytes each. */
-  slots: SharedArrayBuffer;
-  slotCount: number;
-}
+export type PaintWorkerData = PaintJob;
 
-export type PaintWorkerMessage = { type: "frame"; frame: number; slot: number } | { type: "done" } | { type: "error"; message: string };
-/** The main thread hands a slot back once ffmpeg's pipe has taken its bytes. */
-export type PaintWorkerCredit = { type: "free"; slot: number };
+/** What the worker reports: ffmpeg's pid first, then each frame ffmpeg has taken, then done or the error. */
+export type PaintWorkerMessage = { type: "encoder"; pid: number } | { type: "frame"; frame: number } | { type: "done" } | { type: "error"; message: string };
+/** The main thread stops the render. */
+export type PaintWorkerCommand = { type: "abort" };
 
 const port = parentPort!;
-const data = workerData as PaintWorkerData;
-const free: number[] = Array.from({ length: data.slotCount }, (_, i) => i);
-const slotBytes = data.slots.byteLength / data.slotCount;
-let wake: (() => void) | null = null;
-port.on("message", (m: PaintWorkerCredit) => {
-  free.push(m.slot);
-  wake?.();
-  wake = null;
+const job = workerData as PaintWorkerData;
+const stop = new AbortController();
+port.on("message", (m: PaintWorkerCommand) => {
+  if (m.type === "abort") stop.abort(new Error("aborted"));
 });
 
 /**
@@ -53,10 +39,13 @@ port.on("message", (m: PaintWorkerCredit) => {
  * painter fast and flat. The flag only makes `gc` available to the new
  * context it is read from.
  */
-function minorGc(): () => void {
+function minorGc(): () => Promise<void> {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as (o?: { type: "minor" | "major" }) => void;
-  return () => gc({ type: "minor" });
+  return () => {
+    gc({ type: "minor" });
+    return new Promise((r) => setImmediate(r));
+  };
 }
 
 /**
@@ -75,29 +64,23 @@ function startReprojecting(deferred: DeferredImage[]): { ring: AheadRing; worker
 
 async function run(): Promise<void> {
   // The ring hands views over in its own order: the painter's.
-  const deferred = data.deferred.length ? inPaintOrder(data.spec, data.frames, data.text, data.deferred) : [];
+  const deferred = job.deferred.length ? inPaintOrder(job.spec, job.frames, job.text, job.deferred) : [];
   const ahead = startReprojecting(deferred);
   try {
-    await paintAll(deferred, ahead?.ring);
+    await paintIntoEncoder(
+      { ...job, deferred },
+      {
+        ahead: ahead?.ring,
+        signal: stop.signal,
+        breather: minorGc(),
+        onEncoder: (pid) => port.postMessage({ type: "encoder", pid } satisfies PaintWorkerMessage),
+        onFrame: (frame) => port.postMessage({ type: "frame", frame } satisfies PaintWorkerMessage),
+      },
+    );
   } finally {
     await ahead?.worker.terminate();
   }
   port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
-}
-
-async function paintAll(deferred: DeferredImage[], ring: AheadRing | undefined): Promise<void> {
-  const collect = minorGc();
-  let painted = 0;
-  for await (const f of paintFrames(data.spec, data.frames, { publicDir: data.publicDir, text: data.text, deferred, ahead: ring })) {
-    if (++painted % 4 === 0) {
-      collect();
-      await new Promise((r) => setImmediate(r));
-    }
-    while (free.length === 0) await new Promise<void>((r) => (wake = r));
-    const slot = free.shift()!;
-    new Uint8Array(data.slots, slot * slotBytes, slotBytes).set(f.rgba);
-    port.postMessage({ type: "frame", frame: f.frame, slot } satisfies PaintWorkerMessage);
-  }
 }
 
 run().catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));
