@@ -14,8 +14,7 @@ import { Worker } from "node:worker_threads";
 import { ROOT, TRIESTE } from "./helpers.ts";
 import { generateFrames, type FramesResult } from "../replay/frames/frames.ts";
 import { deferredImages } from "../src/film/render-episode.ts";
-import { PanoStore } from "../replay/panos/store.ts";
-import { viewPixels } from "../src/film/native/view-pixels.ts";
+import { viewPixels, wordStore } from "../src/film/native/view-pixels.ts";
 
 const dist = (p: string) => pathToFileURL(join(ROOT, "dist", p)).href;
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-ahead-"));
@@ -77,7 +76,7 @@ describe("views reprojected ahead of the painter", () => {
       const ring = aheadRing(deferred);
       const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")), { workerData: { ring, deferred } });
       const reader = ringReader(ring);
-      const store = new PanoStore("", 64 * 1024 * 1024);
+      const store = wordStore();
       let compared = 0;
       for (let i = 0; i < deferred.length; i += 7) {
         const { width: w, height: h } = deferred[i].view;

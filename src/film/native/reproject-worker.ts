@@ -6,13 +6,12 @@
  * is reported with its file).
  */
 import { workerData } from "node:worker_threads";
-import { PanoStore } from "../../../replay/panos/store.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { fillRing, type AheadRing } from "./views-ahead.ts";
-import { LOOKAHEAD, STORE_BYTES, prefetchPanos, viewPixels } from "./view-pixels.ts";
+import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "./view-pixels.ts";
 
 const data = workerData as { ring: AheadRing; deferred: DeferredImage[] };
-const store = new PanoStore("", STORE_BYTES);
+const store = wordStore();
 fillRing(data.ring, data.deferred.length, (i, out) => {
   prefetchPanos(store, data.deferred, i + 1, i + LOOKAHEAD);
   return viewPixels(store, data.deferred[i], out);

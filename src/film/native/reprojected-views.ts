@@ -11,7 +11,7 @@
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
 import { PanoStore } from "../../../replay/panos/store.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
-import { LOOKAHEAD, STORE_BYTES, prefetchPanos, viewPixels } from "./view-pixels.ts";
+import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "./view-pixels.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
 
 export interface ReprojectedViews {
@@ -42,7 +42,7 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
       if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
       const words = new Uint32Array(image.data.buffer, image.data.byteOffset, w * h);
       if (!ahead?.take(i, words)) {
-        store ??= new PanoStore("", STORE_BYTES);
+        store ??= wordStore();
         if (!ahead) {
           prefetchPanos(store, deferred, Math.max(prefetched + 1, i), i + LOOKAHEAD);
           prefetched = Math.max(prefetched, i + LOOKAHEAD);
