@@ -176,6 +176,14 @@ function x264Alone(renderArgs: string[], work: string): void {
         console.log(
           `    the render's own CPU time over ${cores} cores: ${packed.toFixed(1)} s = ${(packed / alone.wallS).toFixed(2)}x · for ${goal}x the painter may spend at most ${budget.toFixed(1)} s CPU beside x264 (alone it spends ${painter.cpuS.toFixed(1)} s; sharing, ${(whole.cpuS - alone.cpuS).toFixed(1)} s)`,
         );
+        // x264 alone does not keep every core busy (its frame threads wait on each other and on
+        // ffmpeg's one thread that reads and converts): a render that uses the cores only as well
+        // as x264 does takes this long; below it only if the painter fills x264's idle moments.
+        const busy = alone.cpuS / alone.wallS;
+        const atPace = whole.cpuS / busy;
+        console.log(
+          `    at x264's own use of the cores (alone it keeps ${busy.toFixed(2)} of ${cores} busy): ${atPace.toFixed(1)} s = ${(atPace / alone.wallS).toFixed(2)}x; the render keeps ${(whole.cpuS / whole.wallS).toFixed(2)} busy`,
+        );
       }
     }
   } finally {
