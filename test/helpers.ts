@@ -25,3 +25,18 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** The Trieste episode's frames run with its in-between frames deferred (what `render` hands the painter), written under `publicDir`. */
+export async function triesteDeferred(publicDir: string): Promise<import("../replay/frames/frames.ts").FramesResult> {
+  const { generateFrames } = await import("../replay/frames/frames.ts");
+  return generateFrames({
+    episodes: [join(TRIESTE, "episodes.jsonl")],
+    episode: "#1",
+    tasks: join(TRIESTE, "tasks.jsonl"),
+    panos: join(TRIESTE, "panos"),
+    jobs: 1,
+    out: join(publicDir, "deferred"),
+    publicDir,
+    deferInBetween: true,
+  });
+}

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TRIESTE } from "./helpers.ts";
-import { generateFrames, type FramesResult } from "../replay/frames/frames.ts";
+import { triesteDeferred } from "./helpers.ts";
+import type { FramesResult } from "../replay/frames/frames.ts";
 import { deferredImages } from "../src/film/render-episode.ts";
 import { PanoStore, decodePano } from "../replay/panos/store.ts";
 import { indexMap, type ViewSpec } from "../replay/render/reproject.ts";
@@ -45,16 +45,7 @@ async function words(store: PanoStore, d: DeferredImage): Promise<Buffer> {
 describe("in-between views as RGBA words", () => {
   let frames: FramesResult;
   beforeAll(async () => {
-    frames = await generateFrames({
-      episodes: [join(TRIESTE, "episodes.jsonl")],
-      episode: "#1",
-      tasks: join(TRIESTE, "tasks.jsonl"),
-      panos: join(TRIESTE, "panos"),
-      jobs: 1,
-      out: join(tmp, "deferred"),
-      publicDir: tmp,
-      deferInBetween: true,
-    });
+    frames = await triesteDeferred(tmp);
   });
 
   it("decodes the same colour bytes as the RGB decode, with an opaque alpha after each pixel", async () => {

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ROOT, TRIESTE } from "./helpers.ts";
-import { generateFrames, type FramesResult } from "../replay/frames/frames.ts";
+import { ROOT, triesteDeferred } from "./helpers.ts";
+import type { FramesResult } from "../replay/frames/frames.ts";
 import { deferredImages } from "../src/film/render-episode.ts";
 import { viewPixels, wordStore } from "../src/film/native/view-pixels.ts";
 
@@ -58,16 +58,7 @@ describe("views reprojected ahead of the painter", () => {
   describe("the real producer", () => {
     let frames: FramesResult;
     beforeAll(async () => {
-      frames = await generateFrames({
-        episodes: [join(TRIESTE, "episodes.jsonl")],
-        episode: "#1",
-        tasks: join(TRIESTE, "tasks.jsonl"),
-        panos: join(TRIESTE, "panos"),
-        jobs: 1,
-        out: join(tmp, "deferred"),
-        publicDir: tmp,
-        deferInBetween: true,
-      });
+      frames = await triesteDeferred(tmp);
     });
 
     it("reprojects exactly the pixels the painter's own thread makes", async () => {

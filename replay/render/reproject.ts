@@ -359,6 +359,18 @@ export function atan2Approx(y: number, x: number): number {
   return y < 0 ? -a : a;
 }
 
+/**
+ * What a view's heading adds to a geometry's heading-free column: the column of longitude t,
+ * shifted by one turn more so that every column is positive (in (SW/2, 5SW/2]) and truncation is
+ * floor.
+ */
+function headingShift(k: TrigConstants, srcW: number): number {
+  const t = Math.atan2(k.sinHeading, k.cosHeading);
+  // Column of longitude t + heading-free longitude, before wrapping: in (-SW/2, 3SW/2].
+  const shift = t * (srcW / TWO_PI) + srcW / 2;
+  return shift + srcW;
+}
+
 /** indexMap through a geometry: the heading is one add per pixel (see above). */
 function mapFromGeometry(
   g: Geometry,
@@ -373,15 +385,11 @@ function mapFromGeometry(
 ): IndexMapResult {
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
-  const t = Math.atan2(sh, ch);
   const uScale = srcW / TWO_PI;
-  // Column of longitude t + heading-free longitude, before wrapping: in (-SW/2, 3SW/2].
-  const shift = t * uScale + srcW / 2;
+  const shift1 = headingShift(k, srcW);
   const halfW = W / 2;
   const halfH = H / 2;
   const { rowIndex, column, band } = g;
-  // Shifted by one turn more, the column is positive (in (SW/2, 5SW/2]): truncation is floor.
-  const shift1 = shift + srcW;
   const srcW2 = 2 * srcW;
   if (exactAt.length < W) exactAt = new Int32Array(W);
   const sensitive: number[] = [];
@@ -426,12 +434,13 @@ export function viewWords(view: ViewSpec, srcW: number, srcH: number, src: Uint3
   const { rowIndex, column, band } = geometryFor(k, W, H, srcW, srcH);
   const focal = (0.5 * W) / k.tanHalfFov;
   const { cosPitch: cp, sinPitch: sp, cosHeading: ch, sinHeading: sh } = k;
-  // As in mapFromGeometry: one add, one truncation and two compares a pixel, in a positive range.
-  const shift1 = Math.atan2(sh, ch) * (srcW / TWO_PI) + srcW / 2 + srcW;
+  const shift1 = headingShift(k, srcW);
   const srcW2 = 2 * srcW;
   const halfW = W / 2;
   const halfH = H / 2;
   if (exactAt.length < W) exactAt = new Int32Array(W);
+  // mapFromGeometry's walk, kept apart on purpose: one walk for both (a branch or a call a pixel)
+  // cost the speed this exists for.
   for (let y = 0; y < H; y++) {
     const lo = band[y];
     const hi = 1 - lo;
