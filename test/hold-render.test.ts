@@ -19,7 +19,8 @@ import { armsTimeline, BT709, colourTags, triesteTimeline, tx } from "./video-he
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
 import { ComparePropsSchema } from "../video/compare/props.ts";
-import { videoFrames, type VideoSpec } from "../video/compositions.ts";
+import { sceneAt, videoFrames, type VideoSpec } from "../video/compositions.ts";
+import { inPaintOrder } from "../src/film/native/views-ahead.ts";
 import { frameRuns, type FrameRun } from "../src/film/shared/frame-runs.ts";
 import { pipedFrames, rawEncoderArgs, runsPtsExpr } from "../src/ffmpeg/raw-encoder.ts";
 import { encodeVideo } from "../src/film/native/encode-video.ts";
@@ -78,6 +79,23 @@ describe("runs of equal scenes", () => {
     for (let f = cam.startFrame; f < cam.startFrame + cam.motionFrames; f++) expect(starts.has(f), `moving frame ${f}`).toBe(true);
     // Without holds: one run per frame.
     expect(frameRuns(spec, tx(), false)).toHaveLength(t30.totalFrames);
+  });
+
+  it("name each image the first time a piped frame shows it, in the order the painter meets them (the order views are reprojected ahead), with or without holds", () => {
+    for (const spec of [rollout(t30), compare()])
+      for (const holds of [true, false]) {
+        const shown: string[] = [];
+        const runs = frameRuns(spec, tx(), holds, (src) => shown.push(src));
+        // What the painter asks for: the images of each piped frame's scene, first showings only.
+        const met: string[] = [];
+        for (const f of pipedFrames(runs)) for (const p of sceneAt(spec, f, tx()).prims) if (p.t === "image" && !met.includes(p.src)) met.push(p.src);
+        expect(shown).toEqual(met);
+        expect(shown.length).toBeGreaterThan(spec.composition === "Compare" ? 10 : 20);
+      }
+    // The deferred views in that order; a view no frame shows comes last.
+    const view = { width: 2, height: 2, headingDeg: 0, pitchDeg: 0, fovDeg: 90 };
+    const d = (src: string) => ({ src, pano: "p.jpg", view });
+    expect(inPaintOrder([d("c"), d("x"), d("a"), d("b")], ["a", "q", "b", "c"]).map((v) => v.src)).toEqual(["a", "b", "c", "x"]);
   });
 
   it("the setpts expression puts every piped image at its run's first frame (and the last frame again when the video ends on a hold)", () => {

@@ -65,7 +65,8 @@ describe("views reprojected ahead of the painter", () => {
       const { aheadRing, ringReader } = (await import(dist("src/film/native/views-ahead.js"))) as typeof import("../src/film/native/views-ahead.ts");
       const deferred = deferredImages(frames);
       const ring = aheadRing(deferred);
-      const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")), { workerData: { ring, deferred } });
+      const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")));
+      producer.postMessage({ ring, deferred });
       const reader = ringReader(ring);
       const store = wordStore();
       let compared = 0;

@@ -28,27 +28,6 @@ export interface PaintOptions {
   signal?: AbortSignal;
 }
 
-/**
- * The deferred views in the order the painter first asks for them (a two-up asks for its sides'
- * views in turn): the order the thread reprojecting ahead must make them in. Views no frame shows
- * come last.
- */
-export function inPaintOrder(spec: VideoSpec, frames: number[], text: TextPlan, deferred: DeferredImage[]): DeferredImage[] {
-  const bySrc = new Map(deferred.map((d) => [d.src, d]));
-  const tx = planLayouter(text, nodeMeasure(), undefined, readPlaces);
-  const out: DeferredImage[] = [];
-  for (const frame of frames) {
-    for (const p of sceneAt(spec, frame, tx).prims) {
-      if (p.t !== "image") continue;
-      const d = bySrc.get(p.src);
-      if (!d) continue;
-      out.push(d);
-      bySrc.delete(p.src);
-    }
-  }
-  return [...out, ...bySrc.values()];
-}
-
 export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOptions): AsyncGenerator<{ frame: number; rgba: Uint8Array }> {
   const { width, height } = videoSize(spec);
   const canvas = createCanvas(width, height);

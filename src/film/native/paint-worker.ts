@@ -4,29 +4,26 @@
  * thread only how far it got. The main thread's `abort` message kills ffmpeg
  * and removes its output before the worker reports back.
  */
-import { parentPort, workerData, Worker } from "node:worker_threads";
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { parentPort } from "node:worker_threads";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { inPaintOrder } from "./paint-frames.ts";
 import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
-import type { DeferredImage } from "../shared/encode-options.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
-import { aheadRing, type AheadRing } from "./views-ahead.ts";
+import type { AheadRing } from "./views-ahead.ts";
 
-export type PaintWorkerData = PaintJob;
+/** The job, and the ring another worker (started beside this one) reprojects its in-between views into. */
+export type PaintWorkerData = PaintJob & { ring?: AheadRing };
 
 /** What the worker reports: ffmpeg's pid first, then each frame ffmpeg has taken, then done or the error. */
 export type PaintWorkerMessage = { type: "encoder"; pid: number } | { type: "frame"; frame: number } | { type: "done" } | { type: "error"; message: string };
-/** The main thread stops the render. */
-export type PaintWorkerCommand = { type: "abort" };
+/** The main thread hands over the job once it is planned (the worker loads meanwhile), or stops the render. */
+export type PaintWorkerCommand = { type: "job"; job: PaintWorkerData } | { type: "abort" };
 
 const port = parentPort!;
-const job = workerData as PaintWorkerData;
 const stop = new AbortController();
 port.on("message", (m: PaintWorkerCommand) => {
   if (m.type === "abort") stop.abort(new Error("aborted"));
+  else run(m.job).catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));
 });
 
 /**
@@ -48,39 +45,13 @@ function minorGc(): () => Promise<void> {
   };
 }
 
-/**
- * A thread reprojecting the in-between views ahead of the painter (reproject-worker.ts): painting
- * frame n and reprojecting frame n+1 at once. None when there is nothing to reproject.
- */
-function startReprojecting(deferred: DeferredImage[]): { ring: AheadRing; worker: Worker } | null {
-  const file = fileURLToPath(new URL("./reproject-worker.js", import.meta.url));
-  if (deferred.length === 0 || !existsSync(file)) return null;
-  const ring = aheadRing(deferred);
-  const worker = new Worker(file, { workerData: { ring, deferred } });
-  // A producer that dies only means the painter makes the rest of the views itself.
-  worker.on("error", () => undefined);
-  return { ring, worker };
-}
-
-async function run(): Promise<void> {
-  // The ring hands views over in its own order: the painter's.
-  const deferred = job.deferred.length ? inPaintOrder(job.spec, job.frames, job.text, job.deferred) : [];
-  const ahead = startReprojecting(deferred);
-  try {
-    await paintIntoEncoder(
-      { ...job, deferred },
-      {
-        ahead: ahead?.ring,
-        signal: stop.signal,
-        breather: minorGc(),
-        onEncoder: (pid) => port.postMessage({ type: "encoder", pid } satisfies PaintWorkerMessage),
-        onFrame: (frame) => port.postMessage({ type: "frame", frame } satisfies PaintWorkerMessage),
-      },
-    );
-  } finally {
-    await ahead?.worker.terminate();
-  }
+async function run(job: PaintWorkerData): Promise<void> {
+  await paintIntoEncoder(job, {
+    ahead: job.ring,
+    signal: stop.signal,
+    breather: minorGc(),
+    onEncoder: (pid) => port.postMessage({ type: "encoder", pid } satisfies PaintWorkerMessage),
+    onFrame: (frame) => port.postMessage({ type: "frame", frame } satisfies PaintWorkerMessage),
+  });
   port.postMessage({ type: "done" } satisfies PaintWorkerMessage);
 }
-
-run().catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));

@@ -29,6 +29,23 @@ export function aheadRing(deferred: DeferredImage[]): AheadRing {
   return { state: new SharedArrayBuffer(4 * (AHEAD_SLOTS + 1)), pixels: new SharedArrayBuffer(4 * slotWords * AHEAD_SLOTS), slotWords };
 }
 
+/**
+ * The deferred views in the order the painter first asks for them (`shown`: every image source in
+ * the order frames first show it, from frameRuns; a two-up asks for its sides' views in turn): the
+ * order the thread reprojecting ahead must make them in. Views no frame shows come last.
+ */
+export function inPaintOrder(deferred: DeferredImage[], shown: readonly string[]): DeferredImage[] {
+  const bySrc = new Map(deferred.map((d) => [d.src, d]));
+  const out: DeferredImage[] = [];
+  for (const src of shown) {
+    const d = bySrc.get(src);
+    if (!d) continue;
+    out.push(d);
+    bySrc.delete(src);
+  }
+  return [...out, ...bySrc.values()];
+}
+
 /** The producer's side: each view in order, into its slot once the slot is free. */
 export async function fillRing(ring: AheadRing, count: number, make: (i: number, out: Uint32Array) => Promise<void>): Promise<void> {
   const state = new Int32Array(ring.state);

@@ -11,12 +11,25 @@ import type { FrameRun } from "../../ffmpeg/raw-encoder.ts";
 
 export type { FrameRun };
 
-export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true): FrameRun[] {
+/**
+ * `onImage` hears each image source the first time a frame shows it, in frame order: the order a
+ * painter asks for them (frames of a run show the same images as its first), found in the same
+ * pass instead of building the scenes again.
+ */
+export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true, onImage?: (src: string) => void): FrameRun[] {
   const runs: FrameRun[] = [];
   let prev: string | null = null;
   const total = videoFrames(spec);
+  const seen = new Set<string>();
   for (let f = 0; f < total; f++) {
-    const key = holds ? JSON.stringify(sceneAt(spec, f, tx)) : null;
+    const scene = holds || onImage ? sceneAt(spec, f, tx) : null;
+    if (scene && onImage)
+      for (const p of scene.prims)
+        if (p.t === "image" && !seen.has(p.src)) {
+          seen.add(p.src);
+          onImage(p.src);
+        }
+    const key = holds ? JSON.stringify(scene) : null;
     if (key !== null && key === prev) runs[runs.length - 1].length++;
     else runs.push({ start: f, length: 1 });
     prev = key;
