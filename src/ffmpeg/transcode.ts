@@ -119,11 +119,18 @@ export async function transcode(
         "0",
         "-row-mt",
         "1",
+        // libvpx splits its work by thread count (its default, one a core, would make the bytes
+        // depend on the machine: one core and two gave different files); 2 was the fastest here.
+        "-threads",
+        "2",
         "-deadline",
         "good",
         "-cpu-used",
         "4",
         "-an",
+        // No random segment UID or date in the container: the same MP4 gives the same file.
+        "-fflags",
+        "+bitexact",
         "-f",
         "webm",
         out,
