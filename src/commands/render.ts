@@ -23,7 +23,8 @@ export function registerRender(program: Command): void {
     .description(
       "Verifies the episode's views and renders its camera path (as `georeplay frames` does, into a\n" +
         "temporary folder), then paints every distinct frame in Node (Skia, the default --engine native)\n" +
-        "and encodes it with ffmpeg's libx264 (CRF 18, --preset medium, yuv420p, bt709, +faststart). No\n" +
+        "and encodes it with ffmpeg's libx264 (CRF 18, --preset medium, yuv420p, bt709, +faststart; its\n" +
+        "frame threads fixed per preset, so the same inputs give the same MP4 on any machine). No\n" +
         "browser, no server, no port. The file appears only when complete: a failed or interrupted render\n" +
         "leaves nothing at the output path and no temporary folders behind. -o clip.gif, .webp or .webm\n" +
         "writes that one file in that format (gif/webp: 480x270 at 10 fps, fitted to --max-mb).\n\n" +

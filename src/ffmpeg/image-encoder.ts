@@ -9,7 +9,7 @@ import { rmSync } from "node:fs";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { resolveFfmpeg } from "./find.ts";
 import { startFfmpeg } from "./process.ts";
-import type { X264Preset } from "./x264.ts";
+import { x264Threads, type X264Preset } from "./x264.ts";
 
 export interface EncoderOptions {
   out: string;
@@ -63,6 +63,8 @@ export function encoderArgs(o: EncoderOptions): string[] {
     "yuv420p",
     "-preset",
     o.x264Preset,
+    "-threads",
+    String(x264Threads(o.x264Preset)),
     "-video_track_timescale",
     "90000",
     "-crf",

@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { resolveFfmpeg } from "./find.ts";
 import { startFfmpeg } from "./process.ts";
-import { DEFAULT_PRESET, type X264Preset } from "./x264.ts";
+import { DEFAULT_PRESET, x264Threads, type X264Preset } from "./x264.ts";
 
 /** A run of equal video frames: painted once, repeated by the encoder. */
 export interface FrameRun {
@@ -54,10 +54,11 @@ export function runsPtsExpr(runs: FrameRun[]): string {
 
 /** ffmpeg's arguments, in one place so tests and benchmarks see exactly what runs. */
 export function rawEncoderArgs(o: RawEncoderOptions): string[] {
+  const preset = o.preset ?? DEFAULT_PRESET;
   return [
     ...["-hide_banner", "-loglevel", "error", "-nostdin"],
     ...["-f", "rawvideo", "-pix_fmt", "rgba", "-s", `${o.width}x${o.height}`, "-r", String(o.fps), "-i", "pipe:0"],
-    ...["-an", "-c:v", "libx264", "-preset", o.preset ?? DEFAULT_PRESET, "-crf", String(o.crf ?? 18)],
+    ...["-an", "-c:v", "libx264", "-preset", preset, "-threads", String(x264Threads(preset)), "-crf", String(o.crf ?? 18)],
     ...["-vf", `scale=out_color_matrix=bt709:out_range=tv,setpts=(${runsPtsExpr(o.runs)})/(${o.fps}*TB),fps=${o.fps}`, "-pix_fmt", "yuv420p"],
     ...["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"],
     ...["-video_track_timescale", "90000", "-map_metadata", "-1", "-movflags", "+faststart", "-f", "mp4", "-y", o.out],
