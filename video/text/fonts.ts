@@ -44,10 +44,20 @@ export function fontFamilies(role: FontRole): string[] {
 export function cssFont(spec: FontSpec): string {
   if (!(Number.isFinite(spec.size) && spec.size > 0)) throw new RangeError(`font size must be a positive number of px, got ${spec.size}`);
   const size = String(Number(spec.size.toFixed(2)));
-  const families = fontFamilies(spec.role)
-    .map((f) => `"${f}"`)
-    .join(", ");
-  return `${spec.italic ? "italic " : ""}${spec.weight} ${size}px ${families}`;
+  return `${spec.italic ? "italic " : ""}${spec.weight} ${size}px ${familyList(spec.role)}`;
+}
+
+// Every text of every frame asks for its font: the family list, the same for a role, is built once.
+const familyLists = new Map<FontRole, string>();
+function familyList(role: FontRole): string {
+  let list = familyLists.get(role);
+  if (list === undefined) {
+    list = fontFamilies(role)
+      .map((f) => `"${f}"`)
+      .join(", ");
+    familyLists.set(role, list);
+  }
+  return list;
 }
 
 // unicode-range of fontsource's subsets (the same for Inter and JetBrains Mono; checked against
