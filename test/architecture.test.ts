@@ -334,3 +334,39 @@ function existsFile(rel: string): boolean {
   }
   return false;
 }
+
+/**
+ * What a thread loads when it starts: the static imports that stay in the compiled code (not
+ * `import type`, not a lazy import()), followed through the project, and the packages reached.
+ */
+function loadedPackages(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(ROOT, file), "utf8");
+    for (const m of text.matchAll(/(?:^|\n)\s*(import|export)\s([^;]*?)\sfrom\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']/g)) {
+      if (m[2]?.startsWith("type ")) continue; // erased
+      const spec = m[3] ?? m[4];
+      if (spec.startsWith(".")) visit(relative(ROOT, resolve(ROOT, dirname(file), spec)).replace(/\.js$/, ".ts"));
+      else if (!spec.startsWith("node:")) packages.add(packageOf(spec));
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+describe("the native painter's threads load only what they use", () => {
+  it("the painter's worker loads no validator and no image decoder (zod and sharp cost ~0.1 s each to load; props come validated, views come from the reprojecting worker)", () => {
+    const painter = loadedPackages("src/film/native/paint-worker.ts");
+    expect(painter.has("@napi-rs/canvas")).toBe(true); // the walk sees the painter's own imports
+    expect([...painter].filter((p) => p === "zod" || p === "sharp")).toEqual([]);
+  });
+
+  it("the reprojecting worker loads sharp (it decodes the panoramas) and no validator", () => {
+    const reprojector = loadedPackages("src/film/native/reproject-worker.ts");
+    expect(reprojector.has("sharp")).toBe(true);
+    expect(reprojector.has("zod")).toBe(false);
+  });
+});

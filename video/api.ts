@@ -7,6 +7,7 @@ export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type Rol
 export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
 export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare/props.ts";
 export { sceneAt, videoFrames, videoFps, videoSize, type VideoSpec } from "./compositions.ts";
-export { measuringLayouter, planLayouter, TextPlanSchema, type TextLayouter, type TextPlan } from "./text/layouter.ts";
+export { measuringLayouter, planLayouter, type TextLayouter } from "./text/layouter.ts";
+export { TextPlanSchema, type TextPlan } from "./text/text-plan-schema.ts";
 export type { Scene, Prim } from "./scene/types.ts";
 export { paint, type PaintEnv } from "./paint.ts";

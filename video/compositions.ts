@@ -4,7 +4,7 @@
  * the hold detection go through here.
  */
 import type { RolloutProps } from "./rollout/props.ts";
-import { outputSize } from "./rollout/props.ts";
+import { outputSize } from "./rollout/output-size.ts";
 import type { CompareProps } from "./compare/props.ts";
 import { rolloutScene } from "./rollout/scene.ts";
 import { compareClock, compareScene } from "./compare/scene.ts";

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "../rollout/props.ts";
-import { TextPlanSchema } from "../text/layouter.ts";
+import { TextPlanSchema } from "../text/text-plan-schema.ts";
 
 export const CompareSideSchema = z.object({
   timeline: TimelineSchema,
@@ -30,16 +30,4 @@ export const ComparePropsSchema = z.object({
 });
 export type CompareProps = z.infer<typeof ComparePropsSchema>;
 
-/** Whether both sides play the same task (split and index); different tasks are allowed but said on screen. */
-export function sameTask(p: Pick<CompareProps, "a" | "b">): boolean {
-  const x = p.a.timeline.episode;
-  const y = p.b.timeline.episode;
-  return x.split === y.split && x.index === y.index;
-}
-
-/** Labels for the two sides: the arm names, made distinct with the pass (or A/B) when both arms are the same. */
-export function sideLabels(a: { arm: string; pass: number | null }, b: { arm: string; pass: number | null }): [string, string] {
-  if (a.arm !== b.arm) return [`A · ${a.arm}`, `B · ${b.arm}`];
-  if (a.pass !== b.pass) return [`A · ${a.arm} pass ${a.pass ?? "?"}`, `B · ${b.arm} pass ${b.pass ?? "?"}`];
-  return [`A · ${a.arm}`, `B · ${b.arm}`];
-}
+export { sameTask, sideLabels } from "./sides.ts";

@@ -4,9 +4,10 @@
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
 import { alignTimelines, slotAt, type CompareClock } from "../../replay/timeline/align.ts";
-import { sameTask, type CompareProps } from "./props.ts";
+import { sameTask } from "./sides.ts";
+import type { CompareProps } from "./props.ts";
 import { compareLayout } from "./layout.ts";
-import { outputSize } from "../rollout/props.ts";
+import { outputSize } from "../rollout/output-size.ts";
 import { C } from "../scene/theme.ts";
 import { Draw, font, lineBox, rectOf } from "../scene/draw.ts";
 import type { TextLayouter } from "../text/layouter.ts";

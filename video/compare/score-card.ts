@@ -5,7 +5,8 @@
  */
 import { geoevalReward } from "../../replay/rules/reward.ts";
 import { spanFrame } from "../map/frame.ts";
-import { sameTask, type CompareProps, type CompareSide } from "./props.ts";
+import { sameTask } from "./sides.ts";
+import type { CompareProps, CompareSide } from "./props.ts";
 import { isStacked } from "../scene/layout.ts";
 import { compareScoreMotion } from "../scene/motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../scene/theme.ts";

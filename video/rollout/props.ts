@@ -4,10 +4,9 @@
  */
 import { z } from "zod";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
-import { TextPlanSchema } from "../text/layouter.ts";
+import { TextPlanSchema } from "../text/text-plan-schema.ts";
 
-export const DEFAULT_WIDTH = 1280;
-export const DEFAULT_HEIGHT = 720;
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH, outputSize } from "./output-size.ts";
 
 const EvenSide = z
   .number()
@@ -26,7 +25,3 @@ export const RolloutPropsSchema = TimelineSchema.extend({
   text: TextPlanSchema.optional(),
 });
 export type RolloutProps = z.infer<typeof RolloutPropsSchema>;
-
-export function outputSize(p: { output?: { width: number; height: number } }): { width: number; height: number } {
-  return p.output ?? { width: DEFAULT_WIDTH, height: DEFAULT_HEIGHT };
-}

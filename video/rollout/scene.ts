@@ -4,7 +4,7 @@
  * timeline's per-frame lookups (frame-state.ts) and motion.ts.
  */
 import type { RolloutProps } from "./props.ts";
-import { outputSize } from "./props.ts";
+import { outputSize } from "./output-size.ts";
 import { rolloutLayout } from "../scene/layout.ts";
 import { creditLine as creditText } from "../scene/lookup.ts";
 import { rolloutFrame } from "./state.ts";

@@ -5,10 +5,10 @@
  * with its own text engine, so both painters draw the same lines by
  * construction. A plan entry is keyed by everything the layout depends on.
  */
-import { z } from "zod";
 import { cssFont, type FontSpec } from "./fonts.ts";
 import { fitLine, wrapText, type Measure } from "./lines.ts";
 import type { Place } from "../map/places.ts";
+import type { TextPlan } from "./text-plan-schema.ts";
 
 export interface TextLayouter {
   /** One line, cut with an ellipsis to fit `maxWidth`. */
@@ -25,9 +25,7 @@ export interface TextLayouter {
   places?(cellKey: string): readonly Place[];
 }
 
-const PlaceSchema = z.tuple([z.string(), z.number(), z.number(), z.number()]);
-export const TextPlanSchema = z.record(z.string(), z.union([z.string(), z.array(z.string()), z.number(), z.array(PlaceSchema)]));
-export type TextPlan = z.infer<typeof TextPlanSchema>;
+export type { TextPlan };
 
 const px = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 const key = (op: string, font: FontSpec, w: number | null, n: number | null, text: string) =>

@@ -9,9 +9,8 @@
  * ones a few views ahead.
  */
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
-import { PanoStore } from "../../../replay/panos/store.ts";
+import type { PanoStore } from "../../../replay/panos/store.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
-import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "./view-pixels.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
 
 export interface ReprojectedViews {
@@ -30,6 +29,9 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
   const ahead = ring ? ringReader(ring) : null;
   // Made lazily: with a ring, this thread decodes a panorama only for a view the ring missed.
   let store: PanoStore | null = null;
+  // Loaded on the first view this thread makes (with a ring, usually none): the painter's thread
+  // then starts without sharp (~0.1 s of loading).
+  let made: typeof import("./view-pixels.ts") | null = null;
   let image: ImageData | null = null;
   const spare: Canvas[] = [];
   let prefetched = -1;
@@ -42,12 +44,13 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
       if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
       const words = new Uint32Array(image.data.buffer, image.data.byteOffset, w * h);
       if (!ahead?.take(i, words)) {
-        store ??= wordStore();
+        made ??= await import("./view-pixels.ts");
+        store ??= made.wordStore();
         if (!ahead) {
-          prefetchPanos(store, deferred, Math.max(prefetched + 1, i), i + LOOKAHEAD);
-          prefetched = Math.max(prefetched, i + LOOKAHEAD);
+          made.prefetchPanos(store, deferred, Math.max(prefetched + 1, i), i + made.LOOKAHEAD);
+          prefetched = Math.max(prefetched, i + made.LOOKAHEAD);
         }
-        await viewPixels(store, d, words);
+        await made.viewPixels(store, d, words);
       }
       // Every pixel is opaque and overwritten: a reused canvas keeps nothing of its last view.
       const reused = spare.findIndex((c) => c.width === w && c.height === h);
