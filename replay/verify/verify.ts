@@ -5,6 +5,7 @@
  * rendered JPEGs) to a consumer in input order, one at a time, so pages and
  * videos are built from views that were checked on the way.
  */
+import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { GeoreplayError, abortError, inFlightError, problemsByTurn } from "../io/errors.ts";
 import { onAbort, throwIfAborted } from "../io/abort.ts";
@@ -373,16 +374,16 @@ async function checkRecordedImages(
   for (const img of images) {
     report.recorded_images.checked++;
     try {
-      const meta = await sharp(img.path, { failOn: "warning" }).metadata();
+      // Read the bytes ourselves: a missing file is then ENOENT, not whatever libvips words it as on this host.
+      const bytes = await readFile(img.path);
+      const meta = await sharp(bytes, { failOn: "warning" }).metadata();
       const want = img.kind === "view" ? "jpeg" : "png";
       if (meta.format !== want) throw new Error(`is ${meta.format}, expected ${want}`);
-      await sharp(img.path, { failOn: "warning" }).raw().toBuffer();
+      await sharp(bytes, { failOn: "warning" }).raw().toBuffer();
       report.recorded_images.ok++;
     } catch (e) {
-      const msg =
-        (e as NodeJS.ErrnoException).code === "ENOENT" || /missing|not found|no such/i.test((e as Error).message)
-          ? "missing"
-          : (e as Error).message.split("\n")[0];
+      const code = (e as NodeJS.ErrnoException).code;
+      const msg = code === "ENOENT" ? "missing" : code === "EISDIR" ? "is a directory" : (e as Error).message.split("\n")[0];
       base.errors.push(`${where}: turn ${img.turn}: recorded image ${img.path}: ${msg}`);
     }
     if (img.nameMismatch) base.warnings.push(`${where}: turn ${img.turn}: the trace names another image file than ${img.path}; the naming rule's file is used`);

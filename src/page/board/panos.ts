@@ -7,6 +7,7 @@
  * approximate and labelled as such; the exact 640 px view was re-rendered and
  * its bytes checked against the recorded sha256 while building the page.
  */
+import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import { panoReadError } from "../../../replay/panos/store.ts";
 import type { ImageSink } from "../images.ts";
@@ -43,7 +44,8 @@ export class PanoTable {
     if (failed) throw failed;
     let small: Buffer;
     try {
-      small = await sharp(path, { failOn: "warning" })
+      // The bytes are read here so a missing file is ENOENT (libvips words it by a process-wide error buffer other threads clear).
+      small = await sharp(await readFile(path), { failOn: "warning" })
         .resize(this.width, this.height, { fit: "fill", kernel: "lanczos3" })
         .webp({ quality: PANO_QUALITY, effort: 4 })
         .toBuffer();
