@@ -22,6 +22,7 @@ import { ComparePropsSchema } from "../video/compare/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../video/compositions.ts";
 import { inPaintOrder } from "../src/film/native/views-ahead.ts";
 import { frameRuns, type FrameRun } from "../src/film/shared/frame-runs.ts";
+import { sameScene } from "../video/scene/same-scene.ts";
 import { pipedFrames, rawEncoderArgs, runsPtsExpr } from "../src/ffmpeg/raw-encoder.ts";
 import { encodeVideo } from "../src/film/native/encode-video.ts";
 import { paintFrames } from "../src/film/native/paint-frames.ts";
@@ -79,6 +80,34 @@ describe("runs of equal scenes", () => {
     for (let f = cam.startFrame; f < cam.startFrame + cam.motionFrames; f++) expect(starts.has(f), `moving frame ${f}`).toBe(true);
     // Without holds: one run per frame.
     expect(frameRuns(spec, tx(), false)).toHaveLength(t30.totalFrames);
+  });
+
+  it("are the runs of frames whose scenes serialise alike (the rule they are defined by), for a rollout at 30 fps and a two-up", () => {
+    for (const spec of [rollout(t30, { width: 1280, height: 720 }), compare()]) {
+      const byJson: FrameRun[] = [];
+      let prev: string | null = null;
+      for (let f = 0; f < videoFrames(spec); f++) {
+        const key = JSON.stringify(sceneAt(spec, f, tx()));
+        if (key === prev) byJson[byJson.length - 1].length++;
+        else byJson.push({ start: f, length: 1 });
+        prev = key;
+      }
+      expect(frameRuns(spec, tx())).toEqual(byJson);
+    }
+  });
+
+  it("compare scenes as JSON values: absent and undefined keys alike, key order ignored, any other difference found", () => {
+    const a = { width: 2, height: 2, background: "#000", prims: [{ t: "rect", x: 0, y: 0, w: 1, h: 1, fill: "#fff", r: undefined }, { t: "pop" }] };
+    expect(sameScene(a, structuredClone(a))).toBe(true);
+    expect(sameScene(a, { ...a, prims: [{ fill: "#fff", h: 1, w: 1, y: 0, x: 0, t: "rect" }, { t: "pop" }] })).toBe(true);
+    expect(sameScene(a, { ...a, prims: [{ t: "rect", x: 0, y: 0, w: 1, h: 1, fill: "#fff", r: 0 }, { t: "pop" }] })).toBe(false);
+    expect(sameScene(a, { ...a, prims: [{ t: "rect", x: 0, y: 0, w: 1, h: 1.5, fill: "#fff" }, { t: "pop" }] })).toBe(false);
+    expect(sameScene(a, { ...a, prims: [a.prims[0]] })).toBe(false);
+    expect(sameScene(a, { ...a, prims: {} })).toBe(false);
+    expect(sameScene({ pts: [1, 2] }, { pts: [1, 2, 3] })).toBe(false);
+    expect(sameScene({ x: null }, { x: 0 })).toBe(false);
+    expect(sameScene({ x: 1 }, { x: 1, y: 2 })).toBe(false);
+    expect(sameScene({ x: 1, y: undefined }, { x: 1 })).toBe(true);
   });
 
   it("name each image the first time a piped frame shows it, in the order the painter meets them (the order views are reprojected ahead), with or without holds", () => {

@@ -5,6 +5,8 @@
  * paints the first frame of each run and the encoder repeats it.
  */
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
+import { sameScene } from "../../../video/scene/same-scene.ts";
+import type { Scene } from "../../../video/scene/types.ts";
 import type { TextLayouter } from "../../../video/text/layouter.ts";
 
 import type { FrameRun } from "../../ffmpeg/raw-encoder.ts";
@@ -18,7 +20,7 @@ export type { FrameRun };
  */
 export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true, onImage?: (src: string) => void): FrameRun[] {
   const runs: FrameRun[] = [];
-  let prev: string | null = null;
+  let prev: Scene | null = null;
   const total = videoFrames(spec);
   const seen = new Set<string>();
   for (let f = 0; f < total; f++) {
@@ -29,10 +31,9 @@ export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true, onIma
           seen.add(p.src);
           onImage(p.src);
         }
-    const key = holds ? JSON.stringify(scene) : null;
-    if (key !== null && key === prev) runs[runs.length - 1].length++;
+    if (holds && prev && scene && sameScene(scene, prev)) runs[runs.length - 1].length++;
     else runs.push({ start: f, length: 1 });
-    prev = key;
+    prev = holds ? scene : null;
   }
   return runs;
 }
