@@ -9,6 +9,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
+import { registerFonts } from "../shared/fonts.ts";
 import type { AheadRing } from "./views-ahead.ts";
 
 /** The job, and the ring another worker (started beside this one) reprojects its in-between views into. */
@@ -21,6 +22,13 @@ export type PaintWorkerCommand = { type: "job"; job: PaintWorkerData } | { type:
 
 const port = parentPort!;
 const stop = new AbortController();
+// While the main thread plans: the fonts' registration (~25-90 ms here) is then done when the job
+// comes. A failure is left for the job to report (its painter registers again and throws).
+try {
+  registerFonts();
+} catch {
+  /* reported by the job */
+}
 port.on("message", (m: PaintWorkerCommand) => {
   if (m.type === "abort") stop.abort(new Error("aborted"));
   else run(m.job).catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));
