@@ -16,7 +16,8 @@ import { videoFps, videoFrames, type VideoSpec } from "../../../video/compositio
 import { measuringLayouter, planLayouter, type TextLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { cssFont } from "../../../video/text/fonts.ts";
 import type { Measure } from "../../../video/text/lines.ts";
-import { sideLabels, type CompareProps } from "../../../video/compare/props.ts";
+import type { CompareProps } from "../../../video/compare/props.ts";
+import { sideLabels } from "../../../video/compare/sides.ts";
 import { compareClock } from "../../../video/compare/scene.ts";
 import { sideAt, slotAt } from "../../../replay/timeline/align.ts";
 import type { PageEpisode } from "../model.ts";
