@@ -34,7 +34,7 @@ export interface PaintIntoEncoderOptions {
   onEncoder?: (pid: number) => void;
   /** A frame has been taken by ffmpeg's pipe. */
   onFrame?: (frame: number) => void;
-  /** Called after every few frames (the worker collects its garbage there). */
+  /** Called after each frame (the worker collects its garbage there). */
   breather?: () => Promise<void>;
 }
 
@@ -44,7 +44,6 @@ export async function paintIntoEncoder(job: PaintJob, o: PaintIntoEncoderOptions
   const aborted = () => void encoder.abort();
   o.signal?.addEventListener("abort", aborted, { once: true });
   try {
-    let painted = 0;
     for await (const f of paintFrames(job.spec, job.frames, {
       publicDir: job.publicDir,
       text: job.text,
@@ -56,7 +55,7 @@ export async function paintIntoEncoder(job: PaintJob, o: PaintIntoEncoderOptions
       // feed the pipe, so a write left pending would stall after the pipe's first few hundred KB.
       await encoder.write(f.rgba);
       o.onFrame?.(f.frame);
-      if (++painted % 4 === 0) await o.breather?.();
+      await o.breather?.();
     }
     if (o.signal?.aborted) throw o.signal.reason;
     await encoder.finish();
