@@ -119,20 +119,24 @@ function x264Alone(renderArgs: string[], work: string): void {
     chmodSync(wrapper, 0o755);
     const captured = timed(renderArgs, join(dir, "captured.mp4"), { ...process.env, GEOREPLAY_FFMPEG: wrapper });
     if (typeof captured === "string") return void console.log(`  x264 alone: the capture render failed (${captured})`);
-    // The sink reads every frame and leaves the captured MP4 where the encoder would have written.
+    // The sink notes when the first byte arrives, reads every frame and leaves the captured MP4
+    // where the encoder would have written.
     const sink = join(dir, "sink");
     writeFileSync(
       sink,
-      `#!/bin/bash\nif [[ " $* " == *" rawvideo "* ]]; then cat > /dev/null; cp "${dir}/captured.mp4" "\${@: -1}"; else exec "${ffmpeg}" "$@"; fi\n`,
+      `#!/bin/bash\nexport LC_ALL=C\nif [[ " $* " == *" rawvideo "* ]]; then IFS= read -r -n 1 -d '' _; date +%s.%N > "${dir}/first"; cat > /dev/null; cp "${dir}/captured.mp4" "\${@: -1}"; else exec "${ffmpeg}" "$@"; fi\n`,
     );
     chmodSync(sink, 0o755);
+    const started = Date.now() / 1000;
     const painter = timed(renderArgs, join(dir, "painted.mp4"), { ...process.env, GEOREPLAY_FFMPEG: sink });
+    // Until the first frame reaches the pipe, ffmpeg has nothing to encode: a render's start-up.
+    const firstS = typeof painter === "string" ? NaN : Number(readFileSync(join(dir, "first"), "utf8")) - started;
     const args = readFileSync(join(dir, "args"), "utf8").split("\0").slice(0, -1);
     const cores = availableParallelism();
     console.log(`x264 alone on the native engine's piped frames (same arguments, fed from a file; the floor of a render), ${cores} cores`);
     if (typeof painter !== "string")
       console.log(
-        `  painter alone (verify, reproject, paint, pipe into a sink): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU, ${painter.rssMb.toFixed(0)} MB`,
+        `  painter alone (verify, reproject, paint, pipe into a sink): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU, ${painter.rssMb.toFixed(0)} MB; its first frame reaches the pipe ${firstS.toFixed(2)} s after the command starts`,
       );
     for (const preset of ["medium", "veryfast"] as const) {
       // The end-to-end render again, right before x264 alone: on a shared machine the load
@@ -175,6 +179,10 @@ function x264Alone(renderArgs: string[], work: string): void {
         const budget = goal * alone.wallS * cores - alone.cpuS;
         console.log(
           `    the render's own CPU time over ${cores} cores: ${packed.toFixed(1)} s = ${(packed / alone.wallS).toFixed(2)}x · for ${goal}x the painter may spend at most ${budget.toFixed(1)} s CPU beside x264 (alone it spends ${painter.cpuS.toFixed(1)} s; sharing, ${(whole.cpuS - alone.cpuS).toFixed(1)} s)`,
+        );
+        // The render's start-up (no frame for x264 yet) apart from the encoding that follows it.
+        console.log(
+          `    before the first frame: ${firstS.toFixed(2)} s (the painter-alone run's) = ${(firstS / alone.wallS).toFixed(2)}x x264's time; the rest, ${(whole.wallS - firstS).toFixed(1)} s, is ${((whole.wallS - firstS) / alone.wallS).toFixed(2)}x`,
         );
         // x264 alone does not keep every core busy (its frame threads wait on each other and on
         // ffmpeg's one thread that reads and converts): a render that uses the cores only as well
