@@ -8,6 +8,7 @@ import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { VideoSpec } from "../../video/compositions.ts";
 import type { EncodeVideoOptions, EncodeVideoResult } from "./shared/encode-options.ts";
 import { resolveFfmpeg } from "../ffmpeg/find.ts";
+import type { PainterThreads } from "./native/painter-threads.ts";
 
 export const ENGINES = ["native", "remotion"] as const;
 export type Engine = (typeof ENGINES)[number];
@@ -23,6 +24,22 @@ export interface EngineOptions extends EncodeVideoOptions {
   /** Remotion only: Chromium tabs in parallel. */
   concurrency?: number;
   onBundleProgress?: (percent: number) => void;
+  /** Native only: the painter's threads, started by warmUp() before the video was prepared (closed by the encode). */
+  threads?: PainterThreads | null;
+}
+
+/**
+ * Starts, before the video is prepared, what the engine can load meanwhile:
+ * for native, the painter's threads (modules, Skia, the fonts' faces), whose
+ * loading then overlaps verification instead of competing with the planning
+ * that comes after it. Null for remotion, and when running from sources.
+ * The caller closes them should the preparation fail.
+ */
+export async function warmUp(engine: Engine = "native"): Promise<PainterThreads | null> {
+  if (engine !== "native") return null;
+  // Whether the video has in-between views to reproject is known only once prepared: the
+  // reprojecting worker is started too (a video without any stops it when handed its job).
+  return (await import("./native/painter-threads.ts")).startPainterThreads(true);
 }
 
 /**

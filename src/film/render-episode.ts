@@ -11,11 +11,11 @@ import { dirname, extname, join, resolve } from "node:path";
 import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
-import { onAbort } from "../../replay/io/abort.ts";
+import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { RolloutPropsSchema } from "../../video/rollout/props.ts";
 import type { VideoSpec } from "../../video/compositions.ts";
 import type { X264Preset } from "../ffmpeg/x264.ts";
-import { checkEngine, encodeWith, type Engine } from "./engine.ts";
+import { checkEngine, encodeWith, warmUp, type Engine, type EngineOptions } from "./engine.ts";
 import type { Size } from "./size.ts";
 import type { DeferredImage } from "./shared/encode-options.ts";
 import type { FramesResult } from "../../replay/frames/frames.ts";
@@ -165,9 +165,14 @@ export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): P
 }
 
 /** Encodes a prepared video to `target` with the chosen engine, progress reported as the render stage. */
-export function encodePrepared(p: PreparedVideo, target: string, opts: Omit<RenderEpisodeOptions, "episodes" | "episode" | "out">) {
+export function encodePrepared(
+  p: PreparedVideo,
+  target: string,
+  opts: Omit<RenderEpisodeOptions, "episodes" | "episode" | "out"> & Pick<EngineOptions, "threads">,
+) {
   return encodeWith(p.spec, {
     engine: opts.engine,
+    threads: opts.threads,
     publicDir: p.publicDir,
     out: target,
     preset: opts.preset,
@@ -188,12 +193,26 @@ export async function filmPrepared<P extends PreparedVideo, R>(
 ): Promise<R> {
   const target = checkOutputPath(opts.out);
   await checkEngine(opts.engine);
-  const prepared = await prepare();
+  // The engine loads while the views are verified (the encode closes what it was handed).
+  const threads = await warmUp(opts.engine);
   try {
-    ensureOutputFolder(target, opts.out);
-    return result(prepared, await encodePrepared(prepared, target, opts), target);
+    let prepared: P;
+    try {
+      prepared = await prepare();
+    } catch (e) {
+      // Cancelling removes the work folder under the preparation: a write it had in flight then
+      // fails, but what the caller is told is why it stopped.
+      throwIfAborted(opts.signal);
+      throw e;
+    }
+    try {
+      ensureOutputFolder(target, opts.out);
+      return result(prepared, await encodePrepared(prepared, target, { ...opts, threads }), target);
+    } finally {
+      prepared.dispose();
+    }
   } finally {
-    prepared.dispose();
+    await threads?.close();
   }
 }
 

@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../helpers.ts";
+import { MIXED, ROOT } from "../helpers.ts";
 import { makeFailureBoard, LATE_EPISODE, LATE_PANO, type FailureBoard } from "../failure-fixture.ts";
 
 let dir: string;
@@ -95,5 +95,38 @@ describe("errors in flight end the call with that error", () => {
       /episodes\.jsonl:8: episode 4b86cb1e4dca: (frame \d+\.jpg: )?panorama .*5277912792378049\.jpg(: no such file| is missing or unreadable)$/,
     );
     expect(existsSync(join(out, "timeline.json"))).toBe(false);
+  });
+
+  // The painter's threads start before the views are verified (their loading overlaps it): a render
+  // that stops there must stop them too, or they would keep the process alive. Each script's process
+  // has to exit by itself for spawnSync to return its code.
+  it("a drifted episode: renderMp4 rejects with the drift and the painter's threads, started meanwhile, are stopped", () => {
+    const out = join(dir, "drifted.mp4");
+    const r = inProcess(`
+      try {
+        await api.renderMp4({ episodes: [${JSON.stringify(join(MIXED, "episodes.jsonl"))}], episode: "0ec192c0f90d",
+          tasks: ${JSON.stringify(join(MIXED, "tasks.jsonl"))}, panos: ${JSON.stringify(join(MIXED, "panos"))}, out: ${JSON.stringify(out)} });
+        return { resolved: true };
+      } catch (e) { return caught(e); }`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.out).toMatchObject({ name: "GeoreplayError", kind: "drift" });
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("a render cancelled while its views are verified rejects, and its painter's threads are stopped", () => {
+    const out = join(dir, "cancelled.mp4");
+    const r = inProcess(`
+      const stop = new AbortController();
+      try {
+        await api.renderMp4({ episodes: [${JSON.stringify(join(MIXED, "episodes.jsonl"))}], episode: ${JSON.stringify(LATE_EPISODE)},
+          tasks: ${JSON.stringify(join(MIXED, "tasks.jsonl"))}, panos: ${JSON.stringify(join(MIXED, "panos"))}, out: ${JSON.stringify(out)}, signal: stop.signal,
+          onProgress: (stage) => { if (stage === "frames") stop.abort(new Error("cancelled by the caller")); } });
+        return { resolved: true };
+      } catch (e) { return { aborted: stop.signal.aborted, ...caught(e) }; }`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.out).toMatchObject({ aborted: true, message: "cancelled by the caller" });
+    expect(existsSync(out)).toBe(false);
   });
 });

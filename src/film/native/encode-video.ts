@@ -18,14 +18,17 @@ import { inPaintOrder } from "./views-ahead.ts";
 import { startPainterThreads } from "./painter-threads.ts";
 import { tempPathFor } from "../../../replay/io/atomic.ts";
 import type { EncodeVideoOptions, EncodeVideoResult } from "../shared/encode-options.ts";
+import type { PainterThreads } from "./painter-threads.ts";
 
-export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions): Promise<EncodeVideoResult> {
+/** `threads`: the painter's threads, started before the video was prepared (warmUp in engine.ts); closed here either way. */
+export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { threads?: PainterThreads | null }): Promise<EncodeVideoResult> {
+  if (o.signal?.aborted) await o.threads?.close();
   throwIfAborted(o.signal);
   const t0 = performance.now();
   const total = videoFrames(spec);
   const tmp = tempPathFor(o.out);
-  // Started first: the workers load while this thread plans the video.
-  const threads = startPainterThreads((o.deferred?.length ?? 0) > 0);
+  // Started first (unless already started): the workers load while this thread plans the video.
+  const threads = o.threads !== undefined ? o.threads : startPainterThreads((o.deferred?.length ?? 0) > 0);
   try {
     const job = planJob(spec, o, tmp);
     const onFrame = (frame: number) => o.onProgress?.(Math.min(total, frame + 1), total);

@@ -9,7 +9,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
-import { registerFonts } from "../shared/fonts.ts";
+import { warmFonts } from "../shared/fonts.ts";
 import type { AheadRing } from "./views-ahead.ts";
 
 /** The job, and the ring another worker (started beside this one) reprojects its in-between views into. */
@@ -22,10 +22,11 @@ export type PaintWorkerCommand = { type: "job"; job: PaintWorkerData } | { type:
 
 const port = parentPort!;
 const stop = new AbortController();
-// While the main thread plans: the fonts' registration (~25-90 ms here) is then done when the job
-// comes. A failure is left for the job to report (its painter registers again and throws).
+// While the main thread verifies and plans: the fonts' registration (~25-90 ms here) is then done
+// when the job comes, and their faces loaded for the whole process (the planning measures with
+// them). A failure is left for the job to report (its painter registers again and throws).
 try {
-  registerFonts();
+  warmFonts();
 } catch {
   /* reported by the job */
 }

@@ -72,6 +72,7 @@ export function startPainterThreads(reprojecting: boolean): PainterThreads | nul
       onFrame = frame;
       const ring = reprojector && job.deferred.length ? aheadRing(job.deferred) : undefined;
       if (ring) reprojector!.postMessage({ ring, deferred: job.deferred } satisfies ReprojectJob);
+      else void reprojector?.terminate(); // started early (warmUp), but this video has no in-between views
       painter.postMessage({ type: "job", job: { ...job, ring } } satisfies PaintWorkerCommand);
       let grace: ReturnType<typeof setTimeout> | undefined;
       const off = onAbort(signal, () => {
