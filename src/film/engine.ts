@@ -37,9 +37,10 @@ export interface EngineOptions extends EncodeVideoOptions {
  */
 export async function warmUp(engine: Engine = "native"): Promise<PainterThreads | null> {
   if (engine !== "native") return null;
-  // Whether the video has in-between views to reproject is known only once prepared: the
-  // reprojecting worker is started too (a video without any stops it when handed its job).
-  return (await import("./native/painter-threads.ts")).startPainterThreads(true);
+  // The painter's worker only: the one that reprojects in-between views starts with the planning
+  // (encodeVideo), once it is known whether there are any; started now, its loading would slow the
+  // verification on a two-core machine and it would wait anyway.
+  return (await import("./native/painter-threads.ts")).startPainterThreads(false);
 }
 
 /**

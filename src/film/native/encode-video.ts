@@ -8,9 +8,9 @@ import { renameSync, rmSync } from "node:fs";
 import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { throwIfAborted } from "../../../replay/io/abort.ts";
 import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../../video/compositions.ts";
-import { measuringLayouter } from "../../../video/text/layouter.ts";
+import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { pipedFrames } from "../../ffmpeg/raw-encoder.ts";
-import { frameRuns } from "../shared/frame-runs.ts";
+import { frameRuns, type FrameRun } from "../shared/frame-runs.ts";
 import { nodeMeasure } from "../shared/fonts.ts";
 import { readPlaces } from "../shared/map-data.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
@@ -27,10 +27,12 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { thr
   const t0 = performance.now();
   const total = videoFrames(spec);
   const tmp = tempPathFor(o.out);
-  // Started first (unless already started): the workers load while this thread plans the video.
+  // Started first (unless warmUp did, before the views were verified): they load meanwhile.
   const threads = o.threads !== undefined ? o.threads : startPainterThreads((o.deferred?.length ?? 0) > 0);
+  // It loads while the painter plans (a machine's second core is otherwise idle then).
+  if (o.deferred?.length) threads?.startReprojector();
   try {
-    const job = planJob(spec, o, tmp);
+    const job = await planJob(spec, o, tmp, threads);
     const onFrame = (frame: number) => o.onProgress?.(Math.min(total, frame + 1), total);
     if (threads) await threads.paint(job, onFrame, o.signal);
     else {
@@ -52,17 +54,29 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { thr
   }
 }
 
-/** Every scene once, up front: the runs of equal frames, the text plan the painter replays, and the order it shows the in-between views in. */
-function planJob(spec: VideoSpec, o: EncodeVideoOptions, tmp: string): PaintJob {
+/**
+ * Every scene once, up front: the runs of equal frames, the text plan the painter replays, and the
+ * order it shows the in-between views in. Planned on the painter's thread when there is one (it
+ * keeps the lines and the painted frames' scenes), else here.
+ */
+async function planJob(spec: VideoSpec, o: EncodeVideoOptions, tmp: string, threads: PainterThreads | null): Promise<PaintJob> {
   const { width, height } = videoSize(spec);
-  const tx = measuringLayouter(nodeMeasure(), readPlaces);
-  const shown: string[] = [];
-  const runs = frameRuns(spec, tx, o.holds ?? true, o.deferred?.length ? (src) => shown.push(src) : undefined);
+  const holds = o.holds ?? true;
+  const images = (o.deferred?.length ?? 0) > 0;
+  let runs: FrameRun[];
+  let shown: string[] = [];
+  let text: TextPlan = {};
+  if (threads) ({ runs, shown } = await threads.plan({ spec, holds, images }));
+  else {
+    const tx = measuringLayouter(nodeMeasure(), readPlaces);
+    runs = frameRuns(spec, tx, holds, images ? (src) => shown.push(src) : undefined);
+    text = tx.plan();
+  }
   return {
     spec,
     frames: pipedFrames(runs),
     publicDir: o.publicDir,
-    text: tx.plan(),
+    text,
     // In the order the painter asks for them: the order they are reprojected ahead of it.
     deferred: inPaintOrder(o.deferred ?? [], shown),
     encoder: { out: tmp, width, height, fps: videoFps(spec), runs, preset: o.preset, crf: o.crf },

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Canvas, type Image } from "@napi-rs/canvas";
 import { paint, type Ctx } from "../../../video/paint.ts";
 import { sceneAt, videoSize, type VideoSpec } from "../../../video/compositions.ts";
+import type { Scene } from "../../../video/scene/types.ts";
 import { planLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { nodeMeasure } from "../shared/fonts.ts";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
@@ -26,6 +27,8 @@ export interface PaintOptions {
   /** Where another thread puts the deferred views ahead of the painter (absent: made on the painter's thread). */
   ahead?: AheadRing;
   signal?: AbortSignal;
+  /** Scenes already built while planning, by frame (the others are built here). */
+  scenes?: ReadonlyMap<number, Scene>;
 }
 
 export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOptions): AsyncGenerator<{ frame: number; rgba: Uint8Array }> {
@@ -42,7 +45,7 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
   };
   for (const frame of frames) {
     if (o.signal?.aborted) throw o.signal.reason;
-    const scene = sceneAt(spec, frame, tx);
+    const scene = o.scenes?.get(frame) ?? sceneAt(spec, frame, tx);
     // Decode this scene's frame files; keep only what it shows (frames move on, they rarely come back).
     const wanted = new Set<string>();
     for (const p of scene.prims) {

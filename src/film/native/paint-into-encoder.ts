@@ -9,6 +9,7 @@
  */
 import { openRawEncoder, type RawEncoderOptions } from "../../ffmpeg/raw-encoder.ts";
 import type { VideoSpec } from "../../../video/compositions.ts";
+import type { Scene } from "../../../video/scene/types.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { paintFrames } from "./paint-frames.ts";
@@ -36,6 +37,8 @@ export interface PaintIntoEncoderOptions {
   onFrame?: (frame: number) => void;
   /** Called after each frame (the worker collects its garbage there). */
   breather?: () => Promise<void>;
+  /** Scenes already built while planning, by frame (the others are built as they are painted). */
+  scenes?: ReadonlyMap<number, Scene>;
 }
 
 export async function paintIntoEncoder(job: PaintJob, o: PaintIntoEncoderOptions = {}): Promise<void> {
@@ -50,6 +53,7 @@ export async function paintIntoEncoder(job: PaintJob, o: PaintIntoEncoderOptions
       deferred: job.deferred,
       ahead: o.ahead,
       signal: o.signal,
+      scenes: o.scenes,
     })) {
       // Awaited before the next frame is painted: while this thread paints, its event loop cannot
       // feed the pipe, so a write left pending would stall after the pipe's first few hundred KB.

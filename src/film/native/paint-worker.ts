@@ -9,16 +9,34 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
-import { warmFonts } from "../shared/fonts.ts";
+import { nodeMeasure, warmFonts } from "../shared/fonts.ts";
+import { readPlaces } from "../shared/map-data.ts";
+import { frameRuns, type FrameRun } from "../shared/frame-runs.ts";
+import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
+import type { VideoSpec } from "../../../video/compositions.ts";
+import type { Scene } from "../../../video/scene/types.ts";
 import type { AheadRing } from "./views-ahead.ts";
 
 /** The job, and the ring another worker (started beside this one) reprojects its in-between views into. */
 export type PaintWorkerData = PaintJob & { ring?: AheadRing };
 
-/** What the worker reports: ffmpeg's pid first, then each frame ffmpeg has taken, then done or the error. */
-export type PaintWorkerMessage = { type: "encoder"; pid: number } | { type: "frame"; frame: number } | { type: "done" } | { type: "error"; message: string };
-/** The main thread hands over the job once it is planned (the worker loads meanwhile), or stops the render. */
-export type PaintWorkerCommand = { type: "job"; job: PaintWorkerData } | { type: "abort" };
+/** What the worker plans for the main thread: the video's runs of equal frames (frame-runs.ts). */
+export interface PlanRequest {
+  spec: VideoSpec;
+  holds: boolean;
+  /** Report the image sources in the order frames first show them (the order the views are reprojected in). */
+  images: boolean;
+}
+
+/** What the worker reports: its part of the plan; ffmpeg's pid, then each frame ffmpeg has taken, then done or the error. */
+export type PaintWorkerMessage =
+  | { type: "planned"; runs: FrameRun[]; shown: string[] }
+  | { type: "encoder"; pid: number }
+  | { type: "frame"; frame: number }
+  | { type: "done" }
+  | { type: "error"; message: string };
+/** The main thread has the worker plan the video, then hands over the job built from that plan, or stops the render. */
+export type PaintWorkerCommand = { type: "plan"; request: PlanRequest } | { type: "job"; job: PaintWorkerData } | { type: "abort" };
 
 const port = parentPort!;
 const stop = new AbortController();
@@ -30,10 +48,30 @@ try {
 } catch {
   /* reported by the job */
 }
+// What this thread planned: the lines it laid out and the scenes of the frames it will paint. Planned
+// here rather than on the main thread, the scenes are built by code this thread's JIT then has warm,
+// and the painted frames' scenes are not built twice.
+let planned: { text: TextPlan; scenes: Map<number, Scene> } | null = null;
 port.on("message", (m: PaintWorkerCommand) => {
+  const failed = (e: unknown) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage);
   if (m.type === "abort") stop.abort(new Error("aborted"));
-  else run(m.job).catch((e) => port.postMessage({ type: "error", message: errorMessage(e) } satisfies PaintWorkerMessage));
+  else if (m.type === "plan") {
+    try {
+      port.postMessage({ type: "planned", ...plan(m.request) } satisfies PaintWorkerMessage);
+    } catch (e) {
+      failed(e);
+    }
+  } else run(m.job).catch(failed);
 });
+
+function plan(r: PlanRequest): { runs: FrameRun[]; shown: string[] } {
+  const tx = measuringLayouter(nodeMeasure(), readPlaces);
+  const shown: string[] = [];
+  const scenes = new Map<number, Scene>();
+  const runs = frameRuns(r.spec, tx, r.holds, r.images ? (src) => shown.push(src) : undefined, (f, scene) => scenes.set(f, scene));
+  planned = { text: tx.plan(), scenes };
+  return { runs, shown };
+}
 
 /**
  * Each frame's pixels come out of Skia as a fresh multi-megabyte buffer that
@@ -58,7 +96,10 @@ function minorGc(): () => Promise<void> {
 }
 
 async function run(job: PaintWorkerData): Promise<void> {
-  await paintIntoEncoder(job, {
+  const own = planned;
+  planned = null;
+  await paintIntoEncoder(own ? { ...job, text: own.text } : job, {
+    scenes: own?.scenes,
     ahead: job.ring,
     signal: stop.signal,
     breather: minorGc(),

@@ -1,10 +1,11 @@
 /**
  * The native renderer's threads: the painter's worker (paint-worker.ts,
- * which also drives ffmpeg) and, when there are in-between views, the worker
- * reprojecting them ahead of it (reproject-worker.ts). Both are started
- * before the video is planned and handed their jobs by message once it is:
- * their loading overlaps the planning on the main thread instead of delaying
- * the first frame. On abort the painter is asked to stop (it kills ffmpeg and
+ * which plans the video and paints it, driving ffmpeg itself) and, when there
+ * are in-between views, the worker reprojecting them ahead of it
+ * (reproject-worker.ts). The painter's is started before the views are
+ * verified (engine.ts, warmUp), the reprojecting one when the planning starts;
+ * both get their jobs by message, so their loading overlaps other work instead
+ * of delaying the first frame. On abort the painter is asked to stop (it kills ffmpeg and
  * removes its output) and given a grace period; a painter that dies or does
  * not answer is terminated and its ffmpeg killed from here.
  */
@@ -13,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
-import type { PaintWorkerCommand, PaintWorkerMessage } from "./paint-worker.ts";
+import type { PaintWorkerCommand, PaintWorkerMessage, PlanRequest } from "./paint-worker.ts";
+import type { FrameRun } from "../shared/frame-runs.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
 import type { ReprojectJob } from "./reproject-worker.ts";
 import { aheadRing } from "./views-ahead.ts";
@@ -22,6 +24,10 @@ import { aheadRing } from "./views-ahead.ts";
 const ABORT_GRACE_MS = 3000;
 
 export interface PainterThreads {
+  /** Starts the worker that reprojects the in-between views ahead of the painter (if not started yet). */
+  startReprojector(): void;
+  /** Has the painter's worker plan the video (it keeps the lines and the painted frames' scenes for painting). */
+  plan(request: PlanRequest): Promise<{ runs: FrameRun[]; shown: string[] }>;
   /** Hands the planned job over and resolves once the MP4 is complete (rejects with what went wrong). */
   paint(job: PaintJob, onFrame: (frame: number) => void, signal: AbortSignal | undefined): Promise<void>;
   /** Stops both threads, and the painter's ffmpeg should the painter not have cleaned up itself (idempotent). */
@@ -36,43 +42,67 @@ export function startPainterThreads(reprojecting: boolean): PainterThreads | nul
   // A large young generation: every frame is a multi-megabyte buffer, and small semi-spaces made
   // the painter spend a third of its time collecting them.
   const painter = new Worker(painterFile, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
-  const reprojector = reprojecting && existsSync(reprojectFile) ? new Worker(reprojectFile) : null;
-  // A producer that dies only means the painter makes the rest of the views itself.
-  reprojector?.on("error", () => undefined);
+  let reprojector: Worker | null = null;
+  // Declared before `closed` is; called only after it is (below, or by encodeVideo).
+  const startReprojector = () => {
+    if (reprojector || closed || !existsSync(reprojectFile)) return;
+    reprojector = new Worker(reprojectFile);
+    // A producer that dies only means the painter makes the rest of the views itself.
+    reprojector.on("error", () => undefined);
+  };
 
   let ffmpeg: number | undefined;
   let answered = false; // done, or an error after the worker's own cleanup
   let onFrame: (frame: number) => void = () => undefined;
+  let failure: Error | null = null;
+  let planned: { resolve(r: Extract<PaintWorkerMessage, { type: "planned" }>): void; reject(e: Error): void } | null = null;
   // Listened to from the start: a worker that fails while loading is reported, not thrown.
   const outcome = new Promise<void>((resolve, reject) => {
+    const fail = (e: Error) => {
+      failure ??= e;
+      planned?.reject(e);
+      reject(e);
+    };
     painter.on("message", (m: PaintWorkerMessage) => {
       if (m.type === "encoder") ffmpeg = m.pid;
       else if (m.type === "frame") onFrame(m.frame);
+      else if (m.type === "planned") planned?.resolve(m);
       else {
         answered = true;
         if (m.type === "done") resolve();
-        else reject(new GeoreplayError(m.message));
+        else fail(new GeoreplayError(m.message));
       }
     });
-    painter.on("error", (e) => reject(new GeoreplayError(`the frame painter failed: ${errorMessage(e)}`)));
-    painter.on("exit", (code) => reject(new GeoreplayError(`the frame painter stopped (exit code ${code})`)));
+    painter.on("error", (e) => fail(new GeoreplayError(`the frame painter failed: ${errorMessage(e)}`)));
+    painter.on("exit", (code) => fail(new GeoreplayError(`the frame painter stopped (exit code ${code})`)));
   });
   outcome.catch(() => undefined); // awaited by paint(); closed unawaited when planning fails
 
   let closed: Promise<void> | null = null;
   const close = () =>
-    (closed ??= Promise.all([painter.terminate(), reprojector?.terminate()]).then(() => {
+    (closed ??= Promise.all([painter.terminate(), (reprojector as Worker | null)?.terminate()]).then(() => {
       // A worker that died or hung without its own cleanup leaves its ffmpeg running (unreaped,
       // so the pid is still its): stop it from here.
       if (!answered && ffmpeg !== undefined) killQuietly(ffmpeg);
     }));
+  if (reprojecting) startReprojector();
 
   return {
+    startReprojector,
+    plan(request) {
+      return new Promise((resolve, reject) => {
+        if (failure) return reject(failure);
+        planned = {
+          resolve: ({ runs, shown }) => resolve({ runs, shown }),
+          reject,
+        };
+        painter.postMessage({ type: "plan", request } satisfies PaintWorkerCommand);
+      });
+    },
     async paint(job, frame, signal) {
       onFrame = frame;
       const ring = reprojector && job.deferred.length ? aheadRing(job.deferred) : undefined;
       if (ring) reprojector!.postMessage({ ring, deferred: job.deferred } satisfies ReprojectJob);
-      else void reprojector?.terminate(); // started early (warmUp), but this video has no in-between views
       painter.postMessage({ type: "job", job: { ...job, ring } } satisfies PaintWorkerCommand);
       let grace: ReturnType<typeof setTimeout> | undefined;
       const off = onAbort(signal, () => {

@@ -16,15 +16,22 @@ export type { FrameRun };
 /**
  * `onImage` hears each image source the first time a frame shows it, in frame order: the order a
  * painter asks for them (frames of a run show the same images as its first), found in the same
- * pass instead of building the scenes again.
+ * pass instead of building the scenes again. `onRun` hears the scene of each frame that starts a
+ * run (the frames a painter paints), for a painter that plans on its own thread to keep.
  */
-export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true, onImage?: (src: string) => void): FrameRun[] {
+export function frameRuns(
+  spec: VideoSpec,
+  tx: TextLayouter,
+  holds = true,
+  onImage?: (src: string) => void,
+  onRun?: (frame: number, scene: Scene) => void,
+): FrameRun[] {
   const runs: FrameRun[] = [];
   let prev: Scene | null = null;
   const total = videoFrames(spec);
   const seen = new Set<string>();
   for (let f = 0; f < total; f++) {
-    const scene = holds || onImage ? sceneAt(spec, f, tx) : null;
+    const scene = holds || onImage || onRun ? sceneAt(spec, f, tx) : null;
     if (scene && onImage)
       for (const p of scene.prims)
         if (p.t === "image" && !seen.has(p.src)) {
@@ -32,7 +39,10 @@ export function frameRuns(spec: VideoSpec, tx: TextLayouter, holds = true, onIma
           onImage(p.src);
         }
     if (holds && prev && scene && sameScene(scene, prev)) runs[runs.length - 1].length++;
-    else runs.push({ start: f, length: 1 });
+    else {
+      runs.push({ start: f, length: 1 });
+      if (scene) onRun?.(f, scene);
+    }
     prev = holds ? scene : null;
   }
   return runs;
