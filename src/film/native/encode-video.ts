@@ -32,7 +32,9 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { thr
   // It loads while the painter plans (a machine's second core is otherwise idle then).
   if (o.deferred?.length) threads?.startReprojector();
   try {
-    const job = await planJob(spec, o, tmp, threads);
+    // Threads started just now are still loading: this thread plans meanwhile. Started before the
+    // views were verified, the painter's is ready and plans the video it will paint.
+    const job = await planJob(spec, o, tmp, o.threads ? threads : null);
     const onFrame = (frame: number) => o.onProgress?.(Math.min(total, frame + 1), total);
     if (threads) await threads.paint(job, onFrame, o.signal);
     else {
@@ -56,8 +58,8 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { thr
 
 /**
  * Every scene once, up front: the runs of equal frames, the text plan the painter replays, and the
- * order it shows the in-between views in. Planned on the painter's thread when there is one (it
- * keeps the lines and the painted frames' scenes), else here.
+ * order it shows the in-between views in. Planned on the painter's thread when given (it keeps
+ * the lines and the painted frames' scenes), else here.
  */
 async function planJob(spec: VideoSpec, o: EncodeVideoOptions, tmp: string, threads: PainterThreads | null): Promise<PaintJob> {
   const { width, height } = videoSize(spec);
