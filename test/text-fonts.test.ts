@@ -16,7 +16,8 @@ import * as fontkit from "fontkit";
 import pixelmatch from "pixelmatch";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { fontFilePath, fontFilePaths, nodeMeasure, registerFonts } from "../src/film/shared/fonts.ts";
+import { nodeMeasure, registerFonts } from "../src/film/shared/fonts.ts";
+import { fontFilePath, fontFilePaths, missingFonts } from "../src/film/shared/font-files.ts";
 import { FONT_FACES, SCRIPT_CHAIN, cssFont, fontFamilies, type FontFaceFile, type FontRole } from "../video/text/fonts.ts";
 import { wrapText } from "../video/text/lines.ts";
 
@@ -55,6 +56,7 @@ describe("the font files", () => {
     expect(fontFilePaths()).toHaveLength(FONT_FACES.length);
     const result = registerFonts();
     expect(result.missing).toEqual([]);
+    expect(missingFonts()).toEqual(result.missing); // what render warns about, found without Skia
     expect(result.registered).toBe(FONT_FACES.length);
   });
 

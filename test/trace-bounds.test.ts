@@ -20,7 +20,8 @@ import { ComparePropsSchema, type CompareProps } from "../video/compare/props.ts
 import { rolloutLayout } from "../video/scene/layout.ts";
 import { compareLayout } from "../video/compare/layout.ts";
 import { rolloutScene } from "../video/rollout/scene.ts";
-import { compareClock, compareScene } from "../video/compare/scene.ts";
+import { compareScene } from "../video/compare/scene.ts";
+import { compareClock } from "../video/compare/clock.ts";
 import { MAX_REPLY_LINES, replyLayout } from "../video/parts/trace-pane.ts";
 import { Draw } from "../video/scene/draw.ts";
 import type { Box } from "../video/scene/types.ts";

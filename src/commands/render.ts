@@ -145,8 +145,9 @@ async function reportCompare(o: RenderCliOptions, r: RenderCompareResult, f: AsF
 
 /** Replies in Chinese, Japanese, Korean or emoji draw as boxes without Debian's Noto fonts: say so before rendering. */
 async function warnMissingFonts(): Promise<void> {
-  const { registerFonts } = await import("../film/shared/fonts.ts");
-  const missing = registerFonts().missing;
+  // Only whether the files are there: Skia is loaded by the painter's thread, not here.
+  const { missingFonts } = await import("../film/shared/font-files.ts");
+  const missing = missingFonts();
   if (missing.length === 0) return;
   const packages = [...new Set(missing.map((m) => m.debianPackage))].join(" ");
   process.stderr.write(

@@ -18,80 +18,39 @@ import { renderCompareMp4 } from "../../src/film/render-compare.ts";
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-threads-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const sha = (f: string) => createHash("sha256").update(readFileSync(f)).digest("hex");
-const painted = (stdout: string) => Number(/(\d+) distinct frames painted/.exec(stdout)?.[1]);
+const SMALL = { fps: 10, size: { width: 640, height: 360 }, preset: "ultrafast" as const };
+
+/** The same render through the built CLI (threads) and from sources (this thread): same runs, same bytes. */
+async function bothWays(name: string, cliArgs: string[], here: (out: string) => Promise<{ painted: number; frames: number }>): Promise<void> {
+  const threaded = join(tmp, `${name}-threads.mp4`);
+  const r = runCli(["render", ...cliArgs, "-o", threaded, "--fps", "10", "--size", "640x360", "--preset", "ultrafast"], { timeoutMs: 600_000 });
+  expect(r.code, r.stderr).toBe(0);
+  const mine = join(tmp, `${name}-here.mp4`);
+  const own = await here(mine);
+  expect(own.painted).toBeLessThan(own.frames); // holds were found, so the runs are worth comparing
+  expect(Number(/(\d+) distinct frames painted/.exec(r.stdout)?.[1])).toBe(own.painted);
+  expect(sha(threaded)).toBe(sha(mine));
+}
 
 describe("planned and painted on the painter's threads or on the caller's: the same video", () => {
   it("a rollout (Trieste, 10 fps, 640x360)", async () => {
     const args = { episodes: [join(TRIESTE, "episodes.jsonl")], episode: "#1", tasks: join(TRIESTE, "tasks.jsonl"), panos: join(TRIESTE, "panos") };
-    const threaded = join(tmp, "threads.mp4");
-    const r = runCli(
-      [
-        "render",
-        ...args.episodes,
-        "--episode",
-        args.episode,
-        "--tasks",
-        args.tasks,
-        "--panos",
-        args.panos,
-        "-o",
-        threaded,
-        "--fps",
-        "10",
-        "--size",
-        "640x360",
-        "--preset",
-        "ultrafast",
-      ],
-      { timeoutMs: 600_000 },
+    await bothWays("rollout", [...args.episodes, "--episode", args.episode, "--tasks", args.tasks, "--panos", args.panos], (out) =>
+      renderEpisodeMp4({ ...args, out, ...SMALL }),
     );
-    expect(r.code, r.stderr).toBe(0);
-    const here = join(tmp, "here.mp4");
-    const own = await renderEpisodeMp4({ ...args, out: here, fps: 10, size: { width: 640, height: 360 }, preset: "ultrafast" });
-    expect(own.painted).toBeLessThan(own.frames); // holds were found, so the runs are worth comparing
-    expect(painted(r.stdout)).toBe(own.painted);
-    expect(sha(threaded)).toBe(sha(here));
   }, 900_000);
 
   it("a two-up (two of the sample's attempts at eval #0)", async () => {
     const sample = join(ROOT, "rollouts", "sample");
-    const args = { episodes: [join(sample, "episodes.jsonl")], tasks: join(sample, "tasks.jsonl"), panos: join(sample, "panos") };
-    const threaded = join(tmp, "two-threads.mp4");
-    const r = runCli(
-      [
-        "render",
-        ...args.episodes,
-        "--tasks",
-        args.tasks,
-        "--panos",
-        args.panos,
-        "--episode",
-        "d37a27bd393a",
-        "--versus",
-        "ff03ebd569bb",
-        "-o",
-        threaded,
-        "--fps",
-        "10",
-        "--size",
-        "640x360",
-        "--preset",
-        "ultrafast",
-      ],
-      { timeoutMs: 600_000 },
-    );
-    expect(r.code, r.stderr).toBe(0);
-    const here = join(tmp, "two-here.mp4");
-    const own = await renderCompareMp4({
-      ...args,
+    const args = {
+      episodes: [join(sample, "episodes.jsonl")],
+      tasks: join(sample, "tasks.jsonl"),
+      panos: join(sample, "panos"),
       episode: "d37a27bd393a",
       versus: "ff03ebd569bb",
-      out: here,
-      fps: 10,
-      size: { width: 640, height: 360 },
-      preset: "ultrafast",
-    });
-    expect(painted(r.stdout)).toBe(own.painted);
-    expect(sha(threaded)).toBe(sha(here));
+    };
+    await bothWays("two-up", [...args.episodes, "--tasks", args.tasks, "--panos", args.panos, "--episode", args.episode, "--versus", args.versus], (out) =>
+      renderCompareMp4({ ...args, out, ...SMALL }),
+    );
   }, 900_000);
 });

@@ -3,7 +3,8 @@
  * (replay/timeline/align.ts), then one score card for both, as a scene.
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
-import { alignTimelines, slotAt, type CompareClock } from "../../replay/timeline/align.ts";
+import { slotAt } from "../../replay/timeline/align.ts";
+import { compareClock } from "./clock.ts";
 import { sameTask } from "./sides.ts";
 import type { CompareProps } from "./props.ts";
 import { compareLayout } from "./layout.ts";
@@ -14,15 +15,6 @@ import type { TextLayouter } from "../text/layouter.ts";
 import type { Scene } from "../scene/types.ts";
 import { compareSide } from "./side.ts";
 import { compareScoreCard } from "./score-card.ts";
-
-const clocks = new WeakMap<CompareProps, CompareClock>();
-
-/** The shared clock of a pair (computed once per props object). */
-export function compareClock(p: CompareProps): CompareClock {
-  let c = clocks.get(p);
-  if (!c) clocks.set(p, (c = alignTimelines(p.a.timeline, p.b.timeline)));
-  return c;
-}
 
 export function compareScene(p: CompareProps, frame: number, tx: TextLayouter): Scene {
   const { width, height } = outputSize(p);

@@ -7,12 +7,10 @@
 import { renameSync, rmSync } from "node:fs";
 import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { throwIfAborted } from "../../../replay/io/abort.ts";
-import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../../video/compositions.ts";
-import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
+import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../../video/spec.ts";
+import type { TextPlan } from "../../../video/text/layouter.ts";
 import { pipedFrames } from "../../ffmpeg/raw-encoder.ts";
-import { frameRuns, type FrameRun } from "../shared/frame-runs.ts";
-import { nodeMeasure } from "../shared/fonts.ts";
-import { readPlaces } from "../shared/map-data.ts";
+import type { FrameRun } from "../shared/frame-runs.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
 import { inPaintOrder } from "./views-ahead.ts";
 import { startPainterThreads } from "./painter-threads.ts";
@@ -70,6 +68,13 @@ async function planJob(spec: VideoSpec, o: EncodeVideoOptions, tmp: string, thre
   let text: TextPlan = {};
   if (threads) ({ runs, shown } = await threads.plan({ spec, holds, images }));
   else {
+    // Loaded only here: with the painter's thread planning, this thread needs no Skia, fonts or scenes.
+    const [{ measuringLayouter }, { nodeMeasure }, { frameRuns }, { readPlaces }] = await Promise.all([
+      import("../../../video/text/layouter.ts"),
+      import("../shared/fonts.ts"),
+      import("../shared/frame-runs.ts"),
+      import("../shared/map-data.ts"),
+    ]);
     const tx = measuringLayouter(nodeMeasure(), readPlaces);
     runs = frameRuns(spec, tx, holds, images ? (src) => shown.push(src) : undefined);
     text = tx.plan();

@@ -8,37 +8,10 @@
  * with boxes for CJK is still a render.
  */
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { GlobalFonts, createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
-import { FONT_FACES, cssFont, type FontFaceFile, type FontRole, type FontSpec } from "../../../video/text/fonts.ts";
+import { FONT_FACES, cssFont, type FontRole, type FontSpec } from "../../../video/text/fonts.ts";
+import { fontFilePath, missingFonts, type MissingFont } from "./font-files.ts";
 import type { Measure } from "../../../video/text/lines.ts";
-
-export interface MissingFont {
-  family: string;
-  path: string;
-  debianPackage: string;
-}
-
-const require = createRequire(import.meta.url);
-const packageDirs = new Map<string, string>();
-
-/** Absolute path of one face's file (whether or not it exists). */
-export function fontFilePath(face: FontFaceFile): string {
-  if (face.source.kind === "system") return face.source.path;
-  const { pkg, file } = face.source;
-  let dir = packageDirs.get(pkg);
-  if (!dir) {
-    dir = dirname(require.resolve(`${pkg}/package.json`));
-    packageDirs.set(pkg, dir);
-  }
-  return join(dir, file);
-}
-
-/** Absolute paths of the faces present on this machine. */
-export function fontFilePaths(): string[] {
-  return FONT_FACES.map(fontFilePath).filter((p) => existsSync(p));
-}
 
 let registration: { registered: number; missing: MissingFont[] } | undefined;
 
@@ -46,13 +19,12 @@ let registration: { registered: number; missing: MissingFont[] } | undefined;
 export function registerFonts(): { registered: number; missing: MissingFont[] } {
   if (registration) return { registered: registration.registered, missing: [...registration.missing] };
   let registered = 0;
-  const missing: MissingFont[] = [];
+  const missing = missingFonts();
   for (const face of FONT_FACES) {
     const path = fontFilePath(face);
     if (!existsSync(path)) {
-      if (face.source.kind === "system") missing.push({ family: face.family, path, debianPackage: face.source.debianPackage });
-      else throw new Error(`font file missing from an installed package: ${path}`);
-      continue;
+      if (face.source.kind === "system") continue; // said by missingFonts()
+      throw new Error(`font file missing from an installed package: ${path}`);
     }
     if (GlobalFonts.registerFromPath(path, face.family)) registered++;
     else throw new Error(`@napi-rs/canvas could not load the font ${path}`);

@@ -12,13 +12,13 @@
  * width a hair apart can move a break; the test compares timelines, not
  * the text plan).
  */
-import { videoFps, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
+import { videoFps, videoFrames, type VideoSpec } from "../../../video/spec.ts";
 import { measuringLayouter, planLayouter, type TextLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { cssFont } from "../../../video/text/fonts.ts";
 import type { Measure } from "../../../video/text/lines.ts";
 import type { CompareProps } from "../../../video/compare/props.ts";
 import { sideLabels } from "../../../video/compare/sides.ts";
-import { compareClock } from "../../../video/compare/scene.ts";
+import { compareClock } from "../../../video/compare/clock.ts";
 import { sideAt, slotAt } from "../../../replay/timeline/align.ts";
 import type { PageEpisode } from "../model.ts";
 import { boardVideo } from "./board-episode.ts";
