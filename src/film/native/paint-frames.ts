@@ -27,8 +27,8 @@ export interface PaintOptions {
   /** Where another thread puts the deferred views ahead of the painter (absent: made on the painter's thread). */
   ahead?: AheadRing;
   signal?: AbortSignal;
-  /** Scenes already built while planning, by frame (the others are built here). */
-  scenes?: ReadonlyMap<number, Scene>;
+  /** Scenes already built while planning, by frame (the others are built here); each is taken out once painted. */
+  scenes?: Map<number, Scene>;
 }
 
 export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOptions): AsyncGenerator<{ frame: number; rgba: Uint8Array }> {
@@ -45,7 +45,9 @@ export async function* paintFrames(spec: VideoSpec, frames: number[], o: PaintOp
   };
   for (const frame of frames) {
     if (o.signal?.aborted) throw o.signal.reason;
-    const scene = o.scenes?.get(frame) ?? sceneAt(spec, frame, tx);
+    const planned = o.scenes?.get(frame);
+    o.scenes?.delete(frame); // painted once: its memory goes with the next collection
+    const scene = planned ?? sceneAt(spec, frame, tx);
     // Decode this scene's frame files; keep only what it shows (frames move on, they rarely come back).
     const wanted = new Set<string>();
     for (const p of scene.prims) {

@@ -37,8 +37,8 @@ export interface PaintIntoEncoderOptions {
   onFrame?: (frame: number) => void;
   /** Called after each frame (the worker collects its garbage there). */
   breather?: () => Promise<void>;
-  /** Scenes already built while planning, by frame (the others are built as they are painted). */
-  scenes?: ReadonlyMap<number, Scene>;
+  /** Scenes already built while planning, by frame (the others are built as they are painted); taken out as painted. */
+  scenes?: Map<number, Scene>;
 }
 
 export async function paintIntoEncoder(job: PaintJob, o: PaintIntoEncoderOptions = {}): Promise<void> {
