@@ -8,9 +8,7 @@ import { renameSync, rmSync } from "node:fs";
 import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { throwIfAborted } from "../../../replay/io/abort.ts";
 import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../../video/spec.ts";
-import type { TextPlan } from "../../../video/text/layouter.ts";
 import { pipedFrames } from "../../ffmpeg/raw-encoder.ts";
-import type { FrameRun } from "../shared/frame-runs.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
 import { inPaintOrder } from "./views-ahead.ts";
 import { startPainterThreads } from "./painter-threads.ts";
@@ -63,22 +61,11 @@ async function planJob(spec: VideoSpec, o: EncodeVideoOptions, tmp: string, thre
   const { width, height } = videoSize(spec);
   const holds = o.holds ?? true;
   const images = (o.deferred?.length ?? 0) > 0;
-  let runs: FrameRun[];
-  let shown: string[] = [];
-  let text: TextPlan = {};
-  if (threads) ({ runs, shown } = await threads.plan({ spec, holds, images }));
-  else {
-    // Loaded only here: with the painter's thread planning, this thread needs no Skia, fonts or scenes.
-    const [{ measuringLayouter }, { nodeMeasure }, { frameRuns }, { readPlaces }] = await Promise.all([
-      import("../../../video/text/layouter.ts"),
-      import("../shared/fonts.ts"),
-      import("../shared/frame-runs.ts"),
-      import("../shared/map-data.ts"),
-    ]);
-    const tx = measuringLayouter(nodeMeasure(), readPlaces);
-    runs = frameRuns(spec, tx, holds, images ? (src) => shown.push(src) : undefined);
-    text = tx.plan();
-  }
+  // The painter's thread keeps the lines it laid out; plan-video.ts (Skia, fonts, scenes) is loaded
+  // on this thread only when it plans itself.
+  const { runs, shown, text } = threads
+    ? { ...(await threads.plan({ spec, holds, images })), text: {} }
+    : (await import("./plan-video.ts")).planVideo(spec, holds, images);
   return {
     spec,
     frames: pipedFrames(runs),

@@ -9,11 +9,11 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
-import { nodeMeasure, warmFonts } from "../shared/fonts.ts";
-import { readPlaces } from "../shared/map-data.ts";
-import { frameRuns, type FrameRun } from "../shared/frame-runs.ts";
-import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
-import type { VideoSpec } from "../../../video/compositions.ts";
+import { warmFonts } from "../shared/fonts.ts";
+import type { FrameRun } from "../shared/frame-runs.ts";
+import type { TextPlan } from "../../../video/text/layouter.ts";
+import type { VideoSpec } from "../../../video/spec.ts";
+import { planVideo } from "./plan-video.ts";
 import type { Scene } from "../../../video/scene/types.ts";
 import type { AheadRing } from "./views-ahead.ts";
 
@@ -28,7 +28,7 @@ export interface PlanRequest {
   images: boolean;
 }
 
-/** What the worker reports: its part of the plan; ffmpeg's pid, then each frame ffmpeg has taken, then done or the error. */
+/** What the worker reports: the plan it was asked for; ffmpeg's pid, then each frame ffmpeg has taken, then done or the error. */
 export type PaintWorkerMessage =
   | { type: "planned"; runs: FrameRun[]; shown: string[] }
   | { type: "encoder"; pid: number }
@@ -65,11 +65,9 @@ port.on("message", (m: PaintWorkerCommand) => {
 });
 
 function plan(r: PlanRequest): { runs: FrameRun[]; shown: string[] } {
-  const tx = measuringLayouter(nodeMeasure(), readPlaces);
-  const shown: string[] = [];
   const scenes = new Map<number, Scene>();
-  const runs = frameRuns(r.spec, tx, r.holds, r.images ? (src) => shown.push(src) : undefined, (f, scene) => scenes.set(f, scene));
-  planned = { text: tx.plan(), scenes };
+  const { runs, shown, text } = planVideo(r.spec, r.holds, r.images, (f, scene) => scenes.set(f, scene));
+  planned = { text, scenes };
   return { runs, shown };
 }
 
