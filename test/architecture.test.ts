@@ -252,13 +252,13 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
  *           engines share, the engines, the engine choice and reports), batches, pages, commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
- *           vocabulary, maps drawn as scene primitives, then the compositions (slideshow marks and
- *           parts shared by rollout and compare), then the composition index, painter and APIs,
- *           and the Remotion wrapper last.
+ *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
+ *           compare and the page's maps: the world map among them), then the composition index,
+ *           painter and APIs, and the Remotion wrapper last.
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"], ["page"], ["reports"], ["commands"], ["."]],
-  video: [["map"], ["text"], ["scene"], ["map/draw"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["."], ["remotion"]],
+  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["."], ["remotion"]],
 };
 
 /** A file's rung and group in its folder's order: the longest group that holds it ("." for loose files). */

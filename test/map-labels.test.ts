@@ -2,7 +2,7 @@
  * The map's labels never collide: over a few hundred generated framings
  * (anywhere on Earth, a town to the whole world, maps from thumbnail to
  * full frame, up to six pins, some on the same spot), the real scene part
- * (video/map/world-map.ts's worldMap, with Skia-measured text and the real
+ * (video/parts/world-map.ts's worldMap, with Skia-measured text and the real
  * gazetteer cells from dist/map) never draws two label boxes that
  * intersect, never a label over a pin, and never two pins on one another.
  * Also the scale bar's round lengths and the cells a view reads.
@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Draw, lineBox } from "../video/scene/draw.ts";
 import { measuringLayouter } from "../video/text/layouter.ts";
-import { worldMap, type Marker } from "../video/map/draw/world-map.ts";
+import { worldMap, type Marker } from "../video/parts/world-map.ts";
 import { scaleBar } from "../video/map/scale-bar.ts";
 import { cellsFor } from "../video/map/atlas.ts";
 import { nodeMeasure } from "../src/film/shared/fonts.ts";

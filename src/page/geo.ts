@@ -6,7 +6,7 @@
  * what the map shows, then the circles, lines and text the scene part drew
  * (src/page/client/maps.ts writes them as SVG).
  */
-import { worldMap, type Marker } from "../../video/map/draw/world-map.ts";
+import { worldMap, type Marker } from "../../video/parts/world-map.ts";
 import { mapRings, svgPath } from "../../video/map/paths.ts";
 import { spanFrame, type LatLon, type MapFrame } from "../../video/map/frame.ts";
 import { Draw } from "../../video/scene/draw.ts";

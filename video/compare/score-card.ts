@@ -12,7 +12,7 @@ import { compareScoreMotion } from "../scene/motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../scene/theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
 import { formatKm } from "../rollout/score-card.ts";
-import { worldMap, type Marker } from "../map/draw/world-map.ts";
+import { worldMap, type Marker } from "../parts/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
 export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; points: number | null; reward: number | null; turns: number } {

@@ -5,7 +5,7 @@ import { mapMotion } from "../scene/motion.ts";
 import { C } from "../scene/theme.ts";
 import type { Draw } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
-import { worldMap } from "../map/draw/world-map.ts";
+import { worldMap } from "./world-map.ts";
 
 /** A frame file's path relative to the public dir (what Remotion's staticFile and the native painter resolve). */
 export const framePath = (framesDir: string, file: string) => (framesDir ? `${framesDir}/${file}` : file);

@@ -9,7 +9,7 @@ import { isStacked } from "../scene/layout.ts";
 import { scoreMotion } from "../scene/motion.ts";
 import { C } from "../scene/theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
-import { worldMap, type Marker } from "../map/draw/world-map.ts";
+import { worldMap, type Marker } from "../parts/world-map.ts";
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;

@@ -6,14 +6,14 @@
  * video goes through worldMap; the page draws the same primitives.
  */
 import { geoInterpolate } from "d3-geo";
-import { honestFrame, unwrapLon, type MapFrame } from "../frame.ts";
-import { C } from "../../scene/theme.ts";
-import { Draw, font, lineBox } from "../../scene/draw.ts";
-import { fitPoints, mapProjection, type MapProjection } from "../projection.ts";
-import { placeLabels, type NameIn, type PinIn, type Rect } from "../labels.ts";
-import { placeCellsFor, placesIn, type Place } from "../places.ts";
-import { scaleBar } from "../scale-bar.ts";
-import type { Box } from "../../scene/types.ts";
+import { honestFrame, unwrapLon, type MapFrame } from "../map/frame.ts";
+import { C } from "../scene/theme.ts";
+import { Draw, font, lineBox } from "../scene/draw.ts";
+import { fitPoints, mapProjection, type MapProjection } from "../map/projection.ts";
+import { placeLabels, type NameIn, type PinIn, type Rect } from "../map/labels.ts";
+import { placeCellsFor, placesIn, type Place } from "../map/places.ts";
+import { scaleBar } from "../map/scale-bar.ts";
+import type { Box } from "../scene/types.ts";
 
 type LatLon = readonly [number, number];
 
