@@ -250,14 +250,20 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  * siblings that share only through lower rungs (the two engines never import each other).
  * "." is a folder's loose top-level files (entry points: the CLI, the public APIs).
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
- *           engines share, the engines, the engine choice and reports), batches, pages, commands.
+ *           engines share, the engines, the engine choice and reports), batches, pages (the page
+ *           model and what every page shares, the in-page player, the page template, the board
+ *           page, the browser client, and the run page's writer on top), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
  *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
  *           compare and the page's maps: the world map among them), then the composition index,
  *           painter and APIs, and the Remotion wrapper last.
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
-  src: [["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"], ["page"], ["reports"], ["commands"], ["."]],
+  src: [
+    ...[["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"]],
+    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"]],
+    ...[["reports"], ["commands"], ["."]],
+  ],
   video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["."], ["remotion"]],
 };
 
@@ -270,7 +276,7 @@ function rungOf(file: string): { rung: number; group: string } | null {
   let best: { rung: number; group: string } | null = null;
   order.forEach((groups, rung) => {
     for (const g of groups) {
-      const holds = g === "." ? !inner.includes("/") : inner.startsWith(`${g}/`);
+      const holds = g === "." ? !inner.includes("/") : g.endsWith(".ts") ? inner === g : inner.startsWith(`${g}/`);
       if (holds && (!best || g.length > best.group.length)) best = { rung, group: g };
     }
   });

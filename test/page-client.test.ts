@@ -26,10 +26,11 @@ import { compareHash, episodeHash, parseHash, parseAddress, formatAddress } from
 import { compileExpr, ExprError } from "../src/page/client/state/expr.ts";
 import { pairAttempts } from "../src/page/client/app/compare/pair.ts";
 import { stepIndex } from "../src/page/client/keys.ts";
-import { bundleClient, clientScript } from "../src/page/view/client.ts";
+import { CLIENT_BUNDLE, clientScript } from "../src/page/view/client.ts";
+import { bundleScript } from "../src/page/script-bundle.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
 import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
-import { reprojectRgba } from "../src/page/client/reproject.ts";
+import { reprojectRgba } from "../src/page/reproject.ts";
 import { episodesByTask, taskRows } from "../src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 
@@ -220,15 +221,22 @@ describe("deep links", () => {
 
 describe("client bundle", () => {
   it("bundles the client modules into one script that cannot end its element, the same bytes every time", () => {
-    const a = bundleClient(ROOT);
-    const b = bundleClient(ROOT);
+    const a = bundleScript(ROOT, CLIENT_BUNDLE.entry);
+    const b = bundleScript(ROOT, CLIENT_BUNDLE.entry);
     expect(a.script).toBe(b.script);
     expect(a.script).not.toMatch(/<\/script|<!--/i);
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
-    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, markdown-it, the video's
-    // font names (the maps' labels), and of the player only its play-button hook and clock (its own bundle is separate).
+    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the views' reprojection
+    // (shared with the player), markdown-it, the video's font names (the maps' labels), and of the player only its
+    // play-button hook and clock (its own bundle is separate).
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.startsWith("node_modules/"));
-    expect(outside.sort()).toEqual(["src/page/attempts.ts", "src/page/player/clock.ts", "src/page/player/hook.ts", "video/text/fonts.ts"]);
+    expect(outside.sort()).toEqual([
+      "src/page/attempts.ts",
+      "src/page/player/clock.ts",
+      "src/page/player/hook.ts",
+      "src/page/reproject.ts",
+      "video/text/fonts.ts",
+    ]);
     expect(Object.keys(a.inputs).some((p) => p.startsWith("node_modules/markdown-it/"))).toBe(true);
     expect(a.script).not.toMatch(/url\(/); // the page test forbids url( outside data: in the file
     expect(clientScript()).toBe(a.script);
@@ -238,7 +246,7 @@ describe("client bundle", () => {
     const file = join(ROOT, "dist", "src", "page", "client.bundle.json");
     expect(existsSync(file), "run npm run build").toBe(true);
     const rec = JSON.parse(readFileSync(file, "utf8"));
-    const fresh = bundleClient(ROOT);
+    const fresh = bundleScript(ROOT, CLIENT_BUNDLE.entry);
     expect(rec.inputs).toEqual(fresh.inputs);
     expect(rec.script).toBe(fresh.script);
   });

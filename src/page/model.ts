@@ -19,7 +19,6 @@ import { geoevalReward } from "../../replay/rules/reward.ts";
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
 import type { EpisodeStats } from "./stats.ts";
-import type { PlayRecord } from "./player/format.ts";
 
 /** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
 export interface PanoRef {
@@ -323,4 +322,37 @@ export async function pageEpisode(
     recorded,
   };
   return { page, stats };
+}
+
+/**
+ * What a board page's chunk adds to an episode so the browser can plan its
+ * video with `frames`'s own code (planEpisode + buildTimeline): the fields
+ * planning reads that the page's turns do not already say, compactly. The
+ * page's turns give status, camera, steps, cost, feedback, tokens, errors and
+ * the reply (cut at the board's text cap; the hold uses the recorded length).
+ */
+export interface PlayRecord {
+  /** Parallel to the page's turns. */
+  turns: PlayTurn[];
+  /** The recorded outcome's fields the timeline reads; null when none was recorded. */
+  outcome: Record<string, unknown> | null;
+  /** The task row's task_id, when the record itself has none. */
+  taskId?: string;
+  /** Task frame index -> [panorama table index, compass angle]: the panoramas in-between frames are reprojected from. */
+  frames: Record<string, [number, number]>;
+}
+
+export interface PlayTurn {
+  /** The recorded image digest, numbered per episode in order of appearance (planning only compares digests). */
+  d?: number;
+  /** A keyframe's sha256 as `frames` writes it: the verified bytes' digest, null when they drifted. */
+  s?: string | null;
+  /** total_moved_meters, when recorded. */
+  m?: number;
+  /** The pins after the turn, when recorded. */
+  p?: [number, number][];
+  /** The parsed action, as recorded. */
+  a?: Record<string, unknown>;
+  /** The environment's done flag. */
+  done?: boolean;
 }

@@ -26,7 +26,7 @@ import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
 import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
-import { PanoTable } from "./panos.ts";
+import { PanoTable } from "../pano-table.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";

@@ -17,13 +17,13 @@ import { MapReads } from "../../film/shared/map-reads.ts";
 import { cellsFor, type Atlas } from "../../../video/map/atlas.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";
 import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
-import type { PageEpisode } from "../model.ts";
+import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
 import { scriptJson } from "../escape.ts";
 import { boardVideo } from "../player/board-episode.ts";
 import { fontsFor } from "../player/embed.ts";
-import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta, type PlayRecord, type PlayTurn } from "../player/format.ts";
+import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
 import type { RenderInputs } from "../player/render-command.ts";
-import type { PanoTable } from "./panos.ts";
+import type { PanoTable } from "../pano-table.ts";
 
 /** The outcome fields the timeline reads (replay/frames/build-timeline.ts outcomeOf). */
 const OUTCOME_KEYS = ["guess", "truth", "distance_km", "reward", "verdict", "action_cost", "turns_used", "forced_guess"] as const;

@@ -6,25 +6,12 @@
  * number cell carries the exact value in `data-value`.
  */
 import { escapeHtml } from "../escape.ts";
-import type { Report, ReportArm } from "../../../replay/board/report-schema.ts";
+import { armCells, cell, fx } from "../report-cells.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
 import { forestPlot } from "./forest.ts";
 
-const cell = (stat: string, value: number | null, text: string) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
-const fx = (x: number | null, d: number) => (x == null ? "nan" : x.toFixed(d));
 const pc = (x: number | null) => (x == null ? "nan" : `${x.toFixed(1)}%`);
 const sgn = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);
-
-/** An arm's pass@k cells as geoeval prints them (tasks, k, mean-of-k, best-of-k, median km, episodes): the board's and the sweep's tables share them. */
-export function armCells(a: ReportArm): string {
-  return (
-    cell("tasks", a.tasks, String(a.tasks)) +
-    cell("k", a.k, a.k.toFixed(1)) +
-    cell("mean_of_k", a.mean_of_k, a.mean_of_k.toFixed(4)) +
-    cell("best_of_k", a.best_of_k, a.best_of_k.toFixed(4)) +
-    cell("median_km", a.median_km, fx(a.median_km, 0)) +
-    cell("episodes", a.episodes, String(a.episodes))
-  );
-}
 
 export function armsTable(r: Report): string {
   const rows = r.arms.map((a, i) => `<tr data-arm="${escapeHtml(a.arm)}"><td>${i + 1}</td><td>${escapeHtml(a.arm)}</td>${armCells(a)}</tr>`).join("");

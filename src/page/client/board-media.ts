@@ -9,7 +9,7 @@ import type { PageEpisode } from "../model.ts";
 import type { PanoRef } from "../model.ts";
 import type { TaskChunk } from "../board/data.ts";
 import type { Media } from "./app/detail/detail.ts";
-import { reprojectRgba } from "./reproject.ts";
+import { reprojectRgba } from "../reproject.ts";
 import { LazyImages } from "./images.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {

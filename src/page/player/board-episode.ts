@@ -19,8 +19,8 @@ import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
 import { planEpisode, type EpisodePlan } from "../../../replay/plan/segments.ts";
 import { assembleTimeline } from "../../../replay/frames/build-timeline.ts";
 import { defaultFramesDir } from "../../../replay/frames/slug.ts";
-import type { PageEpisode } from "../model.ts";
-import { PLAYER_FPS, type FileSource, type PlayRecord } from "./format.ts";
+import type { PageEpisode, PlayRecord } from "../model.ts";
+import { PLAYER_FPS, type FileSource } from "./format.ts";
 
 /** The episode record and task row, as far as planning reads them. */
 export function recordOf(page: PageEpisode, play: PlayRecord): { episode: Episode; row: TaskRow } {

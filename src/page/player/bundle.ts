@@ -6,7 +6,7 @@
  * the same CSP hash.
  */
 import { join } from "node:path";
-import { bundledScript, bundleFile, type BundleEntry } from "../view/client.ts";
+import { bundledScript, bundleFile, type BundleEntry } from "../script-bundle.ts";
 
 export const PLAYER_BUNDLE: BundleEntry = {
   entry: join("src", "page", "player", "main.ts"),

@@ -28,7 +28,7 @@ import { FONT_FACES, MONO_FAMILY, SANS_FAMILY, type FontFaceFile } from "../../.
 import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell } from "../../film/shared/map-data.ts";
 import { scriptJson } from "../escape.ts";
-import { PanoTable } from "../board/panos.ts";
+import { PanoTable } from "../pano-table.ts";
 import type { ImageSink } from "../images.ts";
 import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSource, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
 

@@ -58,36 +58,3 @@ export interface PlayerMeta {
   /** Board pages: the page's inputs, for the `georeplay render` command the player shows. */
   inputs?: RenderInputs;
 }
-
-/**
- * What a board page's chunk adds to an episode so the browser can plan its
- * video with `frames`'s own code (planEpisode + buildTimeline): the fields
- * planning reads that the page's turns do not already say, compactly. The
- * page's turns give status, camera, steps, cost, feedback, tokens, errors and
- * the reply (cut at the board's text cap; the hold uses the recorded length).
- */
-export interface PlayRecord {
-  /** Parallel to the page's turns. */
-  turns: PlayTurn[];
-  /** The recorded outcome's fields the timeline reads; null when none was recorded. */
-  outcome: Record<string, unknown> | null;
-  /** The task row's task_id, when the record itself has none. */
-  taskId?: string;
-  /** Task frame index -> [panorama table index, compass angle]: the panoramas in-between frames are reprojected from. */
-  frames: Record<string, [number, number]>;
-}
-
-export interface PlayTurn {
-  /** The recorded image digest, numbered per episode in order of appearance (planning only compares digests). */
-  d?: number;
-  /** A keyframe's sha256 as `frames` writes it: the verified bytes' digest, null when they drifted. */
-  s?: string | null;
-  /** total_moved_meters, when recorded. */
-  m?: number;
-  /** The pins after the turn, when recorded. */
-  p?: [number, number][];
-  /** The parsed action, as recorded. */
-  a?: Record<string, unknown>;
-  /** The environment's done flag. */
-  done?: boolean;
-}

@@ -1,12 +1,12 @@
 /**
  * The environment's gnomonic reprojection as a WebGL2 fragment shader: the
- * formula of src/page/client/reproject.ts (and replay/render/reproject.ts),
+ * formula of src/page/reproject.ts (and replay/render/reproject.ts),
  * one fragment per output pixel, sampling the panorama texel the JS path
  * samples (texelFetch at the truncated coordinate: no filtering). Float32
  * on the GPU against float64 in JS, so a sample on a pixel boundary may pick
  * its neighbour: in-between frames are approximate either way.
  */
-import type { ReprojectionSpec } from "../client/reproject.ts";
+import type { ReprojectionSpec } from "../reproject.ts";
 
 const VERTEX = `#version 300 es
 in vec2 p;

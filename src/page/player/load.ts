@@ -7,7 +7,7 @@
 import type { MapCell } from "../../../video/map/atlas.ts";
 import type { Place } from "../../../video/map/places.ts";
 
-/** The board page's panorama table (src/page/board/panos.ts). */
+/** The board page's panorama table (src/page/pano-table.ts). */
 const BOARD_PANOS_ID = "gr-panos";
 import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerMeta } from "./format.ts";
 

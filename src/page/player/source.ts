@@ -6,7 +6,7 @@
  * is made once into a canvas of the video's frame-file size and kept for the
  * next frames that show it (a crossfade shows two).
  */
-import { reprojectRgba } from "../client/reproject.ts";
+import { reprojectRgba } from "../reproject.ts";
 import type { FileSource } from "./format.ts";
 import { GlReprojector } from "./gl.ts";
 

@@ -8,7 +8,7 @@
 import { escapeHtml } from "../escape.ts";
 import { lineChart, type ChartSeries } from "../charts.ts";
 import { counted, type SweepSummary } from "../sweep.ts";
-import { armCells } from "../board/sections.ts";
+import { armCells } from "../report-cells.ts";
 import type { TrainStep } from "../training.ts";
 
 const fx = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
