@@ -20,7 +20,9 @@ import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
 import { ComparePropsSchema } from "../video/compare/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../video/compositions.ts";
-import { inPaintOrder } from "../src/film/native/views-ahead.ts";
+import { drawnView, inPaintOrder } from "../src/film/native/views-ahead.ts";
+import type { ShownImage } from "../src/film/shared/encode-options.ts";
+import { rolloutLayout } from "../video/scene/layout.ts";
 import { frameRuns, type FrameRun } from "../src/film/shared/frame-runs.ts";
 import { sameScene } from "../video/scene/same-scene.ts";
 import { pipedFrames, rawEncoderArgs, runsPtsExpr } from "../src/ffmpeg/raw-encoder.ts";
@@ -113,18 +115,42 @@ describe("runs of equal scenes", () => {
   it("name each image the first time a piped frame shows it, in the order the painter meets them (the order views are reprojected ahead), with or without holds", () => {
     for (const spec of [rollout(t30), compare()])
       for (const holds of [true, false]) {
-        const shown: string[] = [];
-        const runs = frameRuns(spec, tx(), holds, (src) => shown.push(src));
-        // What the painter asks for: the images of each piped frame's scene, first showings only.
-        const met: string[] = [];
-        for (const f of pipedFrames(runs)) for (const p of sceneAt(spec, f, tx()).prims) if (p.t === "image" && !met.includes(p.src)) met.push(p.src);
+        const shown: ShownImage[] = [];
+        const runs = frameRuns(spec, tx(), holds, (src, w, h) => shown.push({ src, w, h }));
+        // What the painter asks for: the images of each piped frame's scene, first showings only, and the box each is drawn into.
+        const met: ShownImage[] = [];
+        for (const f of pipedFrames(runs))
+          for (const p of sceneAt(spec, f, tx()).prims) if (p.t === "image" && !met.some((m) => m.src === p.src)) met.push({ src: p.src, w: p.w, h: p.h });
         expect(shown).toEqual(met);
         expect(shown.length).toBeGreaterThan(spec.composition === "Compare" ? 10 : 20);
       }
     // The deferred views in that order; a view no frame shows comes last.
     const view = { width: 2, height: 2, headingDeg: 0, pitchDeg: 0, fovDeg: 90 };
     const d = (src: string) => ({ src, pano: "p.jpg", view });
-    expect(inPaintOrder([d("c"), d("x"), d("a"), d("b")], ["a", "q", "b", "c"]).map((v) => v.src)).toEqual(["a", "b", "c", "x"]);
+    const at = (src: string) => ({ src, w: 2, h: 2 });
+    expect(inPaintOrder([d("c"), d("x"), d("a"), d("b")], [at("a"), at("q"), at("b"), at("c")]).map((v) => v.src)).toEqual(["a", "b", "c", "x"]);
+  });
+
+  it("reprojects an in-between view at the size it is drawn when that is smaller and of its shape, else at its own", () => {
+    const view = { width: 640, height: 640, headingDeg: 10, pitchDeg: -5, fovDeg: 90 };
+    expect(drawnView(view, 628, 628)).toEqual({ ...view, width: 628, height: 628 });
+    expect(drawnView(view, 300.4, 300.4)).toEqual({ ...view, width: 300, height: 300 });
+    expect(drawnView(view, 640, 640)).toBe(view);
+    expect(drawnView(view, 900, 900)).toBe(view); // larger: the in-betweens would be sharper than the keyframes
+    expect(drawnView(view, 628, 400)).toBe(view); // another shape would show another field
+    expect(drawnView(view, 0.2, 0.2)).toBe(view);
+    const wide = { ...view, width: 640, height: 480 };
+    expect(drawnView(wide, 628, 471)).toEqual({ ...wide, width: 628, height: 471 });
+    // In paint order, each view takes the size of the box it is first drawn into: a rollout's viewport (628 px at 1280x720).
+    const d = { src: "e/frames/000007.jpg", pano: "p.jpg", view };
+    expect(inPaintOrder([d], [{ src: d.src, w: 628, h: 628 }])).toEqual([{ ...d, view: { ...view, width: 628, height: 628 } }]);
+    expect(rolloutLayout(1280, 720, view).viewport).toMatchObject({ width: 628, height: 628 });
+    for (const size of [SIZE, { width: 1280, height: 720 }]) {
+      const boxes: ShownImage[] = [];
+      frameRuns(rollout(t30, size), tx(), true, (src, w, h) => boxes.push({ src, w, h }));
+      const { width, height } = rolloutLayout(size.width, size.height, t30.viewport).viewport;
+      expect(new Set(boxes.map((b) => `${b.w}x${b.h}`))).toEqual(new Set([`${width}x${height}`]));
+    }
   });
 
   it("the setpts expression puts every piped image at its run's first frame (and the last frame again when the video ends on a hold)", () => {

@@ -11,6 +11,7 @@ import { paintIntoEncoder, type PaintJob } from "./paint-into-encoder.ts";
 import { errorMessage } from "../../../replay/io/errors.ts";
 import { warmFonts } from "../shared/fonts.ts";
 import type { FrameRun } from "../shared/frame-runs.ts";
+import type { ShownImage } from "../shared/encode-options.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
 import type { VideoSpec } from "../../../video/spec.ts";
 import { planVideo } from "./plan-video.ts";
@@ -30,7 +31,7 @@ export interface PlanRequest {
 
 /** What the worker reports: the plan it was asked for; ffmpeg's pid, then each frame ffmpeg has taken, then done or the error. */
 export type PaintWorkerMessage =
-  | { type: "planned"; runs: FrameRun[]; shown: string[] }
+  | { type: "planned"; runs: FrameRun[]; shown: ShownImage[] }
   | { type: "encoder"; pid: number }
   | { type: "frame"; frame: number }
   | { type: "done" }
@@ -64,7 +65,7 @@ port.on("message", (m: PaintWorkerCommand) => {
   } else run(m.job).catch(failed);
 });
 
-function plan(r: PlanRequest): { runs: FrameRun[]; shown: string[] } {
+function plan(r: PlanRequest): { runs: FrameRun[]; shown: ShownImage[] } {
   const scenes = new Map<number, Scene>();
   const { runs, shown, text } = planVideo(r.spec, r.holds, r.images, (f, scene) => scenes.set(f, scene));
   planned = { text, scenes };

@@ -16,6 +16,7 @@ import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import type { PaintWorkerCommand, PaintWorkerMessage, PlanRequest } from "./paint-worker.ts";
 import type { FrameRun } from "../shared/frame-runs.ts";
+import type { ShownImage } from "../shared/encode-options.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
 import type { ReprojectJob } from "./reproject-worker.ts";
 import { aheadRing } from "./views-ahead.ts";
@@ -27,7 +28,7 @@ export interface PainterThreads {
   /** Starts the worker that reprojects the in-between views ahead of the painter (if not started yet). */
   startReprojector(): void;
   /** Has the painter's worker plan the video (it keeps the lines and the painted frames' scenes for painting). */
-  plan(request: PlanRequest): Promise<{ runs: FrameRun[]; shown: string[] }>;
+  plan(request: PlanRequest): Promise<{ runs: FrameRun[]; shown: ShownImage[] }>;
   /** Hands the planned job over and resolves once the MP4 is complete (rejects with what went wrong). */
   paint(job: PaintJob, onFrame: (frame: number) => void, signal: AbortSignal | undefined): Promise<void>;
   /** Stops both threads, and the painter's ffmpeg should the painter not have cleaned up itself (idempotent). */

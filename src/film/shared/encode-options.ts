@@ -10,6 +10,13 @@ export interface DeferredImage {
   view: ViewSpec;
 }
 
+/** An image source the first time a frame shows it, and the box it is drawn into there (the painter's plan lists them in that order). */
+export interface ShownImage {
+  src: string;
+  w: number;
+  h: number;
+}
+
 export interface EncodeVideoOptions {
   publicDir: string;
   /** The MP4 to write (atomically). */

@@ -14,16 +14,16 @@ import type { FrameRun } from "../../ffmpeg/raw-encoder.ts";
 export type { FrameRun };
 
 /**
- * `onImage` hears each image source the first time a frame shows it, in frame order: the order a
- * painter asks for them (frames of a run show the same images as its first), found in the same
- * pass instead of building the scenes again. `onRun` hears the scene of each frame that starts a
+ * `onImage` hears each image source the first time a frame shows it, in frame order, with the box
+ * it is drawn into there: the order a painter asks for them (frames of a run show the same images
+ * as its first), found in the same pass instead of building the scenes again. `onRun` hears the scene of each frame that starts a
  * run (the frames a painter paints), for a painter that plans on its own thread to keep.
  */
 export function frameRuns(
   spec: VideoSpec,
   tx: TextLayouter,
   holds = true,
-  onImage?: (src: string) => void,
+  onImage?: (src: string, w: number, h: number) => void,
   onRun?: (frame: number, scene: Scene) => void,
 ): FrameRun[] {
   const runs: FrameRun[] = [];
@@ -36,7 +36,7 @@ export function frameRuns(
       for (const p of scene.prims)
         if (p.t === "image" && !seen.has(p.src)) {
           seen.add(p.src);
-          onImage(p.src);
+          onImage(p.src, p.w, p.h);
         }
     if (holds && prev && scene && sameScene(scene, prev)) runs[runs.length - 1].length++;
     else {
