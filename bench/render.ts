@@ -3,7 +3,7 @@
  * them (/usr/bin/time -v), side by side in one run on the bundled Trieste
  * episode (871 frames, 29 s) at 1280x720, 30 fps, CRF 18:
  *
- *   node dist/bench/render.js [--rounds 1] [--no-remotion]
+ *   node dist/bench/render.js [--rounds 1] [--pairs 3] [--no-remotion]
  *
  *  native, x264 preset medium (the default)   goal >= 2x real time, peak RSS <= 400 MB
  *  native, x264 preset veryfast                goal >= 3.5x real time
@@ -14,7 +14,10 @@
  * ratios to the Remotion engine. Then the floor: x264 alone on the very raw
  * frames the native engine piped (captured once through a tee in front of
  * ffmpeg, replayed from a file with the same arguments) at medium and at
- * veryfast, against the end-to-end renders: goals <= 1.2x and <= 1.5x.
+ * veryfast, against the end-to-end renders: goals <= 1.2x and <= 1.5x. On a
+ * shared machine one pair moves with the minute's load (1.32-1.50x at medium
+ * in one day), so --pairs runs that many (render, x264 alone) pairs per preset,
+ * and as many painter-alone runs, and reports the median pair.
  */
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -27,7 +30,12 @@ import { ROOT } from "./common.ts";
 const CLI = join(ROOT, "dist", "src", "cli.js");
 const S = join(ROOT, "rollouts", "sample");
 const IN = [join(S, "episodes.jsonl"), "--tasks", join(S, "tasks.jsonl"), "--panos", join(S, "panos")];
-const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1] || 1) || 1;
+const option = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return Math.max(1, (i >= 0 ? Number(process.argv[i + 1]) : fallback) || fallback);
+};
+const rounds = option("--rounds", 1);
+const pairs = option("--pairs", 3);
 const withRemotion = !process.argv.includes("--no-remotion");
 const load = () => spawnSync("cat", ["/proc/loadavg"], { encoding: "utf8" }).stdout.split(" ").slice(0, 3).join(" ");
 
@@ -127,40 +135,62 @@ function x264Alone(renderArgs: string[], work: string): void {
       `#!/bin/bash\nexport LC_ALL=C\nif [[ " $* " == *" rawvideo "* ]]; then IFS= read -r -n 1 -d '' _; date +%s.%N > "${dir}/first"; cat > /dev/null; cp "${dir}/captured.mp4" "\${@: -1}"; else exec "${ffmpeg}" "$@"; fi\n`,
     );
     chmodSync(sink, 0o755);
-    const started = Date.now() / 1000;
-    const painter = timed(renderArgs, join(dir, "painted.mp4"), { ...process.env, GEOREPLAY_FFMPEG: sink });
     // Until the first frame reaches the pipe, ffmpeg has nothing to encode: a render's start-up.
-    const firstS = typeof painter === "string" ? NaN : Number(readFileSync(join(dir, "first"), "utf8")) - started;
+    const painted: { run: Timed; firstS: number }[] = [];
+    let painterFailed = "";
+    for (let k = 0; k < pairs; k++) {
+      const started = Date.now() / 1000;
+      const run = timed(renderArgs, join(dir, "painted.mp4"), { ...process.env, GEOREPLAY_FFMPEG: sink });
+      if (typeof run === "string") painterFailed = run;
+      else painted.push({ run, firstS: Number(readFileSync(join(dir, "first"), "utf8")) - started });
+    }
+    const mid = median(painted, (p) => p.run.cpuS);
+    const painter: Timed | string = mid ? mid.run : painterFailed;
+    const firstS = mid ? mid.firstS : NaN;
     const args = readFileSync(join(dir, "args"), "utf8").split("\0").slice(0, -1);
     const cores = availableParallelism();
     console.log(`x264 alone on the native engine's piped frames (same arguments, fed from a file; the floor of a render), ${cores} cores`);
     if (typeof painter !== "string")
       console.log(
-        `  painter alone (verify, reproject, paint, pipe into a sink): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU, ${painter.rssMb.toFixed(0)} MB; its first frame reaches the pipe ${firstS.toFixed(2)} s after the command starts`,
+        `  painter alone (verify, reproject, paint, pipe into a sink; the median of ${painted.length} by CPU): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU (${painted.map((p) => p.run.cpuS.toFixed(1)).join(", ")}), ${painter.rssMb.toFixed(0)} MB; its first frame reaches the pipe ${firstS.toFixed(2)} s after the command starts`,
       );
     for (const preset of ["medium", "veryfast"] as const) {
-      // The end-to-end render again, right before x264 alone: on a shared machine the load
-      // moves within minutes, and the two are compared.
-      const rendered = timed([...renderArgs, "--preset", preset], join(work, `paired-${preset}.mp4`));
-      const whole = typeof rendered === "string" ? undefined : rendered;
-      const a = [...args];
-      a[a.indexOf("-preset") + 1] = preset;
-      a[a.length - 1] = join(dir, `alone-${preset}.mp4`);
-      const fd = openSync(join(dir, "raw"), "r");
-      const r = spawnSync("/usr/bin/time", ["-v", ffmpeg, ...a], { stdio: [fd, "ignore", "pipe"], encoding: "utf8" });
-      closeSync(fd);
-      if (r.status !== 0) {
-        console.log(`  ${preset}: ffmpeg failed (${r.stderr.trim().split("\n").slice(-2).join(" / ")})`);
-        continue;
+      const measured: { whole: Timed | undefined; alone: { wallS: number; cpuS: number } }[] = [];
+      for (let k = 0; k < pairs; k++) {
+        // The end-to-end render again, right before x264 alone: on a shared machine the load
+        // moves within minutes, and the two are compared.
+        const rendered = timed([...renderArgs, "--preset", preset], join(work, `paired-${preset}.mp4`));
+        const a = [...args];
+        a[a.indexOf("-preset") + 1] = preset;
+        a[a.length - 1] = join(dir, `alone-${preset}.mp4`);
+        const fd = openSync(join(dir, "raw"), "r");
+        const r = spawnSync("/usr/bin/time", ["-v", ffmpeg, ...a], { stdio: [fd, "ignore", "pipe"], encoding: "utf8" });
+        closeSync(fd);
+        if (r.status !== 0) {
+          console.log(`  ${preset}: ffmpeg failed (${r.stderr.trim().split("\n").slice(-2).join(" / ")})`);
+          continue;
+        }
+        measured.push({ whole: typeof rendered === "string" ? undefined : rendered, alone: timeReport(r.stderr) });
       }
-      const alone = timeReport(r.stderr);
+      const ratioOf = (m: (typeof measured)[number]) => (m.whole ? m.whole.wallS / m.alone.wallS : NaN);
+      const pair = median(measured, ratioOf);
+      if (!pair) continue;
+      const { whole, alone } = pair;
       const goal = preset === "medium" ? 1.2 : 1.5;
-      const ratio = whole ? whole.wallS / alone.wallS : NaN;
+      const ratio = ratioOf(pair);
       // Both sharing the cores: the render cannot finish before their CPU time is spent.
       const floor = typeof painter === "string" ? alone.wallS : Math.max(alone.wallS, painter.wallS, (alone.cpuS + painter.cpuS) / cores);
       console.log(
         `  preset ${preset.padEnd(8)}: x264 alone ${alone.wallS.toFixed(1)} s (${alone.cpuS.toFixed(1)} s CPU) · end to end ${whole ? `${whole.wallS.toFixed(1)} s (${whole.cpuS.toFixed(1)} s CPU)` : "?"} = ${ratio.toFixed(2)}x x264's own time (goal <= ${goal}x)`,
       );
+      if (measured.length > 1)
+        console.log(
+          `    the median of ${measured.length} pairs, each a render then x264 alone: ${measured
+            .map(ratioOf)
+            .sort((x, y) => x - y)
+            .map((x) => `${x.toFixed(2)}x`)
+            .join(", ")}`,
+        );
       if (whole)
         console.log(
           `    CPU: end to end ${(whole.cpuS / alone.cpuS).toFixed(2)}x x264's, x264 + painter alone ${((alone.cpuS + (typeof painter === "string" ? 0 : painter.cpuS)) / alone.cpuS).toFixed(2)}x (load ${load()})`,
@@ -197,4 +227,10 @@ function x264Alone(renderArgs: string[], work: string): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The middle element by `key` (the lower of the two middle ones for an even count); undefined when empty. */
+function median<T>(xs: T[], key: (x: T) => number): T | undefined {
+  const sorted = [...xs].sort((a, b) => key(a) - key(b));
+  return sorted[(sorted.length - 1) >> 1];
 }
