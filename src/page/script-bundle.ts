@@ -48,7 +48,7 @@ export function bundleScript(root: string, entry: string, opts: Pick<BundleEntry
   try {
     esbuild = require("esbuild");
   } catch {
-    throw new Error("the page client is not bundled: run `npm run build` (or install esbuild, a dev dependency)");
+    throw new Error(`${entry} is not bundled: run \`npm run build\` (or install esbuild, a dev dependency)`);
   }
   const r = esbuild.buildSync({
     absWorkingDir: root,
@@ -74,7 +74,7 @@ export function bundleScript(root: string, entry: string, opts: Pick<BundleEntry
     .replace(/<!--/g, "\\x3C!--")
     .replace(/<\/script/gi, "\\x3C/script");
   // The script sits inline in the page: it must not be able to end its own element.
-  if (/<\/script|<!--/i.test(script)) throw new Error("the bundled page client contains </script or <!--");
+  if (/<\/script|<!--/i.test(script)) throw new Error(`the bundled ${entry} contains </script or <!--`);
   const inputs: Record<string, string> = {};
   for (const p of Object.keys(r.metafile.inputs).sort()) inputs[p] = sha256(join(root, p));
   return { esbuild: esbuild.version, inputs, script };

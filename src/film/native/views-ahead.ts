@@ -53,7 +53,7 @@ export function inPaintOrder(deferred: DeferredImage[], shown: readonly ShownIma
  * The size an in-between view is reprojected at: the box it is drawn into, when that is smaller
  * than the view and of its shape (a 640 px view in the 628 px box of a 1280x720 video). The view
  * is then copied onto the frame instead of resampled on every frame, and has fewer pixels to make
- * (Trieste: 0.4-0.5 CPU-s less of the painter's ~4.5). It is not a recorded view: no hash is
+ * (Trieste, painter alone: ~0.2-0.3 CPU-s less of ~4.4). It is not a recorded view: no hash is
  * checked against it, and the keyframes, the recorded views, are drawn from their files as before.
  * A larger box keeps the view's own size (the in-between views would be sharper than the
  * keyframes around them), as does one of another shape (the view's fov is across its width: a box

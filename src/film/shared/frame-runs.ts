@@ -16,8 +16,9 @@ export type { FrameRun };
 /**
  * `onImage` hears each image source the first time a frame shows it, in frame order, with the box
  * it is drawn into there: the order a painter asks for them (frames of a run show the same images
- * as its first), found in the same pass instead of building the scenes again. `onRun` hears the scene of each frame that starts a
- * run (the frames a painter paints), for a painter that plans on its own thread to keep.
+ * as its first), found in the same pass instead of building the scenes again. `onRun` hears the
+ * scene of each frame that starts a run (the frames a painter paints), for a painter that plans on
+ * its own thread to keep.
  */
 export function frameRuns(
   spec: VideoSpec,
