@@ -13,7 +13,7 @@
  * Reported as multiples of real time (video seconds / wall seconds) and as
  * ratios to the Remotion engine. Then the floor: x264 alone on the very raw
  * frames the native engine piped (captured once through a tee in front of
- * ffmpeg, replayed from a file with the same arguments) at medium and at
+ * ffmpeg, replayed from a file with the same arguments and environment) at medium and at
  * veryfast, against the end-to-end renders: goals <= 1.2x and <= 1.5x. On a
  * shared machine one pair moves with the minute's load (1.32-1.50x at medium
  * in one day), so --pairs runs that many (render, x264 alone) pairs per preset,
@@ -25,6 +25,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import { probeVideo } from "../src/ffmpeg/probe.ts";
 import { resolveFfmpeg } from "../src/ffmpeg/find.ts";
+import { encoderEnv } from "../src/ffmpeg/encoder-env.ts";
 import { ROOT } from "./common.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");
@@ -108,7 +109,7 @@ try {
 /**
  * x264 alone on the frames the native engine pipes: one render through a
  * wrapper that tees ffmpeg's stdin to a file and records its arguments, then
- * ffmpeg with those arguments fed from the file, at each preset, timed. Then
+ * ffmpeg with those arguments and environment fed from the file, at each preset, timed. Then
  * the painter alone: the same render with ffmpeg replaced by a sink (verify,
  * reproject, paint and pipe; no encoding). On a machine whose cores x264
  * already fills, a render cannot beat the two's CPU time shared over the
@@ -155,7 +156,7 @@ function x264Alone(renderArgs: string[], work: string): void {
         `  painter alone (verify, reproject, paint, pipe into a sink; the median of ${painted.length} by CPU): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU (${painted.map((p) => p.run.cpuS.toFixed(1)).join(", ")}), ${painter.rssMb.toFixed(0)} MB; its first frame reaches the pipe ${firstS.toFixed(2)} s after the command starts`,
       );
     for (const preset of ["medium", "veryfast"] as const) {
-      const measured: { whole: Timed | undefined; alone: { wallS: number; cpuS: number } }[] = [];
+      const measured: { whole: Timed | undefined; alone: { wallS: number; cpuS: number }; plain: { wallS: number; cpuS: number } | undefined }[] = [];
       for (let k = 0; k < pairs; k++) {
         // The end-to-end render again, right before x264 alone: on a shared machine the load
         // moves within minutes, and the two are compared.
@@ -163,14 +164,20 @@ function x264Alone(renderArgs: string[], work: string): void {
         const a = [...args];
         a[a.indexOf("-preset") + 1] = preset;
         a[a.length - 1] = join(dir, `alone-${preset}.mp4`);
-        const fd = openSync(join(dir, "raw"), "r");
-        const r = spawnSync("/usr/bin/time", ["-v", ffmpeg, ...a], { stdio: [fd, "ignore", "pipe"], encoding: "utf8" });
-        closeSync(fd);
-        if (r.status !== 0) {
+        // x264 alone as the render runs ffmpeg (the same arguments and environment: the goal's
+        // measure), then as a plain `ffmpeg ... < raw` with glibc's defaults (encoder-env.ts).
+        const alone = (env: NodeJS.ProcessEnv) => {
+          const fd = openSync(join(dir, "raw"), "r");
+          const r = spawnSync("/usr/bin/time", ["-v", ffmpeg, ...a], { stdio: [fd, "ignore", "pipe"], encoding: "utf8", env });
+          closeSync(fd);
+          if (r.status === 0) return timeReport(r.stderr);
           console.log(`  ${preset}: ffmpeg failed (${r.stderr.trim().split("\n").slice(-2).join(" / ")})`);
-          continue;
-        }
-        measured.push({ whole: typeof rendered === "string" ? undefined : rendered, alone: timeReport(r.stderr) });
+          return undefined;
+        };
+        const same = alone(encoderEnv());
+        if (!same) continue;
+        const { GLIBC_TUNABLES: _, ...plainEnv } = process.env;
+        measured.push({ whole: typeof rendered === "string" ? undefined : rendered, alone: same, plain: alone(plainEnv) });
       }
       const ratioOf = (m: (typeof measured)[number]) => (m.whole ? m.whole.wallS / m.alone.wallS : NaN);
       const pair = median(measured, ratioOf);
@@ -183,6 +190,16 @@ function x264Alone(renderArgs: string[], work: string): void {
       console.log(
         `  preset ${preset.padEnd(8)}: x264 alone ${alone.wallS.toFixed(1)} s (${alone.cpuS.toFixed(1)} s CPU) · end to end ${whole ? `${whole.wallS.toFixed(1)} s (${whole.cpuS.toFixed(1)} s CPU)` : "?"} = ${ratio.toFixed(2)}x x264's own time (goal <= ${goal}x)`,
       );
+      const plainOf = (m: (typeof measured)[number]) => (m.whole && m.plain ? m.whole.wallS / m.plain.wallS : NaN);
+      const plain = median(measured, plainOf);
+      if (plain?.plain)
+        console.log(
+          `    x264 alone with glibc's default allocator (plain ffmpeg; the render runs it with encoder-env.ts): ${plain.plain.wallS.toFixed(1)} s (${plain.plain.cpuS.toFixed(1)} s CPU); the end to end is ${plainOf(plain).toFixed(2)}x that (the median of ${measured
+            .map(plainOf)
+            .sort((x, y) => x - y)
+            .map((x) => `${x.toFixed(2)}x`)
+            .join(", ")})`,
+        );
       if (measured.length > 1)
         console.log(
           `    the median of ${measured.length} pairs, each a render then x264 alone: ${measured

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startFfmpeg } from "../src/ffmpeg/process.ts";
+import { ENCODER_MALLOC, encoderEnv } from "../src/ffmpeg/encoder-env.ts";
+import { readFileSync } from "node:fs";
 import { resolveFfmpeg } from "../src/ffmpeg/find.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -52,5 +54,35 @@ describe("an ffmpeg process fed on stdin", () => {
         for (let i = 0; i < 50; i++) await proc.write(big);
       })(),
     ).rejects.toThrow(/ffmpeg \(.*\) was killed \(SIGKILL\)/);
+  });
+
+  it("runs ffmpeg with glibc told to keep the memory it frees, unless the user set GLIBC_TUNABLES (empty: glibc's defaults)", async () => {
+    // What the running ffmpeg was really given, read from the kernel.
+    const environOf = async (): Promise<string[]> => {
+      const proc = startFfmpeg(resolveFfmpeg().path, RAW_TO_NULL, { stdin: true });
+      try {
+        return readFileSync(`/proc/${proc.pid}/environ`, "utf8").split("\0");
+      } finally {
+        await proc.write(new Uint8Array(64 * 64 * 4));
+        await proc.finish();
+      }
+    };
+    const had = process.env.GLIBC_TUNABLES;
+    try {
+      delete process.env.GLIBC_TUNABLES;
+      expect(await environOf()).toContain(`GLIBC_TUNABLES=${ENCODER_MALLOC}`);
+      process.env.GLIBC_TUNABLES = "";
+      const given = await environOf();
+      expect(given).toContain("GLIBC_TUNABLES=");
+      expect(given).not.toContain(`GLIBC_TUNABLES=${ENCODER_MALLOC}`);
+    } finally {
+      if (had === undefined) delete process.env.GLIBC_TUNABLES;
+      else process.env.GLIBC_TUNABLES = had;
+    }
+    // The rest of the environment goes through untouched, and the caller's object is not changed.
+    const env = { PATH: "/usr/bin", LANG: "C.UTF-8" };
+    expect(encoderEnv(env)).toEqual({ ...env, GLIBC_TUNABLES: ENCODER_MALLOC });
+    expect(env).toEqual({ PATH: "/usr/bin", LANG: "C.UTF-8" });
+    expect(encoderEnv({ ...env, GLIBC_TUNABLES: "glibc.malloc.arena_max=1" }).GLIBC_TUNABLES).toBe("glibc.malloc.arena_max=1");
   });
 });

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { GeoreplayError, abortError } from "../../replay/io/errors.ts";
+import { encoderEnv } from "./encoder-env.ts";
 
 export interface FfmpegProcess {
   /** The process id (undefined when it could not be started). */
@@ -24,9 +25,9 @@ export interface FfmpegStart {
   signal?: AbortSignal;
 }
 
-/** Starts `path args`; every failure becomes a GeoreplayError naming the binary, the exit and stderr's last lines. */
+/** Starts `path args` (in encoderEnv's environment); every failure becomes a GeoreplayError naming the binary, the exit and stderr's last lines. */
 export function startFfmpeg(path: string, args: string[], o: FfmpegStart = {}): FfmpegProcess {
-  const child = spawn(path, args, { stdio: [o.stdin ? "pipe" : "ignore", "ignore", "pipe"] });
+  const child = spawn(path, args, { stdio: [o.stdin ? "pipe" : "ignore", "ignore", "pipe"], env: encoderEnv() });
   let stderr = "";
   child.stderr!.on("data", (b: Buffer) => {
     stderr = (stderr + b.toString("utf8")).slice(-8000);
