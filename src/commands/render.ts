@@ -30,7 +30,8 @@ export function registerRender(program: Command): void {
         "writes that one file in that format (gif/webp: 480x270 at 10 fps, fitted to --max-mb).\n\n" +
         "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images,\n" +
         "labelled RECORDED IMAGES · NOT A REPLAY on every frame, and needs no --tasks/--panos.\n\n" +
-        "ffmpeg: $GEOREPLAY_FFMPEG, else ffmpeg-static's, else ffmpeg on PATH (apt-get install ffmpeg).\n" +
+        "ffmpeg: $GEOREPLAY_FFMPEG, else ffmpeg-static's, else ffmpeg on PATH (apt-get install ffmpeg);\n" +
+        "it runs with GLIBC_TUNABLES keeping the memory it frees (~10% faster here), unless you set it.\n" +
         "--engine remotion draws the same scenes in the Remotion composition with Chromium\n" +
         "($GEOREPLAY_CHROMIUM or /usr/bin/chromium); it needs Remotion installed, whose licence is not\n" +
         "open source (free for individuals, non-profits and companies of up to 3 people).\n\n" +
