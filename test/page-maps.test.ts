@@ -86,6 +86,18 @@ describe("page maps (Chromium)", () => {
     ).toBe(true);
     // The guess 619 m from the truth is moved off it, joined by a leader line.
     expect(await map.locator("polyline:not([stroke-dasharray])").count()).toBeGreaterThan(0);
+    // Sežana and Ajdovščina are drawn with the page's own Inter: its Latin Extended face was
+    // loaded for them (without each face's unicode-range, the Latin face claimed every character
+    // and Chromium drew the caron over the next letter).
+    expect(texts).toEqual(expect.arrayContaining(["Sežana", "Ajdovščina"]));
+    const faces = await p.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].map((f) => ({ family: f.family.replace(/"/g, ""), range: f.unicodeRange, status: f.status }));
+    });
+    expect(faces.every((f) => f.range !== "U+0-10FFFF")).toBe(true);
+    const latinExt = faces.filter((f) => f.family === "Inter" && f.range.includes("U+100-2BA"));
+    expect(latinExt.length).toBe(2); // 400 and 600
+    expect(latinExt.some((f) => f.status === "loaded")).toBe(true);
     await expectGolden("page-map-score", map);
     await p.goto(`file://${page}#90a9d3eba5ce/3`);
     await p.waitForFunction(() => document.documentElement.dataset.ready === "1");

@@ -29,6 +29,8 @@ export interface FontFaceFile {
   source: FontSource;
   /** The CSS unicode-range of a fontsource subset (the browser uses it; Skia ignores it). */
   unicodeRange?: string;
+  /** That subset's name ("latin-ext"). */
+  subset?: string;
 }
 
 export const SANS_FAMILY = "Inter";
@@ -88,6 +90,7 @@ function fontsource(family: string, pkg: string, subsets: Subset[], weights: num
       style,
       source: { kind: "package" as const, pkg, file: `files/${id}-${subset}-${weight}-${style}.woff2` },
       unicodeRange: RANGES[subset],
+      subset,
     })),
   );
 }

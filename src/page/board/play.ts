@@ -20,7 +20,7 @@ import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
 import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
 import { scriptJson } from "../escape.ts";
 import { boardVideo } from "../player/board-episode.ts";
-import { fontsFor } from "../player/embed.ts";
+import { fontsFor } from "../fonts.ts";
 import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
 import type { RenderInputs } from "../player/render-command.ts";
 import type { PanoTable } from "../pano-table.ts";

@@ -13,9 +13,7 @@
  * a page nobody plays pays only their bytes.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
 import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
@@ -24,15 +22,13 @@ import { framesDirFor, slugFor } from "../../../replay/frames/output.ts";
 import { renderCommand, type RenderInputs } from "./render-command.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
-import { FONT_FACES, MONO_FAMILY, SANS_FAMILY, type FontFaceFile } from "../../../video/text/fonts.ts";
 import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell } from "../../film/shared/map-data.ts";
+import { fontsFor } from "../fonts.ts";
 import { scriptJson } from "../escape.ts";
 import { PanoTable } from "../pano-table.ts";
 import type { ImageSink } from "../images.ts";
-import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSource, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
-
-const require = createRequire(import.meta.url);
+import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSource, type PlayerEpisode, type PlayerMeta } from "./format.ts";
 
 export { renderCommand, shellWord, type RenderInputs } from "./render-command.ts";
 
@@ -144,33 +140,6 @@ export class PlayerEmbed {
     };
     return scriptJson(meta);
   }
-}
-
-function inRange(cp: number, range: string): boolean {
-  for (const part of range.split(",")) {
-    const [lo, hi] = part.replace("U+", "").split("-");
-    const a = parseInt(lo, 16);
-    const b = hi === undefined ? a : parseInt(hi, 16);
-    if (cp >= a && cp <= b) return true;
-  }
-  return false;
-}
-
-/**
- * The video's own Inter and JetBrains Mono files, only the unicode-range
- * subsets (fontsource's) that the laid-out text uses; other scripts fall
- * back to the browser's fonts.
- */
-export function fontsFor(chars: Set<number>, faces?: Set<string>): PlayerFont[] {
-  const used = (f: FontFaceFile) =>
-    (faces === undefined || faces.has(`${f.family}|${f.weight}|${f.style}`)) &&
-    f.unicodeRange !== undefined &&
-    [...chars].some((cp) => inRange(cp, f.unicodeRange!));
-  return FONT_FACES.filter((f) => (f.family === SANS_FAMILY || f.family === MONO_FAMILY) && f.source.kind === "package" && used(f)).map((f) => {
-    const src = f.source as { pkg: string; file: string };
-    const path = join(dirname(require.resolve(`${src.pkg}/package.json`)), src.file);
-    return { family: f.family, weight: f.weight, style: f.style, range: f.unicodeRange!, woff2: readFileSync(path).toString("base64") };
-  });
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import type { RolloutProps } from "../../../video/rollout/props.ts";
 import type { RenderInputs } from "./render-command.ts";
+import type { PlayerFont } from "../fonts.ts";
 
 /** The video's own clock and size: the player paints what `render` encodes. */
 export const PLAYER_FPS = 30;
@@ -32,14 +33,8 @@ export interface PlayerEpisode {
   render: string;
 }
 
-export interface PlayerFont {
-  family: string;
-  weight: number;
-  style: "normal" | "italic";
-  range: string;
-  /** base64 */
-  woff2: string;
-}
+/** A font face the player registers (declared with the page's fonts, src/page/fonts.ts). */
+export type { PlayerFont };
 
 export interface PlayerMeta {
   version: 1;

@@ -9,7 +9,7 @@ import type { Place } from "../../../video/map/places.ts";
 
 /** The board page's panorama table (src/page/pano-table.ts). */
 const BOARD_PANOS_ID = "gr-panos";
-import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerMeta } from "./format.ts";
+import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -48,6 +48,12 @@ export function pageAssets(): Promise<PageAssets> {
     if (!meta) throw new Error("this page was written without the player (--no-player)");
     await Promise.all(
       meta.fonts.map(async (f) => {
+        // A face the page's stylesheet declares (the same file): load it from there, as the
+        // canvas needs it before the first frame, not when page text first asks for it.
+        if (f.woff2 === undefined) {
+          await Promise.all(stylesheetFaces(f).map((face) => face.load()));
+          return;
+        }
         const face = new FontFace(f.family, bytes(f.woff2), { weight: String(f.weight), style: f.style, unicodeRange: f.range });
         await face.load();
         // FontFaceSet.add: missing from this TypeScript DOM lib, in every current browser.
@@ -60,6 +66,16 @@ export function pageAssets(): Promise<PageAssets> {
     const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
     return { meta, cells, places, panoUrls, viewUrls: table<string[]>("gr-images") ?? [] };
   })());
+}
+
+/** The stylesheet's faces of a font's family, weight and style (each subset is a face of its own). */
+function stylesheetFaces(f: PlayerFont): FontFace[] {
+  const faces: FontFace[] = [];
+  // FontFaceSet's iterator: missing from this TypeScript DOM lib, in every current browser.
+  (document.fonts as unknown as { forEach(cb: (face: FontFace) => void): void }).forEach((face) => {
+    if (face.family.replace(/"/g, "") === f.family && face.weight === String(f.weight) && face.style === f.style) faces.push(face);
+  });
+  return faces;
 }
 
 export function hasEpisode(a: PageAssets, id: string): boolean {

@@ -1,24 +1,22 @@
 /**
  * The page's one stylesheet (pinned by hash in the CSP). Fonts are embedded
- * as data URLs (latin subsets only; other scripts fall back to system fonts).
- * Light and dark themes follow the system via prefers-color-scheme.
+ * as data URLs: Inter (400, 600) and JetBrains Mono (400) in every
+ * Latin-script subset, each face with its unicode-range, so a browser loads
+ * only the subsets the text uses and a place name or reply in Czech,
+ * Turkish or Vietnamese is drawn in the page's font (a face without its range
+ * claims every character: Chromium then drew "Sežana" with the caron over the
+ * a). Other scripts fall back to the system's fonts. Light and dark themes
+ * follow the system via prefers-color-scheme.
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import type { FontFaceFile } from "../../../video/text/fonts.ts";
+import { fontBase64, pageFontFaces } from "../fonts.ts";
 
-function fontFace(family: string, weight: number, file: string): string {
-  const require = createRequire(import.meta.url);
-  const b64 = readFileSync(require.resolve(file)).toString("base64");
-  return `@font-face{font-family:"${family}";font-style:normal;font-weight:${weight};font-display:swap;src:url(data:font/woff2;base64,${b64}) format("woff2")}`;
+function fontFace(f: FontFaceFile): string {
+  return `@font-face{font-family:"${f.family}";font-style:${f.style};font-weight:${f.weight};font-display:swap;src:url(data:font/woff2;base64,${fontBase64(f)}) format("woff2");unicode-range:${f.unicodeRange}}`;
 }
 
 export function pageCss(): string {
-  return [
-    fontFace("Inter", 400, "@fontsource/inter/files/inter-latin-400-normal.woff2"),
-    fontFace("Inter", 600, "@fontsource/inter/files/inter-latin-600-normal.woff2"),
-    fontFace("JetBrains Mono", 400, "@fontsource/jetbrains-mono/files/jetbrains-mono-latin-400-normal.woff2"),
-    CSS,
-  ].join("\n");
+  return [...pageFontFaces().map(fontFace), CSS].join("\n");
 }
 
 const CSS = `
