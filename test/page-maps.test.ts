@@ -104,6 +104,18 @@ describe("page maps (Chromium)", () => {
     const pins = p.locator('.turn[data-turn="3"] svg.map');
     expect(await pins.locator("text").allTextContents()).toEqual(expect.arrayContaining(["Pin 1"]));
     await expectGolden("page-map-pins", pins);
+    // The turn's badge sits over the map's top left corner: no name, pin or label under it, on a
+    // wide page and on a phone's.
+    for (const width of [1280, 390]) {
+      await p.setViewportSize({ width, height: 900 });
+      const overlaps = await p.evaluate(() => {
+        const media = document.querySelector('.turn[data-turn="3"] .media')!;
+        const badge = media.querySelector(".badge")!.getBoundingClientRect();
+        const hit = (r: DOMRect) => r.left < badge.right && r.right > badge.left && r.top < badge.bottom && r.bottom > badge.top;
+        return [...media.querySelectorAll("svg.map text, svg.map circle")].filter((e) => hit(e.getBoundingClientRect())).map((e) => e.textContent || e.tagName);
+      });
+      expect(overlaps, `at ${width} px`).toEqual([]);
+    }
     await p.close();
   });
 

@@ -12,6 +12,7 @@ import { spanFrame, type LatLon, type MapFrame } from "../../video/map/frame.ts"
 import { Draw } from "../../video/scene/draw.ts";
 import { measuringLayouter, type TextLayouter } from "../../video/text/layouter.ts";
 import type { Prim } from "../../video/scene/types.ts";
+import type { Rect } from "../../video/map/labels.ts";
 import { C } from "../../video/scene/theme.ts";
 import { nodeMeasure } from "../film/shared/fonts.ts";
 import { readMapCell, readPlaces } from "../film/shared/map-data.ts";
@@ -58,7 +59,14 @@ export interface MapSpec extends MapPaint {
 
 let layouter: TextLayouter | null = null;
 
-export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, truth: LatLon | null): MapSpec {
+/**
+ * The corner a turn's badge ("match", "map (redrawn)") covers, in map pixels: the page's CSS puts
+ * it 6 px from the top left of the turn's media (`.media .badge`), ~100 x 20 px with the longest
+ * text where the media is narrowest (~270 px for the map's 280).
+ */
+export const TURN_BADGE_BOX: Rect = { x: 0, y: 0, w: 112, h: 30 };
+
+export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, truth: LatLon | null, keepClear: Rect[] = []): MapSpec {
   const size = PAGE_MAP_SIZE;
   const d = new Draw((layouter ??= measuringLayouter(nodeMeasure(), readPlaces)));
   const markers: Marker[] = pins.map((p, i) => ({ at: p, color: C.accent, label: `Pin ${i + 1}` }));
@@ -66,7 +74,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
   if (guess) markers.push({ at: guess, color: C.guess, label: "Guess" });
   // The truth and guess first: when pins meet, the outcome's keep their spots and the pins move.
   markers.sort((a, b) => Number(b.color !== C.accent) - Number(a.color !== C.accent));
-  worldMap(d, { x: 0, y: 0, w: size, h: size }, frame, markers, UNIT, guess && truth ? { from: guess, to: truth, progress: 1 } : null);
+  worldMap(d, { x: 0, y: 0, w: size, h: size }, frame, markers, UNIT, guess && truth ? { from: guess, to: truth, progress: 1 } : null, keepClear);
   const map = d.prims.find((p) => p.t === "map") as Extract<Prim, { t: "map" }>;
   const paths = landAndBorders(map.frame, size);
   const prims: MapPrim[] = [];

@@ -11,7 +11,8 @@ import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts
 import type { Episode, Turn } from "../../replay/schema/episode.ts";
 import type { RecordFormat } from "../../replay/formats/records.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
-import { mapSpec, type MapSpec } from "./geo.ts";
+import { mapSpec, TURN_BADGE_BOX, type MapSpec } from "./geo.ts";
+import type { Rect } from "../../video/map/labels.ts";
 import { pinsFrame, revealFrame, type LatLon } from "../../video/map/frame.ts";
 import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
 import { geoevalReward } from "../../replay/rules/reward.ts";
@@ -133,9 +134,10 @@ function isRevealTurn(t: Turn, ep: Episode): boolean {
 function turnMap(t: Turn, ep: Episode): MapSpec | null {
   if (t.image_kind !== "map") return null;
   const pins = (t.pins ?? []) as LatLon[];
-  if (isRevealTurn(t, ep)) return outcomeMap(ep, pins);
+  // The turn's badge sits over the map's top left corner: no name or pin goes under it.
+  if (isRevealTurn(t, ep)) return outcomeMap(ep, pins, [TURN_BADGE_BOX]);
   const frame = pinsFrame(pins) ?? { center: [20, 0] as [number, number], halfWidthDeg: 80 };
-  return mapSpec(frame, pins, null, null);
+  return mapSpec(frame, pins, null, null, [TURN_BADGE_BOX]);
 }
 
 /** What an episode's outcome map marks: the last turn's pins, its guess and the truth. */
@@ -144,12 +146,12 @@ export function outcomeMarks(ep: Episode): { pins: LatLon[]; guess: LatLon | nul
   return { pins, guess: (ep.outcome?.guess as LatLon | undefined) ?? null, truth: (ep.outcome?.truth as LatLon | undefined) ?? null };
 }
 
-function outcomeMap(ep: Episode, pins: LatLon[] = []): MapSpec | null {
+function outcomeMap(ep: Episode, pins: LatLon[] = [], keepClear: Rect[] = []): MapSpec | null {
   const g = ep.outcome?.guess;
   const t = ep.outcome?.truth;
   if (!t) return null;
-  if (!g) return mapSpec({ center: [t[0], t[1]], halfWidthDeg: 12 }, pins, null, t);
-  return mapSpec(revealFrame(g, t), pins, g, t);
+  if (!g) return mapSpec({ center: [t[0], t[1]], halfWidthDeg: 12 }, pins, null, t, keepClear);
+  return mapSpec(revealFrame(g, t), pins, g, t, keepClear);
 }
 
 /**

@@ -30,6 +30,7 @@ export const MAP_CREDIT = "Natural Earth · places: GeoNames (CC BY 4.0)";
 /** Places the scene can name, through the layouter (which records them into the text plan for the browser). */
 export type Gazetteer = (cellKey: string) => readonly Place[];
 
+/** `keepClear`: boxes (in the map's own pixels) that something drawn over the map covers: no pin or name goes there. */
 export function worldMap(
   d: Draw,
   b: Box,
@@ -37,6 +38,7 @@ export function worldMap(
   markers: Marker[],
   unit: number,
   line: { from: LatLon; to: LatLon; progress: number } | null = null,
+  keepClear: Rect[] = [],
 ): void {
   const shown = fitPoints(
     honestFrame(frame),
@@ -61,12 +63,12 @@ export function worldMap(
       }
       if (pts.length >= 4) d.prims.push({ t: "poly", pts, closed: false, stroke: "#f4f1ea", lw: 2.5 * unit, dash: [8 * unit, 6 * unit], cap: "round" });
     }
-    mapMarks(d, b, projection, shown, markers, unit);
+    mapMarks(d, b, projection, shown, markers, unit, keepClear);
   });
 }
 
 /** Place names, pins, their labels, the scale bar and the credit, laid out together so nothing covers anything. */
-function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number): void {
+function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number, keepClear: Rect[]): void {
   const pinFont = font("sans", 15 * unit, 600);
   const nameFont = font("sans", 12 * unit, 600);
   const creditFont = font("sans", 11 * unit);
@@ -93,9 +95,8 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
     return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
   });
   const inset = frame.halfWidthDeg <= INSET_BELOW_DEG ? insetBox(b, unit) : null;
-  const reserved = inset
-    ? [creditBox, barBox, { x: inset.x - b.x - pad / 2, y: inset.y - b.y - pad / 2, w: inset.w + pad, h: inset.h + pad }]
-    : [creditBox, barBox];
+  const reserved = [creditBox, barBox, ...keepClear];
+  if (inset) reserved.push({ x: inset.x - b.x - pad / 2, y: inset.y - b.y - pad / 2, w: inset.w + pad, h: inset.h + pad });
   const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved, gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
 
   const halo = { color: "rgba(10,20,32,0.85)", width: 3 * unit };
