@@ -257,6 +257,39 @@ describe("transcripts", () => {
     await close();
   });
 
+  it("clamps a long reply to its first lines with a button to show all; expand all and a search match inside it show it whole", async () => {
+    // base's copy of the sweep fixture's first episode: turn 2's reply is 2,349 chars.
+    const id = "base-cf6f80ba15e6";
+    const { page, log, close } = await open(sweepOut, `#${id}/2`);
+    await shownEpisode(page, id);
+    const reply = page.locator(`[id="t-${id}-2"] .reply`);
+    const md = reply.locator(".md");
+    const more = reply.locator("button.clamp-toggle");
+    const height = () => md.evaluate((e) => e.getBoundingClientRect().height);
+    expect(await md.getAttribute("data-clamp")).toBe("on");
+    const clamped = await height();
+    expect(clamped).toBeLessThan(300);
+    await more.click();
+    expect(await md.getAttribute("data-clamp")).toBe("off");
+    expect(await more.textContent()).toBe("show less");
+    expect(await height()).toBeGreaterThan(2 * clamped);
+    await more.click();
+    expect(await height()).toBe(clamped);
+    // A short reply has no button.
+    expect(await page.locator(`[id="t-${id}-0"] .reply button.clamp-toggle, [id="t-${id}-1"] .reply button.clamp-toggle`).count()).toBe(0);
+    await page.click("#gr-detail button.expand-all");
+    expect(await md.getAttribute("data-clamp")).toBe("off");
+    await page.click("#gr-detail button.expand-all");
+    expect(await md.getAttribute("data-clamp")).toBe("on");
+    // A search match at the reply's end: the reply is shown whole, the mark in view of the reader.
+    await page.fill("#f-q", "-95.55021552616438");
+    await page.waitForFunction((x) => document.querySelector(`[id="t-${x}-2"] .md mark.hit`) !== null, id);
+    expect(await md.getAttribute("data-clamp")).toBe("off");
+    expect(await more.textContent()).toBe("show less");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
   it("shows each turn's prompt and the episode's config, collapsed, with one expand all; cut replies name their file by its path in the board", async () => {
     const raw = JSON.parse(readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-1", "episodes.jsonl"), "utf8").split("\n")[0]);
     const { page, close } = await open(boardOut, `#${fixture.markdownEpisode}`);

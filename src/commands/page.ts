@@ -50,10 +50,10 @@ export function registerPage(program: Command): void {
         "summary, a searchable, filterable and sortable episode list (state in the address: reload and\n" +
         "Back restore it; the filtered rows download as CSV), and each episode turn by turn: the view\n" +
         "(badged match / mismatch / resolved; click or v enlarges it), the prompt, the action, the reply\n" +
-        "rendered as Markdown (raw toggle) and the reasoning, feedback, tokens, latency, the episode's\n" +
-        "config and the outcome on an offline map. Nothing is fetched when it opens; trace text never\n" +
-        "runs (no raw HTML, inert links, no images fetched) and a strict Content-Security-Policy pins\n" +
-        "the page's own script.\n\n" +
+        "rendered as Markdown (raw toggle; long ones clamped until 'show all') and the reasoning,\n" +
+        "feedback, tokens, latency, the episode's config and the outcome on an offline map. Nothing is\n" +
+        "fetched when it opens; trace text never runs (no raw HTML, inert links, no images fetched)\n" +
+        "and a strict Content-Security-Policy pins the page's own script.\n\n" +
         "Sweep folders add geoeval's mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +

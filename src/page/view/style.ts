@@ -174,6 +174,7 @@ td.uncounted{text-decoration:none;font-style:italic}
 .reply{margin:6px 0}
 .reply-head{display:flex;gap:8px;align-items:center;font-size:.82rem;color:var(--muted)}
 .md{overflow-wrap:anywhere;font-size:.92rem}
+.md[data-clamp=on]{max-height:15em;overflow:hidden;-webkit-mask-image:linear-gradient(#000 70%,transparent);mask-image:linear-gradient(#000 70%,transparent)}
 .md p{margin:4px 0}
 .md pre{white-space:pre-wrap;background:var(--code);padding:6px 8px;border-radius:6px;overflow:auto;max-height:26em}
 .md code{background:var(--code);padding:0 3px;border-radius:3px}

@@ -1,14 +1,15 @@
 /**
  * An episode's detail: header, config, outcome box and one card per turn,
  * built from the page model. Replies are rendered as Markdown (markdown.ts,
- * with a raw toggle); the prompt of each turn, reasoning and the config are
- * collapsed, and one "expand all" opens them. Trace text reaches the DOM as
+ * with a raw toggle; a long one clamped, clamp.ts); the prompt of each turn,
+ * reasoning and the config are collapsed, and one "expand all" opens them. Trace text reaches the DOM as
  * text nodes only.
  */
 import type { PageEpisode, PageTurn, PanoRef } from "../../../model.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
 import { drawMap, mapLegend } from "../../maps.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { isLongReply, setClamp } from "./clamp.ts";
 import type { MapSpec } from "../../../geo.ts";
 
 /** Where a turn's picture comes from: the image table, or (board pages) a browser reprojection of a panorama. */
@@ -42,18 +43,27 @@ function collapsible(label: string, text: string, open: boolean, cut = "", cls =
   return d;
 }
 
-/** A reply: Markdown rendered, with a toggle to the raw text as recorded. */
+/** A reply: Markdown rendered, with a toggle to the raw text as recorded; a long one clamped until asked. */
 function replyBlock(text: string, cut: string): HTMLElement {
   const box = el("div", "reply");
   const head = el("div", "reply-head");
   head.appendChild(el("span", "label", cut ? `reply (${cut.slice(2)})` : "reply"));
+  const rendered = renderMarkdown(text);
+  if (isLongReply(text)) {
+    rendered.dataset.clamp = "on";
+    const more = el("button", "clamp-toggle", "show all") as HTMLButtonElement;
+    more.type = "button";
+    more.title = `show the whole reply (${text.length.toLocaleString("en-US")} chars)`;
+    more.setAttribute("aria-expanded", "false");
+    more.addEventListener("click", () => setClamp(box, rendered.dataset.clamp === "off"));
+    head.appendChild(more);
+  }
   const toggle = el("button", "raw-toggle", "raw") as HTMLButtonElement;
   toggle.type = "button";
   toggle.setAttribute("aria-pressed", "false");
   toggle.title = "show the reply as recorded (no Markdown)";
   head.appendChild(toggle);
   box.appendChild(head);
-  const rendered = renderMarkdown(text);
   const raw = el("pre", "text raw", text);
   raw.hidden = true;
   box.appendChild(rendered);
@@ -209,7 +219,7 @@ export function configBox(e: PageEpisode): HTMLElement | null {
   return d;
 }
 
-/** One button that opens (or closes) every collapsed part of the episode: prompts, reasoning, config. */
+/** One button that opens (or closes) every collapsed part of the episode: prompts, reasoning, config, long replies. */
 function expandAll(root: () => ParentNode): HTMLElement {
   const b = el("button", "expand-all", "expand all") as HTMLButtonElement;
   b.type = "button";
@@ -218,6 +228,9 @@ function expandAll(root: () => ParentNode): HTMLElement {
     root()
       .querySelectorAll("details")
       .forEach((d) => ((d as HTMLDetailsElement).open = open));
+    root()
+      .querySelectorAll(".reply")
+      .forEach((r) => setClamp(r, !open));
     b.textContent = open ? "collapse all" : "expand all";
   });
   return b;

@@ -2,9 +2,10 @@
  * Search matches marked where they occur: every text node under a root is
  * scanned (case-insensitively) and each match wrapped in <mark class="hit">.
  * Works on any rendered view (list cells, Markdown replies, prompts), since
- * trace text is only ever in text nodes. Collapsed parts holding a match are
- * opened so the mark can be seen.
+ * trace text is only ever in text nodes. Collapsed parts and clamped replies
+ * holding a match are opened so the mark can be seen.
  */
+import { setClamp } from "./clamp.ts";
 export function highlight(root: Node, q: string): number {
   const needle = q.trim().toLowerCase();
   if (!needle) return 0;
@@ -33,6 +34,8 @@ export function highlight(root: Node, q: string): number {
     if (i < text.length) frag.appendChild(doc.createTextNode(text.slice(i)));
     const details = node.parentElement?.closest("details");
     if (details) (details as HTMLDetailsElement).open = true;
+    const clamped = node.parentElement?.closest('.md[data-clamp="on"]')?.closest(".reply");
+    if (clamped) setClamp(clamped, false);
     // A raw reply hidden behind its rendered one: the rendered one carries the mark too.
     node.replaceWith(frag);
   }
