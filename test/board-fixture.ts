@@ -29,10 +29,10 @@ const ARMS: { arm: string; km: (d: number, task: number, sample: number) => numb
 /** The fourth arm of makeFourArmBoard. */
 const FOURTH = { arm: "sonnet-5", km: (d: number, task: number, sample: number) => d * (task % 2 ? 0.6 : 1.3) + 5 * sample + 3 };
 
-/** A reply in Markdown with the usual attacks in it: the page must show bold text and keep every payload inert. */
+/** A reply in Markdown with the usual attacks in it (the page must show bold text and keep every payload inert), ending in an Arabic paragraph. */
 export const MARKDOWN_REPLY =
   "**Architecture** says Balkans. [map](https://example.invalid/m) ![pic](https://example.invalid/x.png) " +
-  '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>\n\n- *Cyrillic* signs\n\n```json\n{"action": "look"}\n```';
+  '<img src=x onerror="window.__xss=1"> <script>window.__xss=2</script>\n\n- *Cyrillic* signs\n\n```json\n{"action": "look"}\n```\n\nاللافتات باللغة العربية، ربما في القاهرة.';
 
 /**
  * The small board plus a fourth arm (sonnet-5) and, on base, an unscored

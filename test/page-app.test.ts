@@ -238,6 +238,10 @@ describe("transcripts", () => {
     expect(await reply.locator(".md").textContent()).not.toContain("**");
     expect(await reply.locator(".md li em").textContent()).toBe("Cyrillic");
     expect(await reply.locator('.md pre[data-lang="json"] code').textContent()).toBe('{"action": "look"}\n');
+    // Each paragraph takes its direction from its own text: the Arabic one reads right to left.
+    const direction = (sel: string) => reply.locator(sel).evaluate((e) => getComputedStyle(e).direction);
+    expect(await direction(".md p >> nth=0")).toBe("ltr");
+    expect(await direction(".md p >> nth=-1")).toBe("rtl");
     // Inert: the payloads are text; no element they name exists; the link does not navigate; the image is not fetched.
     expect(await reply.locator(".md").textContent()).toContain('<img src=x onerror="window.__xss=1">');
     expect(await reply.locator(".md").textContent()).toContain("<script>window.__xss=2</script>");

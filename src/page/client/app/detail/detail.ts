@@ -39,7 +39,9 @@ function collapsible(label: string, text: string, open: boolean, cut = "", cls =
   const d = el("details", cls || null) as HTMLDetailsElement;
   d.open = open;
   d.appendChild(el("summary", null, cut ? `${label} (${cut.slice(2)})` : `${label} (${text.length.toLocaleString("en-US")} chars)`));
-  d.appendChild(el("pre", "text", text));
+  const pre = el("pre", "text", text);
+  pre.dir = "auto";
+  d.appendChild(pre);
   return d;
 }
 
@@ -65,6 +67,7 @@ function replyBlock(text: string, cut: string): HTMLElement {
   head.appendChild(toggle);
   box.appendChild(head);
   const raw = el("pre", "text raw", text);
+  raw.dir = "auto";
   raw.hidden = true;
   box.appendChild(rendered);
   box.appendChild(raw);

@@ -39,8 +39,13 @@ const ALLOWED = new Set([
   "td",
 ]);
 
+/** Blocks that take their direction from their own first strong letter: an Arabic or Hebrew paragraph reads right to left. */
+const OWN_DIRECTION = new Set(["p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "td", "th"]);
+
 function open(tag: string): HTMLElement {
-  return document.createElement(ALLOWED.has(tag) ? tag : "span");
+  const n = document.createElement(ALLOWED.has(tag) ? tag : "span");
+  if (OWN_DIRECTION.has(tag)) n.dir = "auto";
+  return n;
 }
 
 function inline(children: Token[], parent: HTMLElement): void {
