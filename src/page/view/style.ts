@@ -1,11 +1,8 @@
 /**
- * The page's one stylesheet (pinned by hash in the CSP). Fonts are embedded
- * as data URLs: Inter (400, 600) and JetBrains Mono (400) in every
- * Latin-script subset, each face with its unicode-range, so a browser loads
- * only the subsets the text uses and a place name or reply in Czech,
- * Turkish or Vietnamese is drawn in the page's font (a face without its range
- * claims every character: Chromium then drew "Sežana" with the caron over the
- * a). Other scripts fall back to the system's fonts. Light and dark themes
+ * The page's one stylesheet (pinned by hash in the CSP). Its fonts are
+ * embedded as data URLs, each face with its unicode-range (../fonts.ts says
+ * which: without the range, the Latin face claimed every character and
+ * Chromium drew "Sežana" with the caron over the a). Light and dark themes
  * follow the system via prefers-color-scheme.
  */
 import type { FontFaceFile } from "../../../video/text/fonts.ts";

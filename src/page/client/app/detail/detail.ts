@@ -2,8 +2,8 @@
  * An episode's detail: header, config, outcome box and one card per turn,
  * built from the page model. Replies are rendered as Markdown (markdown.ts,
  * with a raw toggle; a long one clamped, clamp.ts); the prompt of each turn,
- * reasoning and the config are collapsed, and one "expand all" opens them. Trace text reaches the DOM as
- * text nodes only.
+ * reasoning and the config are collapsed, and one "expand all" opens them
+ * all. Trace text reaches the DOM as text nodes only.
  */
 import type { PageEpisode, PageTurn, PanoRef } from "../../../model.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
