@@ -202,6 +202,37 @@ describe("controls", () => {
       await page.click(".player-slot button.start");
       await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
       expect(await playerFrame(page)).toBe(0);
+      // The faces the player takes from the page's stylesheet (no bytes of their own in its table)
+      // are there, one for each, and loaded before it painted; the others it registered itself.
+      const faces = await page.evaluate(() => {
+        const meta = JSON.parse(document.getElementById("gr-player")!.textContent!) as {
+          fonts: { family: string; weight: number; range: string; woff2?: string }[];
+        };
+        const all: { family: string; weight: string; range: string; status: string }[] = [];
+        (document.fonts as unknown as { forEach(cb: (f: FontFace) => void): void }).forEach((f) =>
+          all.push({ family: f.family.replace(/"/g, ""), weight: f.weight, range: f.unicodeRange, status: f.status }),
+        );
+        return { meta: meta.fonts.map((f) => ({ family: f.family, weight: String(f.weight), range: f.range, css: f.woff2 === undefined })), all };
+      });
+      const key = (r: string) =>
+        r
+          .split(",")
+          .map((p) =>
+            p
+              .trim()
+              .replace(/^U\+/i, "")
+              .split("-")
+              .map((h) => parseInt(h, 16))
+              .join("-"),
+          )
+          .join(",");
+      expect(faces.meta.some((f) => f.css)).toBe(true);
+      expect(faces.meta.some((f) => !f.css)).toBe(true);
+      for (const f of faces.meta) {
+        const same = faces.all.filter((g) => g.family === f.family && g.weight === f.weight && key(g.range) === key(f.range));
+        expect(same.length, `${f.family} ${f.weight} ${f.range.slice(0, 12)}`).toBe(1);
+        expect(same[0].status).toBe("loaded");
+      }
       const marks = turnMarks(timeline);
       await page.focus(".player");
       await page.keyboard.press("ArrowRight");

@@ -51,7 +51,7 @@ export function pageAssets(): Promise<PageAssets> {
         // A face the page's stylesheet declares (the same file): load it from there, as the
         // canvas needs it before the first frame, not when page text first asks for it.
         if (f.woff2 === undefined) {
-          await Promise.all(stylesheetFaces(f).map((face) => face.load()));
+          await stylesheetFace(f)?.load();
           return;
         }
         const face = new FontFace(f.family, bytes(f.woff2), { weight: String(f.weight), style: f.style, unicodeRange: f.range });
@@ -68,14 +68,31 @@ export function pageAssets(): Promise<PageAssets> {
   })());
 }
 
-/** The stylesheet's faces of a font's family, weight and style (each subset is a face of its own). */
-function stylesheetFaces(f: PlayerFont): FontFace[] {
-  const faces: FontFace[] = [];
+/** A unicode-range as numbers: browsers hand it back rewritten ("U+0000-00FF" as "U+0-FF"). */
+function rangeKey(range: string): string {
+  return range
+    .split(",")
+    .map((part) =>
+      part
+        .trim()
+        .replace(/^U\+/i, "")
+        .split("-")
+        .map((h) => parseInt(h, 16))
+        .join("-"),
+    )
+    .join(",");
+}
+
+/** The stylesheet's face of a font (family, weight, style and subset), if the page declares it. */
+function stylesheetFace(f: PlayerFont): FontFace | undefined {
+  const want = rangeKey(f.range);
+  let found: FontFace | undefined;
   // FontFaceSet's iterator: missing from this TypeScript DOM lib, in every current browser.
   (document.fonts as unknown as { forEach(cb: (face: FontFace) => void): void }).forEach((face) => {
-    if (face.family.replace(/"/g, "") === f.family && face.weight === String(f.weight) && face.style === f.style) faces.push(face);
+    if (face.family.replace(/"/g, "") === f.family && face.weight === String(f.weight) && face.style === f.style && rangeKey(face.unicodeRange) === want)
+      found = face;
   });
-  return faces;
+  return found;
 }
 
 export function hasEpisode(a: PageAssets, id: string): boolean {
