@@ -8,6 +8,7 @@ import type { RolloutProps } from "./rollout/props.ts";
 import type { CompareProps } from "./compare/props.ts";
 import { outputSize } from "./rollout/output-size.ts";
 import { compareClock } from "./compare/clock.ts";
+import { sameScene } from "./scene/same-scene.ts";
 
 export type VideoSpec = { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps };
 
@@ -21,4 +22,17 @@ export function videoFps(v: VideoSpec): number {
 
 export function videoSize(v: VideoSpec): { width: number; height: number } {
   return outputSize(v.props);
+}
+
+/** Fields of a spec no scene reads: the keyframes' hashes (test/spec-alike.test.ts holds it). */
+const UNPAINTED = new Set(["sha256"]);
+
+/**
+ * Whether two specs paint the same frames: equal but for what no scene
+ * reads. A painter that laid out a provisional spec (the timeline before its
+ * views were verified, when the keyframes' hashes are not known) keeps that
+ * layout for the final spec when this holds, and lays it out again when not.
+ */
+export function paintsAlike(a: VideoSpec, b: VideoSpec): boolean {
+  return sameScene(a, b, UNPAINTED);
 }

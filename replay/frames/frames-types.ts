@@ -40,6 +40,14 @@ export interface FramesOptions {
    * as always; the timeline names the deferred files too.
    */
   deferInBetween?: boolean;
+  /**
+   * Replays: hears the timeline as it will be written if every view matches
+   * its hash (the keyframes' hashes, not known yet, are null), once the
+   * camera path is planned and before any view is verified, so a consumer can
+   * lay its video out while the views are checked. The run may still stop
+   * (drift) or stamp the timeline unverified: compare with the final one.
+   */
+  onPlanned?: (provisional: Timeline) => void;
 }
 
 /** An in-between frame left unwritten (deferInBetween): the frame file it stands for, and how to render it. */

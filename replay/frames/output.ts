@@ -80,20 +80,26 @@ export function sweepTemps(framesPath: string): void {
   for (const name of names) if (isTempName(name)) rmSync(join(framesPath, name), { force: true });
 }
 
-/** Creates the output folder; an old timeline goes first, so an interrupted run never leaves one that points at changed frames. */
-function openOutput(opts: { out?: string; publicDir?: string }, episodeId: string): OutputPaths {
+/** Where one episode's output goes (nothing is created). */
+export function outputPaths(opts: { out?: string; publicDir?: string }, episodeId: string): OutputPaths {
   const slug = slugFor(episodeId);
   const publicDir = resolve(opts.publicDir ?? join(process.cwd(), "public"));
   const outDir = resolve(opts.out ?? join(publicDir, "rollouts", slug));
   const framesPath = join(outDir, "frames");
+  return { slug, publicDir, outDir, framesPath, timelinePath: join(outDir, "timeline.json"), manifestPath: join(framesPath, "manifest.json") };
+}
+
+/** Creates the output folder; an old timeline goes first, so an interrupted run never leaves one that points at changed frames. */
+function openOutput(opts: { out?: string; publicDir?: string }, episodeId: string): OutputPaths {
+  const out = outputPaths(opts, episodeId);
+  const { outDir, framesPath, timelinePath } = out;
   try {
     mkdirSync(framesPath, { recursive: true });
   } catch (e) {
     throw new GeoreplayError(`--out ${opts.out ?? outDir}: cannot create ${framesPath} (${errorMessage(e)})`);
   }
-  const timelinePath = join(outDir, "timeline.json");
   rmSync(timelinePath, { force: true });
-  return { slug, publicDir, outDir, framesPath, timelinePath, manifestPath: join(framesPath, "manifest.json") };
+  return out;
 }
 
 /** Frames of an older, longer plan and temp files of interrupted runs are removed. */

@@ -22,10 +22,11 @@ import { planEpisode, PlanError, type EpisodePlan, type FrameJob } from "../plan
 import { buildTimeline } from "./build-timeline.ts";
 import { sha256, type RenderTask } from "../render/frame-file.ts";
 import type { FoundEpisode } from "./find-episode.ts";
-import { fileSha, framesDirFor, framesResult, withFrameOutput } from "./output.ts";
+import { fileSha, framesDirFor, framesResult, outputPaths, withFrameOutput } from "./output.ts";
 import { verifyEpisodeViews } from "./verify-episode.ts";
 import { renderInBetween, type PendingRender } from "./render-frames.ts";
 import type { DeferredFrame, FramesOptions, FramesResult } from "./frames-types.ts";
+import type { Timeline } from "../timeline/timeline-schema.ts";
 
 /** Bump when the frame renderer changes so old manifests stop matching. */
 const RENDERER_TAG = "r1";
@@ -63,7 +64,7 @@ export async function generateReplay(found: FoundEpisode, opts: FramesOptions & 
 /** Steps 1 and 2: task row, plan, and every view verified (on `pool`, or a pool of its own). */
 export async function prepareReplay(
   found: FoundEpisode,
-  opts: Pick<FramesOptions, "unverified"> & { tasks: string; panos: string },
+  opts: Pick<FramesOptions, "unverified" | "onPlanned" | "out" | "publicDir"> & { tasks: string; panos: string },
   cfg: ReplayConfig,
   pool?: JobPool,
 ): Promise<PreparedReplay> {
@@ -90,6 +91,12 @@ export async function prepareReplay(
     throw e;
   }
 
+  // The timeline as it will be if every view matches: a consumer lays the video out meanwhile.
+  if (opts.onPlanned) {
+    const out = outputPaths(opts, episode.episode_id);
+    opts.onPlanned(replayTimeline(found, row, plan, cfg, framesDirFor(out.outDir, out.publicDir), true, new Map()));
+  }
+
   // 2. Verify first: a drifted view stops here, before any file is written.
   const own = pool ?? createPool({ jobs: cfg.jobs, panos });
   try {
@@ -103,7 +110,7 @@ export async function prepareReplay(
 /** Step 3: the frame files, manifest and timeline of a prepared replay (on `pool`, or a pool of its own). */
 export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions, pool?: JobPool): Promise<FramesResult> {
   const { found, row, plan, outcomes, drifted, panos } = prepared;
-  const { fps, size, viewSize } = prepared.cfg;
+  const { size, viewSize } = prepared.cfg;
   const { episode } = found;
   const where = `${found.file}:${found.line}: episode ${episode.episode_id}`;
   const verified = drifted.length === 0;
@@ -213,16 +220,7 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
       throwIfAborted(opts.signal);
 
       // 3c. The timeline (written last by the skeleton).
-      const timeline = buildTimeline(plan, episode, row, {
-        fps,
-        width: size,
-        height: size,
-        framesDir: framesDirFor(files.out.outDir, files.out.publicDir),
-        verified,
-        keyframeSha,
-        recordFormat: found.format,
-        source: "replay",
-      });
+      const timeline = replayTimeline(found, row, plan, prepared.cfg, framesDirFor(files.out.outDir, files.out.publicDir), verified, keyframeSha);
       return { timeline, total, rendered: pending.length, reused, keyframes };
     });
 
@@ -248,4 +246,26 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
   } finally {
     if (!pool) await own.close();
   }
+}
+
+/** A replay's timeline: the provisional one (onPlanned) and the one written come from here alike. */
+function replayTimeline(
+  found: FoundEpisode,
+  row: TaskRow,
+  plan: EpisodePlan,
+  cfg: ReplayConfig,
+  framesDir: string,
+  verified: boolean,
+  keyframeSha: Map<string, string | null>,
+): Timeline {
+  return buildTimeline(plan, found.episode, row, {
+    fps: cfg.fps,
+    width: cfg.size,
+    height: cfg.size,
+    framesDir,
+    verified,
+    keyframeSha,
+    recordFormat: found.format,
+    source: "replay",
+  });
 }

@@ -10,7 +10,8 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
-import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
@@ -71,8 +72,25 @@ export interface PreparedCompare extends PreparedVideo {
   sides: [CompareSideResult, CompareSideResult];
 }
 
-/** Finds and verifies both sides, once each, then films them (A, then B) into one private folder. */
-export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): Promise<PreparedCompare> {
+/** A two-up's spec from its sides' timelines, arms and passes. */
+function compareSpec(a: Side, b: Side, size: Size | undefined): PreparedCompare["spec"] {
+  const [la, lb] = sideLabels(a, b);
+  const props: CompareProps = ComparePropsSchema.parse({
+    version: 1,
+    a: { timeline: a.timeline, arm: a.arm, pass: a.pass, label: la },
+    b: { timeline: b.timeline, arm: b.arm, pass: b.pass, label: lb },
+    output: size ?? { width: 1280, height: 720 },
+  });
+  return { composition: "Compare", props };
+}
+
+type Side = { timeline: Timeline; arm: string; pass: number | null };
+
+/**
+ * Finds and verifies both sides, once each, then films them (A, then B) into one private folder.
+ * `early` hears the provisional spec once both sides are planned (while B's views are verified).
+ */
+export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">, early?: EarlySpec): Promise<PreparedCompare> {
   const foundA = await findEpisode(opts.episodes, opts.episode, opts.format);
   const versus = await resolveVersus(opts, foundA);
   const foundB = await findEpisode(opts.episodes, versus, opts.format);
@@ -81,9 +99,27 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
+    const found = [foundA, foundB] as const;
+    const sideOf = (which: 0 | 1, timeline: Timeline): Side => ({
+      timeline,
+      arm: found[which].episode.model_name,
+      pass: found[which].episode.task.sample ?? null,
+    });
+    const provisional: [Timeline | null, Timeline | null] = [null, null];
+    const onPlanned = (which: 0 | 1) => (t: Timeline) => {
+      provisional[which] = t;
+      if (early && provisional[0] && provisional[1]) early(compareSpec(sideOf(0, provisional[0]), sideOf(1, provisional[1]), opts.size));
+    };
     // Frame progress: A's files are the first half of the stage, B's the second.
     const framesOpts = (which: 0 | 1, wanted: string): FramesOptions =>
-      framesOptionsFor(opts, wanted, work.dir, which === 0 ? "a" : "b", (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total));
+      framesOptionsFor(
+        opts,
+        wanted,
+        work.dir,
+        which === 0 ? "a" : "b",
+        (done, total) => opts.onProgress?.("frames", which * total + done, 2 * total),
+        onPlanned(which),
+      );
     // Say which side failed; the kind (drift: exit 1) is kept.
     const sideError = (which: 0 | 1, e: unknown) =>
       e instanceof GeoreplayError ? new GeoreplayError(`${which === 0 ? "--episode (A)" : "--versus (B)"}: ${e.message}`, e.kind, e.problems) : e;
@@ -93,26 +129,20 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
         throw sideError(which, e);
       });
     const prepared = [await prepare(0), await prepare(1)] as const;
-    const side = async (which: 0 | 1, found: FoundEpisode): Promise<CompareSideResult> => {
+    const side = async (which: 0 | 1): Promise<CompareSideResult> => {
       let gen: FramesResult;
       try {
         gen = await writeFrames(prepared[which], framesOpts(which, which === 0 ? opts.episode : versus));
       } catch (e) {
         throw sideError(which, e);
       }
-      return { gen, arm: found.episode.model_name, pass: found.episode.task.sample ?? null };
+      const { arm, pass } = sideOf(which, gen.timeline);
+      return { gen, arm, pass };
     };
-    const a = await side(0, foundA);
-    const b = await side(1, foundB);
-    const [la, lb] = sideLabels(a, b);
-    const props: CompareProps = ComparePropsSchema.parse({
-      version: 1,
-      a: { timeline: a.gen.timeline, arm: a.arm, pass: a.pass, label: la },
-      b: { timeline: b.gen.timeline, arm: b.arm, pass: b.pass, label: lb },
-      output: opts.size ?? { width: 1280, height: 720 },
-    });
+    const a = await side(0);
+    const b = await side(1);
     return {
-      spec: { composition: "Compare", props },
+      spec: compareSpec(sideOf(0, a.gen.timeline), sideOf(1, b.gen.timeline), opts.size),
       sides: [a, b],
       publicDir: work.dir,
       framesMs: performance.now() - t0,
@@ -128,7 +158,7 @@ export async function prepareCompare(opts: Omit<RenderCompareOptions, "out">): P
 export function renderCompareMp4(opts: RenderCompareOptions): Promise<RenderCompareResult> {
   return filmPrepared(
     opts,
-    () => prepareCompare(opts),
+    (early) => prepareCompare(opts, early),
     (prepared, r, target) => {
       const props = prepared.spec.props;
       return {

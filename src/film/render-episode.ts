@@ -17,6 +17,7 @@ import type { VideoSpec } from "../../video/compositions.ts";
 import type { X264Preset } from "../ffmpeg/x264.ts";
 import { checkEngine, encodeWith, warmUp, type Engine, type EngineOptions } from "./engine.ts";
 import type { Size } from "./size.ts";
+import type { PainterThreads } from "./native/painter-threads.ts";
 import type { DeferredImage } from "./shared/encode-options.ts";
 import type { FramesResult } from "../../replay/frames/frames.ts";
 import { framePath } from "../../video/parts/viewport.ts";
@@ -116,6 +117,12 @@ export function workFolder(signal?: AbortSignal): { dir: string; dispose(): void
   return { dir, dispose };
 }
 
+/**
+ * Hears a video's provisional spec (from the timelines as they will be if every view matches),
+ * before its views are verified: the native painter lays the video out meanwhile.
+ */
+export type EarlySpec = (spec: VideoSpec) => void;
+
 /** The frame files of one episode of a render, written to `sub` of its work folder (one rule for single and two-up videos). */
 export function framesOptionsFor(
   opts: Omit<RenderEpisodeOptions, "out">,
@@ -123,6 +130,7 @@ export function framesOptionsFor(
   workDir: string,
   sub: string,
   onProgress: (done: number, total: number) => void,
+  onPlanned?: (provisional: Timeline) => void,
 ): FramesOptions {
   return {
     episodes: opts.episodes,
@@ -140,17 +148,23 @@ export function framesOptionsFor(
     signal: opts.signal,
     // The native painter reprojects in-between views itself; Chromium needs every file.
     deferInBetween: (opts.engine ?? "native") === "native",
+    onPlanned,
   };
 }
 
-export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">): Promise<PreparedEpisode> {
+/** A single episode's spec: its timeline at the output size (1280x720 unless given). */
+export function rolloutSpec(timeline: Timeline, size: Size | undefined): PreparedEpisode["spec"] {
+  return { composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: size ?? { width: 1280, height: 720 } }) };
+}
+
+export async function prepareEpisode(opts: Omit<RenderEpisodeOptions, "out">, early?: EarlySpec): Promise<PreparedEpisode> {
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
-    const gen = await generateFrames(framesOptionsFor(opts, opts.episode, work.dir, "e", (done, total) => opts.onProgress?.("frames", done, total)));
-    const props = RolloutPropsSchema.parse({ ...gen.timeline, output: opts.size ?? { width: 1280, height: 720 } });
+    const onPlanned = early && ((t: Timeline) => early(rolloutSpec(t, opts.size)));
+    const gen = await generateFrames(framesOptionsFor(opts, opts.episode, work.dir, "e", (done, total) => opts.onProgress?.("frames", done, total), onPlanned));
     return {
-      spec: { composition: "Rollout", props },
+      spec: rolloutSpec(gen.timeline, opts.size),
       timeline: gen.timeline,
       stats: gen.stats,
       publicDir: work.dir,
@@ -188,7 +202,7 @@ export function encodePrepared(
 /** Any prepared video to one MP4: check the target and the engine, prepare, encode, clean up. */
 export async function filmPrepared<P extends PreparedVideo, R>(
   opts: Pick<RenderEpisodeOptions, "out" | "engine"> & Omit<RenderEpisodeOptions, "episodes" | "episode" | "out">,
-  prepare: () => Promise<P>,
+  prepare: (early: EarlySpec | undefined) => Promise<P>,
   result: (prepared: P, encoded: { frames: number; ms: number; painted: number }, target: string) => R,
 ): Promise<R> {
   const target = checkOutputPath(opts.out);
@@ -198,7 +212,7 @@ export async function filmPrepared<P extends PreparedVideo, R>(
   try {
     let prepared: P;
     try {
-      prepared = await prepare();
+      prepared = await prepare(threads ? earlyPlan(threads, opts) : undefined);
     } catch (e) {
       // Cancelling removes the work folder under the preparation: a write it had in flight then
       // fails, but what the caller is told is why it stopped.
@@ -220,7 +234,7 @@ export async function filmPrepared<P extends PreparedVideo, R>(
 export function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
   return filmPrepared(
     opts,
-    () => prepareEpisode(opts),
+    (early) => prepareEpisode(opts, early),
     (prepared, r, target) => ({
       out: target,
       timeline: prepared.timeline,
@@ -232,4 +246,13 @@ export function renderEpisodeMp4(opts: RenderEpisodeOptions): Promise<RenderEpis
       painted: r.painted,
     }),
   );
+}
+
+/**
+ * Has the painter lay out the provisional spec while the views are verified (a machine's other
+ * core is otherwise idle then). The encode asks for the final spec's plan and gets this one when
+ * the two paint alike (painter-threads.ts); a failure here is left for that request to report.
+ */
+function earlyPlan(threads: PainterThreads, opts: Pick<RenderEpisodeOptions, "holds">): EarlySpec {
+  return (spec) => void threads.plan({ spec, holds: opts.holds ?? true, images: true }).catch(() => undefined);
 }

@@ -6,14 +6,15 @@
  * primitive differs.
  *
  * A key whose value is undefined counts as absent (as JSON drops it), and
- * key order does not matter (the painter reads fields by name).
+ * key order does not matter (the painter reads fields by name). Keys in
+ * `ignored` count as absent at any depth.
  */
-export function sameScene(a: unknown, b: unknown): boolean {
+export function sameScene(a: unknown, b: unknown, ignored?: ReadonlySet<string>): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameScene(a[i], b[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!sameScene(a[i], b[i], ignored)) return false;
     return true;
   }
   if (Array.isArray(b)) return false;
@@ -22,10 +23,10 @@ export function sameScene(a: unknown, b: unknown): boolean {
   let present = 0;
   for (const k in x) {
     const v = x[k];
-    if (v === undefined) continue;
+    if (v === undefined || ignored?.has(k)) continue;
     present++;
-    if (!sameScene(v, y[k])) return false;
+    if (!sameScene(v, y[k], ignored)) return false;
   }
-  for (const k in y) if (y[k] !== undefined) present--;
+  for (const k in y) if (y[k] !== undefined && !ignored?.has(k)) present--;
   return present === 0;
 }

@@ -2,8 +2,10 @@
  * The native renderer's threads: the painter's worker (paint-worker.ts,
  * which plans the video and paints it, driving ffmpeg itself) and, when there
  * are in-between views, the worker reprojecting them ahead of it
- * (reproject-worker.ts). The painter's is started before the views are
- * verified (engine.ts, warmUp), the reprojecting one when the planning starts;
+ * (reproject-worker.ts). The painter's is started as early as the command
+ * knows it paints (painter-worker.ts: by the CLI before the program loads,
+ * else by warmUp in engine.ts before the views are verified), the
+ * reprojecting one when the planning starts;
  * both get their jobs by message, so their loading overlaps other work instead
  * of delaying the first frame. On abort the painter is asked to stop (it kills ffmpeg and
  * removes its output) and given a grace period; a painter that dies or does
@@ -20,6 +22,8 @@ import type { ShownImage } from "../shared/encode-options.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
 import type { ReprojectJob } from "./reproject-worker.ts";
 import { aheadRing } from "./views-ahead.ts";
+import { claimPainterWorker } from "./painter-worker.ts";
+import { paintsAlike } from "../../../video/spec.ts";
 
 /** How long an aborted painter gets to kill ffmpeg and report back before it is terminated. */
 const ABORT_GRACE_MS = 3000;
@@ -27,7 +31,12 @@ const ABORT_GRACE_MS = 3000;
 export interface PainterThreads {
   /** Starts the worker that reprojects the in-between views ahead of the painter (if not started yet). */
   startReprojector(): void;
-  /** Has the painter's worker plan the video (it keeps the lines and the painted frames' scenes for painting). */
+  /**
+   * Has the painter's worker plan the video (it keeps the lines and the painted frames' scenes
+   * for painting). A request like the last one (the same options, a spec that paints alike:
+   * paintsAlike) gets the last one's plan: the provisional spec's, laid out while the views were
+   * verified, serves the final spec.
+   */
   plan(request: PlanRequest): Promise<{ runs: FrameRun[]; shown: ShownImage[] }>;
   /** Hands the planned job over and resolves once the MP4 is complete (rejects with what went wrong). */
   paint(job: PaintJob, onFrame: (frame: number) => void, signal: AbortSignal | undefined): Promise<void>;
@@ -37,12 +46,9 @@ export interface PainterThreads {
 
 /** The threads, started; null when running from sources (no built workers: the caller paints itself). */
 export function startPainterThreads(reprojecting: boolean): PainterThreads | null {
-  const painterFile = fileURLToPath(new URL("./paint-worker.js", import.meta.url));
   const reprojectFile = fileURLToPath(new URL("./reproject-worker.js", import.meta.url));
-  if (!import.meta.url.endsWith(".js") || !existsSync(painterFile)) return null;
-  // A large young generation: every frame is a multi-megabyte buffer, and small semi-spaces made
-  // the painter spend a third of its time collecting them.
-  const painter = new Worker(painterFile, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+  const painter = claimPainterWorker();
+  if (!painter) return null;
   let reprojector: Worker | null = null;
   // Declared before `closed` is; called only after it is (below, or by encodeVideo).
   const startReprojector = () => {
@@ -56,18 +62,20 @@ export function startPainterThreads(reprojecting: boolean): PainterThreads | nul
   let answered = false; // done, or an error after the worker's own cleanup
   let onFrame: (frame: number) => void = () => undefined;
   let failure: Error | null = null;
-  let planned: { resolve(r: Extract<PaintWorkerMessage, { type: "planned" }>): void; reject(e: Error): void } | null = null;
+  // Plans asked for and not answered yet, in order (the worker answers in order); and the last asked for.
+  const planning: { resolve(r: Extract<PaintWorkerMessage, { type: "planned" }>): void; reject(e: Error): void }[] = [];
+  let lastPlan: { request: PlanRequest; result: Promise<{ runs: FrameRun[]; shown: ShownImage[] }> } | null = null;
   // Listened to from the start: a worker that fails while loading is reported, not thrown.
   const outcome = new Promise<void>((resolve, reject) => {
     const fail = (e: Error) => {
       failure ??= e;
-      planned?.reject(e);
+      for (const p of planning.splice(0)) p.reject(e);
       reject(e);
     };
     painter.on("message", (m: PaintWorkerMessage) => {
       if (m.type === "encoder") ffmpeg = m.pid;
       else if (m.type === "frame") onFrame(m.frame);
-      else if (m.type === "planned") planned?.resolve(m);
+      else if (m.type === "planned") planning.shift()?.resolve(m);
       else {
         answered = true;
         if (m.type === "done") resolve();
@@ -91,14 +99,16 @@ export function startPainterThreads(reprojecting: boolean): PainterThreads | nul
   return {
     startReprojector,
     plan(request) {
-      return new Promise((resolve, reject) => {
+      const last = lastPlan;
+      if (last && !failure && last.request.holds === request.holds && last.request.images === request.images && paintsAlike(last.request.spec, request.spec))
+        return last.result;
+      const result = new Promise<{ runs: FrameRun[]; shown: ShownImage[] }>((resolve, reject) => {
         if (failure) return reject(failure);
-        planned = {
-          resolve: ({ runs, shown }) => resolve({ runs, shown }),
-          reject,
-        };
+        planning.push({ resolve: ({ runs, shown }) => resolve({ runs, shown }), reject });
         painter.postMessage({ type: "plan", request } satisfies PaintWorkerCommand);
       });
+      lastPlan = { request, result };
+      return result;
     },
     async paint(job, frame, signal) {
       onFrame = frame;
