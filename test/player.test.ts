@@ -25,7 +25,7 @@ import { withTextPlan } from "../src/film/shared/text-plan.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
 import type { VideoSpec } from "../video/compositions.ts";
 import { segmentAt, viewportAt } from "../video/scene/lookup.ts";
-import type { PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
+import { rangeKey, type PlayerEpisode, type PlayerMeta } from "../src/page/player/format.ts";
 import { clockText, frameAt, parseTimeHash, stepTurnFrame, timeHash, turnAt, turnMarks } from "../src/page/player/clock.ts";
 import { renderCommand } from "../src/page/player/embed.ts";
 import { cspHash } from "../src/page/escape.ts";
@@ -214,22 +214,10 @@ describe("controls", () => {
         );
         return { meta: meta.fonts.map((f) => ({ family: f.family, weight: String(f.weight), range: f.range, css: f.woff2 === undefined })), all };
       });
-      const key = (r: string) =>
-        r
-          .split(",")
-          .map((p) =>
-            p
-              .trim()
-              .replace(/^U\+/i, "")
-              .split("-")
-              .map((h) => parseInt(h, 16))
-              .join("-"),
-          )
-          .join(",");
       expect(faces.meta.some((f) => f.css)).toBe(true);
       expect(faces.meta.some((f) => !f.css)).toBe(true);
       for (const f of faces.meta) {
-        const same = faces.all.filter((g) => g.family === f.family && g.weight === f.weight && key(g.range) === key(f.range));
+        const same = faces.all.filter((g) => g.family === f.family && g.weight === f.weight && rangeKey(g.range) === rangeKey(f.range));
         expect(same.length, `${f.family} ${f.weight} ${f.range.slice(0, 12)}`).toBe(1);
         expect(same[0].status).toBe("loaded");
       }

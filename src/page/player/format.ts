@@ -53,3 +53,18 @@ export interface PlayerMeta {
   /** Board pages: the page's inputs, for the `georeplay render` command the player shows. */
   inputs?: RenderInputs;
 }
+
+/** A unicode-range as numbers: browsers hand it back rewritten ("U+0000-00FF" as "U+0-FF"). */
+export function rangeKey(range: string): string {
+  return range
+    .split(",")
+    .map((part) =>
+      part
+        .trim()
+        .replace(/^U\+/i, "")
+        .split("-")
+        .map((h) => parseInt(h, 16))
+        .join("-"),
+    )
+    .join(",");
+}

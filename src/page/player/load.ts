@@ -9,7 +9,7 @@ import type { Place } from "../../../video/map/places.ts";
 
 /** The board page's panorama table (src/page/pano-table.ts). */
 const BOARD_PANOS_ID = "gr-panos";
-import { PLAYER_META_ID, PLAYER_PANOS_ID, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
+import { PLAYER_META_ID, PLAYER_PANOS_ID, rangeKey, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -66,21 +66,6 @@ export function pageAssets(): Promise<PageAssets> {
     const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
     return { meta, cells, places, panoUrls, viewUrls: table<string[]>("gr-images") ?? [] };
   })());
-}
-
-/** A unicode-range as numbers: browsers hand it back rewritten ("U+0000-00FF" as "U+0-FF"). */
-function rangeKey(range: string): string {
-  return range
-    .split(",")
-    .map((part) =>
-      part
-        .trim()
-        .replace(/^U\+/i, "")
-        .split("-")
-        .map((h) => parseInt(h, 16))
-        .join("-"),
-    )
-    .join(",");
 }
 
 /** The stylesheet's face of a font (family, weight, style and subset), if the page declares it. */
