@@ -8,7 +8,7 @@ import { creditLine as creditText } from "../scene/lookup.ts";
 import { traceStripAppear } from "../scene/motion.ts";
 import { printable } from "../text/lines.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT, panelAlpha } from "../scene/theme.ts";
-import { Draw, font, lineBox, rectOf } from "../scene/draw.ts";
+import { Draw, font, identity, lineBox, rectOf } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
 import { compactHud } from "../parts/hud.ts";
 import { banner, creditLine, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../parts/overlays.ts";
@@ -41,10 +41,15 @@ export function compareSide(
     if (sf.finished) guessedMarker(d, t.outcome?.guess != null ? "✓ GUESSED" : "NO GUESS", SIDE_COLOURS[index], box, u);
   });
   if (panoramaVisible) creditLine(d, creditText(t), rectOf(col.credit), u * 0.92);
-  compactHud(d, hud, rectOf(col.hud), stacked ? 4 : 2, turnLabel, u);
+  // The HUD between moves and the trace strip once it is in hold still: each laid out once (Draw.memo).
+  const hudBox = rectOf(col.hud);
+  d.memo(["compactHud", hud, hudBox, stacked, turnLabel, u], () => compactHud(d, hud, hudBox, stacked ? 4 : 2, turnLabel, u));
   const noReply = t.episode.recordFormat === "train" ? "training traces keep no model reply, only the parsed tool call" : undefined;
   const intro = `${side.arm} sees this view and has ${t.segments[0]?.hud[0]?.stepsRemaining ?? "a few"} actions to look around, walk, drop pins and guess.`;
-  traceStrip(d, entry, intro, sf.finished ? turnLabel : undefined, rectOf(col.trace), offset, u, noReply);
+  const note = sf.finished ? turnLabel : undefined;
+  const strip = rectOf(col.trace);
+  const appear = traceStripAppear(offset);
+  d.memo(["traceStrip", entry && identity(entry), intro, note, strip, appear, u, noReply], () => traceStrip(d, entry, intro, note, strip, appear, u, noReply));
 }
 
 function caption(d: Draw, side: CompareSide, index: 0 | 1, b: Box, u: number): void {
@@ -94,7 +99,7 @@ export function firstLines(text: string, n: number): string {
 }
 
 /** A side's trace strip: the current turn's tool call and the first lines of its reply, clipped. */
-function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: string | undefined, b: Box, offset: number, u: number, noReply?: string): void {
+function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: string | undefined, b: Box, appear: number, u: number, noReply?: string): void {
   const pad = 10 * u;
   const inner = { x: b.x + u + pad, y: b.y + u + pad, w: b.w - 2 * u - 2 * pad, h: b.h - 2 * u - 2 * pad };
   const border = { color: entry?.failed ? C.fail : C.panelEdge, width: u };
@@ -107,7 +112,6 @@ function traceStrip(d: Draw, entry: TraceEntry | null, intro: string, note: stri
     );
     return;
   }
-  const appear = traceStripAppear(offset);
   d.group({ alpha: note ? 0.75 : 1 }, () => {
     d.rect(b, C.panel, 8 * u, border);
     d.group({ clip: { ...b, r: 8 * u } }, () => {

@@ -6,10 +6,10 @@
  * failed turns are marked.
  */
 import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
-import { traceMotion } from "../scene/motion.ts";
+import { traceMotion, type TraceMotion } from "../scene/motion.ts";
 import { printable } from "../text/lines.ts";
 import { C, panelAlpha } from "../scene/theme.ts";
-import { Draw, font, lineBox } from "../scene/draw.ts";
+import { Draw, font, identity, lineBox } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
 
 /** Said in place of an absent reply: a fact about the recording, not an empty box. */
@@ -37,6 +37,8 @@ export function replyText(e: TraceEntry, noReply?: string): { text: string; pres
 /** The active card's height without its reply, in design px: padding, border, header, tool call, feedback and the gaps. */
 const CARD_CHROME = 2 * 12 + 2 + 17 * 1.2 + 3 * 8 + (14 * 1.2 + 12) + 13 * 1.2;
 
+export type ReplyLayout = ReturnType<typeof replyLayout>;
+
 export function replyLayout(d: Draw, e: TraceEntry, pane: Box, unit: number, noReply?: string) {
   const { text, present } = replyText(e, noReply);
   const f = font("sans", 13.5 * unit, 400, !present);
@@ -56,31 +58,42 @@ export function tracePane(d: Draw, trace: TraceEntry[], activeTurn: number, pane
   d.group({ clip: pane }, () => {
     let y = pane.y;
     if (active) y = activeTurn_(d, active, pane, progress, offset, unit, noReply) + gap;
-    if (past.length > 0) {
-      const f = font("sans", 11 * unit);
-      y += 4 * unit;
-      d.text("EARLIER TURNS", pane.x, y + lineBox(f.size) / 2, f, C.faint, { spacing: 0.8 * unit });
-      y += lineBox(f.size) + gap;
-    }
-    for (const [age, e] of past.entries()) {
-      if (y > pane.y + pane.h) break;
-      y = pastTurn(d, e, age, pane.x, y, pane.w, unit) + gap;
-    }
+    // The earlier turns hold still through the segment: laid out once per segment.
+    if (past.length > 0) d.memo(["pastTurns", identity(trace), activeTurn, y, pane, unit], () => pastTurns(d, past, pane, y, unit));
   });
+}
+
+function pastTurns(d: Draw, past: TraceEntry[], pane: Box, top: number, unit: number): void {
+  const gap = 8 * unit;
+  const f = font("sans", 11 * unit);
+  let y = top + 4 * unit;
+  d.text("EARLIER TURNS", pane.x, y + lineBox(f.size) / 2, f, C.faint, { spacing: 0.8 * unit });
+  y += lineBox(f.size) + gap;
+  for (const [age, e] of past.entries()) {
+    if (y > pane.y + pane.h) break;
+    y = pastTurn(d, e, age, pane.x, y, pane.w, unit) + gap;
+  }
 }
 
 /** Draws the active turn's card; returns its bottom. */
 function activeTurn_(d: Draw, e: TraceEntry, pane: Box, progress: number, offset: number, unit: number, noReply?: string): number {
   const reply = replyLayout(d, e, pane, unit, noReply);
   const m = traceMotion(reply.overflow, progress, offset);
-  const pad = 12 * unit;
-  const gap = 8 * unit;
-  const head = lineBox(17 * unit);
-  const toolF = font("mono", 14 * unit);
-  const toolH = lineBox(toolF.size) + 12 * unit;
-  const feedF = font("sans", 13 * unit);
-  const h = 2 * pad + 2 * unit + head + gap + reply.boxHeight + gap + toolH + gap + lineBox(feedF.size);
+  const g = cardGeometry(unit);
+  const h = 2 * g.pad + 2 * unit + g.head + g.gap + reply.boxHeight + g.gap + g.toolH + g.gap + lineBox(g.feedF.size);
   const top = pane.y + (1 - m.appear) * 12 * unit;
+  // Between its entrance and its scroll, and once its feedback is in, the card holds still.
+  d.memo(["activeTurn", identity(e), pane, unit, noReply, m], () => activeCard(d, e, reply, m, pane, top, h, unit));
+  return top + h;
+}
+
+function cardGeometry(unit: number) {
+  const toolF = font("mono", 14 * unit);
+  return { pad: 12 * unit, gap: 8 * unit, head: lineBox(17 * unit), toolF, toolH: lineBox(toolF.size) + 12 * unit, feedF: font("sans", 13 * unit) };
+}
+
+function activeCard(d: Draw, e: TraceEntry, reply: ReplyLayout, m: TraceMotion, pane: Box, top: number, h: number, unit: number): void {
+  const { pad, gap, head, toolF, toolH, feedF } = cardGeometry(unit);
   const x = pane.x + unit + pad;
   const inner = pane.w - 2 * unit - 2 * pad;
   d.group({ alpha: m.appear }, () => {
@@ -141,7 +154,6 @@ function activeTurn_(d: Draw, e: TraceEntry, pane: Box, progress: number, offset
     const fb = e.feedback ? `◀ ${printable(e.feedback)}` : e.failed ? `◀ ${printable(e.status)}` : "";
     if (fb) d.group({ alpha: m.feedbackOpacity }, () => d.text(fb, x, y + lineBox(feedF.size) / 2, feedF, C.dim, { maxWidth: inner }));
   });
-  return top + h;
 }
 
 /** One earlier turn's line; returns its bottom. */

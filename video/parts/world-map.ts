@@ -40,6 +40,18 @@ export function worldMap(
   line: { from: LatLon; to: LatLon; progress: number } | null = null,
   keepClear: Rect[] = [],
 ): void {
+  d.memo(["worldMap", b, frame, markers, unit, line, keepClear], () => drawWorldMap(d, b, frame, markers, unit, line, keepClear));
+}
+
+function drawWorldMap(
+  d: Draw,
+  b: Box,
+  frame: MapFrame,
+  markers: Marker[],
+  unit: number,
+  line: { from: LatLon; to: LatLon; progress: number } | null,
+  keepClear: Rect[],
+): void {
   const shown = fitPoints(
     honestFrame(frame),
     markers.map((m) => m.at),

@@ -10,7 +10,7 @@ import { creditLine as creditText } from "../scene/lookup.ts";
 import { rolloutFrame } from "./state.ts";
 import { C } from "../scene/theme.ts";
 import type { FontSpec } from "../text/fonts.ts";
-import { Draw, font, rectOf } from "../scene/draw.ts";
+import { Draw, font, identity, rectOf } from "../scene/draw.ts";
 import type { TextLayouter } from "../text/layouter.ts";
 import type { Box, Scene } from "../scene/types.ts";
 import { hudPanel } from "../parts/hud.ts";
@@ -34,7 +34,8 @@ export function rolloutScene(t: RolloutProps, frame: number, tx: TextLayouter): 
     return { width, height, background: C.bg, prims: d.prims };
   }
 
-  header(d, t, rectOf(L.header), segment.turn, u);
+  const head = rectOf(L.header);
+  d.memo(["header", identity(t), head, segment.turn, u], () => header(d, t, head, segment.turn, u));
   const box = rectOf(L.viewportBox);
   d.group({ clip: { ...box, r: 8 * u } }, () => {
     d.rect(box, C.panel);
@@ -43,9 +44,10 @@ export function rolloutScene(t: RolloutProps, frame: number, tx: TextLayouter): 
     if (t.episode.imagesOverwritten) overwrittenNote(d, box, u);
   });
   if (f.panoramaVisible) creditLine(d, creditText(t), rectOf(L.credit), u);
-  hudPanel(d, f.hud, rectOf(L.hud), u);
+  const hud = rectOf(L.hud);
+  d.memo(["hud", f.hud, hud, u], () => hudPanel(d, f.hud, hud, u));
   const trace = rectOf(L.trace);
-  if (f.trace === null) intro(d, t, trace, u);
+  if (f.trace === null) d.memo(["intro", identity(t), trace, u], () => intro(d, t, trace, u));
   else {
     const noReply = t.episode.recordFormat === "train" ? "training traces keep no model reply, only the parsed tool call" : undefined;
     tracePane(d, t.trace, segment.turn, trace, f.trace.progress, f.trace.offset, u, noReply);

@@ -13,9 +13,53 @@ export const font = (role: FontRole, size: number, weight: FontSpec["weight"] = 
 /** Height of one line of text at CSS's "normal" line height for these fonts. */
 export const lineBox = (size: number) => size * 1.2;
 
+/**
+ * Parts laid out before, per layouter: the primitives a part pushed for the
+ * inputs spelled in its key. A video's parts hold still for most of its
+ * frames (a map while it fades in, the HUD between moves, the past turns
+ * through a segment), and laying one out again (text fitted, labels placed,
+ * gazetteer cells read) cost most of a scene. Kept per layouter because a
+ * part's text is the layouter's: what a hit skips was laid out, and
+ * recorded into its plan, the first time.
+ */
+const memos = new WeakMap<TextLayouter, Map<string, Prim[]>>();
+/** Parts kept per layouter: a video revisits a few states of each part; the oldest goes first. */
+const MEMO_ENTRIES = 512;
+
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+/** A number that stands for an object in a memo key: inputs too large to spell out (a video's props, its trace) that never change once made. */
+export function identity(o: object): number {
+  let id = ids.get(o);
+  if (id === undefined) ids.set(o, (id = ++lastId));
+  return id;
+}
+
 export class Draw {
   readonly prims: Prim[] = [];
   constructor(readonly tx: TextLayouter) {}
+
+  /**
+   * Runs `body` (a part that only pushes primitives) once per distinct key
+   * for this layouter; later calls push the same primitives again. The key
+   * must hold every input the part reads. Primitives are shared between
+   * scenes from here on, so nothing may change one once pushed (nothing
+   * does: painters and comparisons only read them).
+   */
+  memo(key: readonly unknown[], body: () => void): void {
+    let cache = memos.get(this.tx);
+    if (!cache) memos.set(this.tx, (cache = new Map()));
+    const k = JSON.stringify(key);
+    const hit = cache.get(k);
+    if (hit) {
+      for (const p of hit) this.prims.push(p);
+      return;
+    }
+    const from = this.prims.length;
+    body();
+    if (cache.size >= MEMO_ENTRIES) cache.delete(cache.keys().next().value as string);
+    cache.set(k, this.prims.slice(from));
+  }
 
   rect(b: Box, fill?: Paint, r?: Radius, stroke?: { color: string; width: number }): void {
     if (b.w <= 0 || b.h <= 0) return;
