@@ -81,35 +81,15 @@ function drawWorldMap(
 
 /** Place names, pins, their labels, the scale bar and the credit, laid out together so nothing covers anything. */
 function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number, keepClear: Rect[]): void {
-  const pinFont = font("sans", 15 * unit, 600);
   const nameFont = font("sans", 12 * unit, 600);
   const creditFont = font("sans", 11 * unit);
-  const pad = 8 * unit;
-  // The credit bottom left, the scale bar bottom right (above the credit when a small map has no room beside it): reserved first.
-  const credit = d.tx.fit(MAP_CREDIT, creditFont, b.w - 2 * pad);
-  const creditW = d.width(credit, creditFont);
-  const creditBox: Rect = { x: pad, y: b.h - pad - lineBox(creditFont.size), w: creditW, h: lineBox(creditFont.size) };
   const barFont = font("sans", 11 * unit, 600);
-  const beside = b.w - creditW - 3 * pad >= 60 * unit;
-  const bar = scaleBar(projection.kmPerPx, beside ? Math.min(b.w * 0.25, b.w - creditW - 3 * pad) : b.w * 0.25);
-  const barW = Math.max(bar.px, d.width(bar.label, barFont));
-  const barH = 6 * unit + lineBox(barFont.size);
-  const barBox: Rect = { x: b.w - pad - barW, y: (beside ? b.h - pad : creditBox.y - pad / 2) - barH, w: barW, h: barH };
-
-  const pins: PinIn[] = markers.map((m) => {
-    const [x, y] = projection([m.at[1], m.at[0]]);
-    return { x, y, r: 11 * unit, ...(m.label ? { label: { w: d.width(m.label, pinFont), h: lineBox(pinFont.size) } } : {}) };
-  });
-  const gazetteer = d.tx.places;
-  const places = gazetteer ? namesFor(gazetteer, projection, frame).slice(0, 60) : [];
-  const names: NameIn[] = places.map((p) => {
-    const [x, y] = projection.raw(p[2], p[1]);
-    return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
-  });
-  const inset = frame.halfWidthDeg <= INSET_BELOW_DEG ? insetBox(b, unit) : null;
-  const reserved = [creditBox, barBox, ...keepClear];
-  if (inset) reserved.push({ x: inset.x - b.x - pad / 2, y: inset.y - b.y - pad / 2, w: inset.w + pad, h: inset.h + pad });
-  const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved, gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
+  const pad = 8 * unit;
+  // Laid out once while the pins pop in and the reveal line draws (a pin's place is kept before it appears).
+  const pinsKey = markers.map((m) => [m.at, m.label ?? null]);
+  const { credit, creditBox, bar, barBox, places, laid, inset } = d.memoValue(["mapMarks", b, frame, pinsKey, unit, keepClear], () =>
+    marksLayout(d, b, projection, frame, markers, unit, keepClear),
+  );
 
   const halo = { color: "rgba(10,20,32,0.85)", width: 3 * unit };
   for (const n of laid.names) {
@@ -142,6 +122,40 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
   d.text(bar.label, b.x + b.w - pad, b.y + barBox.y + lineBox(barFont.size) / 2, barFont, C.white, { align: "right", halo });
   d.text(credit, b.x + creditBox.x, b.y + creditBox.y + creditBox.h / 2, creditFont, C.dim, { halo });
   if (inset) locator(d, inset, frame, projection, unit);
+}
+
+/** Where mapMarks puts everything; depends on the markers' spots and labels, not on how far they have popped in. */
+function marksLayout(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number, keepClear: Rect[]) {
+  const pinFont = font("sans", 15 * unit, 600);
+  const nameFont = font("sans", 12 * unit, 600);
+  const creditFont = font("sans", 11 * unit);
+  const pad = 8 * unit;
+  // The credit bottom left, the scale bar bottom right (above the credit when a small map has no room beside it): reserved first.
+  const credit = d.tx.fit(MAP_CREDIT, creditFont, b.w - 2 * pad);
+  const creditW = d.width(credit, creditFont);
+  const creditBox: Rect = { x: pad, y: b.h - pad - lineBox(creditFont.size), w: creditW, h: lineBox(creditFont.size) };
+  const barFont = font("sans", 11 * unit, 600);
+  const beside = b.w - creditW - 3 * pad >= 60 * unit;
+  const bar = scaleBar(projection.kmPerPx, beside ? Math.min(b.w * 0.25, b.w - creditW - 3 * pad) : b.w * 0.25);
+  const barW = Math.max(bar.px, d.width(bar.label, barFont));
+  const barH = 6 * unit + lineBox(barFont.size);
+  const barBox: Rect = { x: b.w - pad - barW, y: (beside ? b.h - pad : creditBox.y - pad / 2) - barH, w: barW, h: barH };
+
+  const pins: PinIn[] = markers.map((m) => {
+    const [x, y] = projection([m.at[1], m.at[0]]);
+    return { x, y, r: 11 * unit, ...(m.label ? { label: { w: d.width(m.label, pinFont), h: lineBox(pinFont.size) } } : {}) };
+  });
+  const gazetteer = d.tx.places;
+  const places = gazetteer ? namesFor(gazetteer, projection, frame).slice(0, 60) : [];
+  const names: NameIn[] = places.map((p) => {
+    const [x, y] = projection.raw(p[2], p[1]);
+    return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
+  });
+  const inset = frame.halfWidthDeg <= INSET_BELOW_DEG ? insetBox(b, unit) : null;
+  const reserved = [creditBox, barBox, ...keepClear];
+  if (inset) reserved.push({ x: inset.x - b.x - pad / 2, y: inset.y - b.y - pad / 2, w: inset.w + pad, h: inset.h + pad });
+  const laid = placeLabels(pins, names, { width: b.w, height: b.h, reserved, gap: 6 * unit, dot: 3 * unit, maxNames: 12 });
+  return { credit, creditBox, bar, barBox, places, laid, inset };
 }
 
 /** Maps this close (a city, tens of km) get a locator inset: the region around them, the map's view marked on it. */

@@ -23,8 +23,18 @@ export const lineBox = (size: number) => size * 1.2;
  * recorded into its plan, the first time.
  */
 const memos = new WeakMap<TextLayouter, Map<string, Prim[]>>();
+/** Layouts (what a part computes before it draws: where labels go) kept the same way, for parts whose drawing moves while their layout holds. */
+const layouts = new WeakMap<TextLayouter, Map<string, unknown>>();
 /** Parts kept per layouter: a video revisits a few states of each part; the oldest goes first. */
 const MEMO_ENTRIES = 512;
+
+/** The layouter's cache in `caches`, bounded: the oldest entry goes when a new one would pass MEMO_ENTRIES. */
+function cacheFor<V>(caches: WeakMap<TextLayouter, Map<string, V>>, tx: TextLayouter): Map<string, V> {
+  let cache = caches.get(tx);
+  if (!cache) caches.set(tx, (cache = new Map()));
+  if (cache.size >= MEMO_ENTRIES) cache.delete(cache.keys().next().value as string);
+  return cache;
+}
 
 const ids = new WeakMap<object, number>();
 let lastId = 0;
@@ -47,18 +57,25 @@ export class Draw {
    * does: painters and comparisons only read them).
    */
   memo(key: readonly unknown[], body: () => void): void {
-    let cache = memos.get(this.tx);
-    if (!cache) memos.set(this.tx, (cache = new Map()));
     const k = JSON.stringify(key);
-    const hit = cache.get(k);
+    const hit = memos.get(this.tx)?.get(k);
     if (hit) {
       for (const p of hit) this.prims.push(p);
       return;
     }
     const from = this.prims.length;
     body();
-    if (cache.size >= MEMO_ENTRIES) cache.delete(cache.keys().next().value as string);
-    cache.set(k, this.prims.slice(from));
+    cacheFor(memos, this.tx).set(k, this.prims.slice(from));
+  }
+
+  /** `make`'s value, made once per distinct key for this layouter (as memo, for a value nothing changes once made). */
+  memoValue<T>(key: readonly unknown[], make: () => T): T {
+    const k = JSON.stringify(key);
+    const cache = layouts.get(this.tx);
+    if (cache?.has(k)) return cache.get(k) as T;
+    const v = make();
+    cacheFor(layouts, this.tx).set(k, v);
+    return v;
   }
 
   rect(b: Box, fill?: Paint, r?: Radius, stroke?: { color: string; width: number }): void {
