@@ -15,10 +15,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { armsTimeline, BT709, colourTags, triesteTimeline, tx } from "./video-helpers.ts";
+import { armsTimeline, BT709, colourTags, triesteTimeline, twoUpSpec, tx } from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
-import { ComparePropsSchema } from "../video/compare/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../video/compositions.ts";
 import { drawnView, inPaintOrder } from "../src/film/native/views-ahead.ts";
 import type { ShownImage } from "../src/film/shared/encode-options.ts";
@@ -47,15 +46,7 @@ beforeAll(async () => {
 }, 600_000);
 
 const rollout = (t: Timeline, output = SIZE): VideoSpec => ({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...t, output }) });
-const compare = (): VideoSpec => ({
-  composition: "Compare",
-  props: ComparePropsSchema.parse({
-    version: 1,
-    a: { timeline: twoUp[0], arm: "base", pass: 0, label: "A · base" },
-    b: { timeline: twoUp[1], arm: "ckpt200", pass: 1, label: "B · ckpt200" },
-    output: SIZE,
-  }),
-});
+const compare = (): VideoSpec => twoUpSpec(twoUp[0], twoUp[1], SIZE);
 
 /** Evaluates runsPtsExpr as ffmpeg would for the n-th piped frame (N = n): only sums of gte(N,k)*c. */
 function evalPts(expr: string, n: number): number {

@@ -25,16 +25,17 @@ import {
   images,
   paintNative,
   rolloutRegions,
-  textsInGroup,
   slideshowTimeline,
+  textsInGroup,
   trainTimeline,
   triesteTimeline,
+  twoUpSpec,
   tx,
 } from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../replay/timeline/align.ts";
 import { RolloutPropsSchema, type RolloutProps } from "../video/rollout/props.ts";
-import { ComparePropsSchema, type CompareProps } from "../video/compare/props.ts";
+import type { CompareProps } from "../video/compare/props.ts";
 import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
 import { sceneAt, type VideoSpec } from "../video/compositions.ts";
 import { haversineKm } from "../video/map/frame.ts";
@@ -84,15 +85,7 @@ function withOutcome(t: Timeline, guess: [number, number], truth: [number, numbe
 }
 
 const rollout = (t: Timeline, output = WIDE): VideoSpec => ({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...t, output }) });
-const compare = (output = WIDE): VideoSpec => ({
-  composition: "Compare",
-  props: ComparePropsSchema.parse({
-    version: 1,
-    a: { timeline: base, arm: "base", pass: 0, label: "A · base" },
-    b: { timeline: ckpt, arm: "ckpt200", pass: 1, label: "B · ckpt200" },
-    output,
-  }),
-});
+const compare = (output = WIDE): VideoSpec => twoUpSpec(base, ckpt, output);
 
 /** The score card's regions: its map (the scene's map primitive) and the numbers beside or under it. */
 function scoreRegions(spec: VideoSpec, frame: number): [string, Rect][] {

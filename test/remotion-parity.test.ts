@@ -27,6 +27,7 @@ import {
   psnr,
   rolloutRegions,
   triesteTimeline,
+  twoUpSpec,
   tx,
   wholeRect,
 } from "./video-helpers.ts";
@@ -36,7 +37,7 @@ import { openSession, type RenderSession } from "../src/film/remotion/session.ts
 import { resolveBrowser } from "../src/film/remotion/browser.ts";
 import { withTextPlan } from "../src/film/shared/text-plan.ts";
 import { RolloutPropsSchema, type RolloutProps } from "../video/rollout/props.ts";
-import { ComparePropsSchema, type CompareProps } from "../video/compare/props.ts";
+import type { CompareProps } from "../video/compare/props.ts";
 import { PLACEHOLDER } from "../video/rollout/placeholder.ts";
 import { COMPARE_PLACEHOLDER } from "../video/compare/placeholder.ts";
 import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
@@ -74,16 +75,7 @@ const WIDE = { width: 1280, height: 720 };
 const SQUARE = { width: 1080, height: 1080 };
 
 const rollout = (t: Timeline, output = WIDE): VideoSpec => withTextPlan({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...t, output }) });
-const compare = (output = WIDE): VideoSpec =>
-  withTextPlan({
-    composition: "Compare",
-    props: ComparePropsSchema.parse({
-      version: 1,
-      a: { timeline: base, arm: "base", pass: 0, label: "A · base" },
-      b: { timeline: ckpt, arm: "ckpt200", pass: 1, label: "B · ckpt200" },
-      output,
-    }),
-  });
+const compare = (output = WIDE): VideoSpec => withTextPlan(twoUpSpec(base, ckpt, output));
 
 async function still(spec: VideoSpec, frame: number): Promise<PNG> {
   const file = join(tmp, `still-${spec.composition}-${frame}-${Math.random().toString(36).slice(2)}.png`);

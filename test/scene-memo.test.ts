@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { armsTimeline, triesteTimeline } from "./video-helpers.ts";
+import { armsTimeline, triesteTimeline, twoUpSpec } from "./video-helpers.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
-import { ComparePropsSchema } from "../video/compare/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../video/compositions.ts";
 import { Draw, identity } from "../video/scene/draw.ts";
 import { measuringLayouter, type TextLayouter } from "../video/text/layouter.ts";
@@ -108,16 +107,7 @@ describe("a video's scenes with parts laid out once", () => {
   }, 120_000);
 
   it("a two-up: every frame as laid out afresh", () => {
-    const spec: VideoSpec = {
-      composition: "Compare",
-      props: ComparePropsSchema.parse({
-        version: 1,
-        a: { timeline: twoUp[0], arm: "base", pass: 0, label: "A · base" },
-        b: { timeline: twoUp[1], arm: "ckpt200", pass: 1, label: "B · ckpt200" },
-        output: SIZE,
-      }),
-    };
-    const { shared } = againstFresh(spec);
+    const { shared } = againstFresh(twoUpSpec(twoUp[0], twoUp[1], SIZE));
     expect(shared).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -20,6 +20,7 @@ import { measuringLayouter, type TextLayouter } from "../video/text/layouter.ts"
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { paintFrames } from "../src/film/native/paint-frames.ts";
 import type { VideoSpec } from "../video/compositions.ts";
+import { ComparePropsSchema } from "../video/compare/props.ts";
 import { resolveFfprobe } from "../src/ffmpeg/find.ts";
 import { cssFont } from "../video/text/fonts.ts";
 
@@ -80,6 +81,19 @@ export async function trainTimeline(publicDir: string, fps = 30): Promise<Timeli
 
 let layouter: TextLayouter | undefined;
 /** Skia-measured text layout (what a native render's plan holds). */
+/** The sample's two-up (armsTimeline's d37a27bd393a and ff03ebd569bb: base against ckpt200's second pass at eval #0) as a Compare spec. */
+export function twoUpSpec(a: Timeline, b: Timeline, output: { width: number; height: number }): VideoSpec {
+  return {
+    composition: "Compare",
+    props: ComparePropsSchema.parse({
+      version: 1,
+      a: { timeline: a, arm: "base", pass: 0, label: "A · base" },
+      b: { timeline: b, arm: "ckpt200", pass: 1, label: "B · ckpt200" },
+      output,
+    }),
+  };
+}
+
 export function tx(): TextLayouter {
   return (layouter ??= measuringLayouter(nodeMeasure(), readPlaces));
 }
