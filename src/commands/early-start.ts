@@ -1,7 +1,8 @@
 /**
- * Work a command line will need, started before the program loads: a native
+ * Work a command line will need, started before the program loads: V8's
+ * tier-up budget for a short-lived process (every command), and a native
  * render's painter thread (painter-worker.ts), whose loading then runs beside
- * the main thread's. A guess from the raw arguments, before any parsing:
+ * the main thread's. The painter is a guess from the raw arguments, before any parsing:
  * a wrong guess costs a command one unused, unref'd thread's loading, never
  * a change in what it does; the parsed options still decide everything.
  */
@@ -25,7 +26,7 @@ export function paintsNatively(args: readonly string[]): boolean {
  * --vs, 14 pairs): a render's CPU 0.95x, a verify's 0.97x. Set before any worker starts: a
  * V8 flag is the process's, every thread's isolate reads it.
  */
-export const INTERRUPT_BUDGET = 8 * 67_584;
+const INTERRUPT_BUDGET = 8 * 67_584;
 
 export function startEarly(args: readonly string[]): void {
   setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);

@@ -81,10 +81,7 @@ function drawWorldMap(
 
 /** Place names, pins, their labels, the scale bar and the credit, laid out together so nothing covers anything. */
 function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number, keepClear: Rect[]): void {
-  const nameFont = font("sans", 12 * unit, 600);
-  const creditFont = font("sans", 11 * unit);
-  const barFont = font("sans", 11 * unit, 600);
-  const pad = 8 * unit;
+  const { nameFont, creditFont, barFont, pad } = marksStyle(unit);
   // Laid out once while the pins pop in and the reveal line draws (a pin's place is kept before it appears).
   const pinsKey = markers.map((m) => [m.at, m.label ?? null]);
   const { credit, creditBox, bar, barBox, places, laid, inset } = d.memoValue(["mapMarks", b, frame, pinsKey, unit, keepClear], () =>
@@ -124,17 +121,24 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
   if (inset) locator(d, inset, frame, projection, unit);
 }
 
+/** The marks' fonts and padding, shared by their layout and their drawing. */
+function marksStyle(unit: number) {
+  return {
+    pinFont: font("sans", 15 * unit, 600),
+    nameFont: font("sans", 12 * unit, 600),
+    creditFont: font("sans", 11 * unit),
+    barFont: font("sans", 11 * unit, 600),
+    pad: 8 * unit,
+  };
+}
+
 /** Where mapMarks puts everything; depends on the markers' spots and labels, not on how far they have popped in. */
 function marksLayout(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, markers: Marker[], unit: number, keepClear: Rect[]) {
-  const pinFont = font("sans", 15 * unit, 600);
-  const nameFont = font("sans", 12 * unit, 600);
-  const creditFont = font("sans", 11 * unit);
-  const pad = 8 * unit;
+  const { pinFont, nameFont, creditFont, barFont, pad } = marksStyle(unit);
   // The credit bottom left, the scale bar bottom right (above the credit when a small map has no room beside it): reserved first.
   const credit = d.tx.fit(MAP_CREDIT, creditFont, b.w - 2 * pad);
   const creditW = d.width(credit, creditFont);
   const creditBox: Rect = { x: pad, y: b.h - pad - lineBox(creditFont.size), w: creditW, h: lineBox(creditFont.size) };
-  const barFont = font("sans", 11 * unit, 600);
   const beside = b.w - creditW - 3 * pad >= 60 * unit;
   const bar = scaleBar(projection.kmPerPx, beside ? Math.min(b.w * 0.25, b.w - creditW - 3 * pad) : b.w * 0.25);
   const barW = Math.max(bar.px, d.width(bar.label, barFont));
