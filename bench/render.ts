@@ -17,7 +17,9 @@
  * veryfast, against the end-to-end renders: goals <= 1.2x and <= 1.5x. On a
  * shared machine one pair moves with the minute's load (1.32-1.50x at medium
  * in one day), so --pairs runs that many (render, x264 alone) pairs per preset,
- * and as many painter-alone runs, and reports the median pair.
+ * and as many painter-alone runs, and reports the median pair. Where the
+ * painter's CPU goes is printed stage by stage (render-stages.ts) and held
+ * against the CPU a goal leaves it beside x264.
  */
 import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
@@ -155,6 +157,14 @@ function x264Alone(renderArgs: string[], work: string): void {
       console.log(
         `  painter alone (verify, reproject, paint, pipe into a sink; the median of ${painted.length} by CPU): ${painter.wallS.toFixed(1)} s wall, ${painter.cpuS.toFixed(1)} s CPU (${painted.map((p) => p.run.cpuS.toFixed(1)).join(", ")}), ${painter.rssMb.toFixed(0)} MB; its first frame reaches the pipe ${firstS.toFixed(2)} s after the command starts`,
       );
+    const staged = stagesOf(renderArgs);
+    if (typeof staged === "string") console.log(`  the painter's work by stage: failed (${staged})`);
+    else {
+      console.log(
+        `  the painter's work by stage, each in turn on one thread (render-stages.ts; the median of ${pairs} by CPU): ${staged.cpuS.toFixed(1)} s CPU in all (the painter's threads: ${typeof painter === "string" ? "?" : painter.cpuS.toFixed(1)} s), ${staged.rssMb.toFixed(0)} MB`,
+      );
+      for (const [name, s] of Object.entries(staged.stages)) console.log(`    ${name.padEnd(52)} ${s.toFixed(2).padStart(5)} s`);
+    }
     for (const preset of ["medium", "veryfast"] as const) {
       const measured: { whole: Timed | undefined; alone: { wallS: number; cpuS: number }; plain: { wallS: number; cpuS: number } | undefined }[] = [];
       for (let k = 0; k < pairs; k++) {
@@ -227,6 +237,15 @@ function x264Alone(renderArgs: string[], work: string): void {
         console.log(
           `    the render's own CPU time over ${cores} cores: ${packed.toFixed(1)} s = ${(packed / alone.wallS).toFixed(2)}x · for ${goal}x the painter may spend at most ${budget.toFixed(1)} s CPU beside x264 (alone it spends ${painter.cpuS.toFixed(1)} s; sharing, ${(whole.cpuS - alone.cpuS).toFixed(1)} s)`,
         );
+        // What stands in the way, by stage: the largest ones against the budget.
+        if (typeof staged !== "string") {
+          const largest = Object.entries(staged.stages).sort((x, y) => y[1] - x[1]);
+          let sum = 0;
+          const over = largest.findIndex(([, s]) => (sum += s) > budget);
+          console.log(
+            `    against that budget, the painter's stages by size: ${largest.map(([n, s]) => `${n.split(",")[0]} ${s.toFixed(2)}`).join(", ")}${over >= 0 ? `; the largest ${over + 1} alone exceed it` : ""}`,
+          );
+        }
         // The render's start-up (no frame for x264 yet) apart from the encoding that follows it.
         console.log(
           `    before the first frame: ${firstS.toFixed(2)} s (the painter-alone run's) = ${(firstS / alone.wallS).toFixed(2)}x x264's time; the rest, ${(whole.wallS - firstS).toFixed(1)} s, is ${((whole.wallS - firstS) / alone.wallS).toFixed(2)}x`,
@@ -244,6 +263,29 @@ function x264Alone(renderArgs: string[], work: string): void {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * render-stages.ts on the render's episode, `pairs` times as whole processes: its stages' CPU (the
+ * median run by CPU) and the process's own figures.
+ */
+function stagesOf(renderArgs: string[]): (Timed & { stages: Record<string, number> }) | string {
+  const [episodes, , tasks, , panos, , episode] = renderArgs;
+  const runs: (Timed & { stages: Record<string, number> })[] = [];
+  for (let k = 0; k < pairs; k++) {
+    const r = spawnSync("/usr/bin/time", ["-v", process.execPath, join(ROOT, "dist", "bench", "render-stages.js"), episodes, tasks, panos, episode], {
+      encoding: "utf8",
+    });
+    if (r.status !== 0)
+      return `exit ${r.status}: ${r.stderr
+        .split("\n")
+        .filter((l) => !/^\s/.test(l))
+        .slice(-2)
+        .join(" ")}`;
+    const { stages } = JSON.parse(r.stdout) as { stages: Record<string, number> };
+    runs.push({ ...timeReport(r.stderr), videoS: 0, stages });
+  }
+  return median(runs, (r) => r.cpuS)!;
 }
 
 /** The middle element by `key` (the lower of the two middle ones for an even count); undefined when empty. */
