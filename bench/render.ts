@@ -237,13 +237,17 @@ function x264Alone(renderArgs: string[], work: string): void {
         console.log(
           `    the render's own CPU time over ${cores} cores: ${packed.toFixed(1)} s = ${(packed / alone.wallS).toFixed(2)}x · for ${goal}x the painter may spend at most ${budget.toFixed(1)} s CPU beside x264 (alone it spends ${painter.cpuS.toFixed(1)} s; sharing, ${(whole.cpuS - alone.cpuS).toFixed(1)} s)`,
         );
-        // What stands in the way, by stage: the largest ones against the budget.
+        // What stands in the way, by stage: their sum, and how many of the largest alone exceed the budget.
         if (typeof staged !== "string") {
           const largest = Object.entries(staged.stages).sort((x, y) => y[1] - x[1]);
+          const total = largest.reduce((t, [, s]) => t + s, 0);
           let sum = 0;
           const over = largest.findIndex(([, s]) => (sum += s) > budget);
           console.log(
-            `    against that budget, the painter's stages by size: ${largest.map(([n, s]) => `${n.split(",")[0]} ${s.toFixed(2)}`).join(", ")}${over >= 0 ? `; the largest ${over + 1} alone exceed it` : ""}`,
+            `    against that budget, the painter's stages sum to ${total.toFixed(1)} s (the largest: ${largest
+              .slice(0, 3)
+              .map(([n, s]) => `${n.split(",")[0]} ${s.toFixed(2)}`)
+              .join(", ")})${over >= 0 ? `; the largest ${over + 1} alone exceed it` : `; ${(budget - total).toFixed(1)} s of it left beside them`}`,
           );
         }
         // The render's start-up (no frame for x264 yet) apart from the encoding that follows it.
