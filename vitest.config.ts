@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { failOnUnhandled } from "./test/known-races.ts";
 
 export default defineConfig({
   test: {
@@ -8,5 +9,7 @@ export default defineConfig({
     hookTimeout: 300_000,
     // Two cores: renders and browsers are heavy; keep files from fighting over them.
     fileParallelism: false,
+    // A third party's known race is ignored; any other unhandled error fails the run.
+    onUnhandledError: failOnUnhandled,
   },
 });
