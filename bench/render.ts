@@ -61,12 +61,7 @@ function timeReport(stderr: string): { wallS: number; cpuS: number; rssMb: numbe
 
 function timed(args: string[], out: string, env: NodeJS.ProcessEnv = process.env): Timed | string {
   const r = spawnSync("/usr/bin/time", ["-v", process.execPath, CLI, "render", ...args, "-o", out, "--no-progress"], { encoding: "utf8", env });
-  if (r.status !== 0)
-    return `exit ${r.status}: ${(r.stderr || "")
-      .split("\n")
-      .filter((l) => !/^\s/.test(l))
-      .slice(-3)
-      .join(" ")}`;
+  if (r.status !== 0) return `exit ${r.status}: ${lastLines(r.stderr || "", 3)}`;
   const p = probeVideo(out);
   return { ...timeReport(r.stderr), videoS: p.frames / p.fps };
 }
@@ -280,16 +275,20 @@ function stagesOf(renderArgs: string[]): (Timed & { stages: Record<string, numbe
     const r = spawnSync("/usr/bin/time", ["-v", process.execPath, join(ROOT, "dist", "bench", "render-stages.js"), episodes, tasks, panos, episode], {
       encoding: "utf8",
     });
-    if (r.status !== 0)
-      return `exit ${r.status}: ${r.stderr
-        .split("\n")
-        .filter((l) => !/^\s/.test(l))
-        .slice(-2)
-        .join(" ")}`;
+    if (r.status !== 0) return `exit ${r.status}: ${lastLines(r.stderr, 2)}`;
     const { stages } = JSON.parse(r.stdout) as { stages: Record<string, number> };
     runs.push({ ...timeReport(r.stderr), videoS: 0, stages });
   }
   return median(runs, (r) => r.cpuS)!;
+}
+
+/** A failed command's last `n` lines of its own on stderr (/usr/bin/time's indented report left out). */
+function lastLines(stderr: string, n: number): string {
+  return stderr
+    .split("\n")
+    .filter((l) => !/^\s/.test(l))
+    .slice(-n)
+    .join(" ");
 }
 
 /** The middle element by `key` (the lower of the two middle ones for an even count); undefined when empty. */
