@@ -29,6 +29,7 @@ import { rangeKey, type PlayerEpisode, type PlayerMeta } from "../src/page/playe
 import { clockText, frameAt, parseTimeHash, stepTurnFrame, timeHash, turnAt, turnMarks } from "../src/page/player/clock.ts";
 import { renderCommand } from "../src/page/player/embed.ts";
 import { cspHash } from "../src/page/escape.ts";
+import { theatreFit } from "../src/page/player/theatre.ts";
 
 const SAMPLE = join(ROOT, "rollouts", "sample");
 const ID = "90a9d3eba5ce";
@@ -294,6 +295,82 @@ describe("controls", () => {
       await close();
     }
   }, 120_000);
+});
+
+describe("theatre", () => {
+  it("f fills a 1280x800 window with the canvas at its own 1280x720, sharp; Escape and f leave; the button too", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`file://${pageFile}${timeHash(ID, 10)}`);
+      await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+      const state = () =>
+        page.evaluate(() => {
+          const p = document.querySelector(".player") as HTMLElement;
+          const c = p.querySelector("canvas")!;
+          const r = c.getBoundingClientRect();
+          return {
+            x: r.x,
+            y: r.y,
+            w: r.width,
+            h: r.height,
+            bw: c.width,
+            bh: c.height,
+            theatre: p.dataset.theatre ?? null,
+            full: document.fullscreenElement === p,
+          };
+        });
+      const inline = await state();
+      expect(inline.w).toBeLessThan(700); // the page's column: the reason for theatre
+      await page.focus(".player");
+      await page.keyboard.press("f");
+      await page.waitForFunction(() => (document.querySelector(".player") as HTMLElement).dataset.theatre === "fullscreen", null, { timeout: 10_000 });
+      const on = await state();
+      // As large as the viewport holds under the controls, at 16:9: here the video's own size, one pixel per pixel.
+      expect(on.w).toBe(1280);
+      expect(on.h).toBe(720);
+      expect(on.bw).toBe(1280);
+      expect(on.x).toBe(0);
+      expect(on.y).toBeGreaterThanOrEqual(0);
+      expect(on.y + on.h).toBeLessThanOrEqual(800);
+      expect(on.full).toBe(true);
+      // The painted frame is the inline one (same backing size, same scene).
+      const shot = PNG.sync.read(await page.screenshot({ clip: { x: on.x, y: on.y, width: 1280, height: 720 } }));
+      const painted = await canvasPng(page);
+      expect(psnr(cropRgb(shot, { x: 0, y: 0, width: 1280, height: 720 }), cropRgb(painted, { x: 0, y: 0, width: 1280, height: 720 }))).toBeGreaterThanOrEqual(
+        40,
+      );
+      await page.keyboard.press("Escape");
+      await page.waitForFunction(() => !(document.querySelector(".player") as HTMLElement).dataset.theatre && !document.fullscreenElement);
+      expect(await state()).toMatchObject({ w: inline.w, h: inline.h, bw: 1280, bh: 720, theatre: null });
+      // The button enters, f leaves.
+      await page.click(".player button.theatre-btn");
+      await page.waitForFunction(() => Boolean((document.querySelector(".player") as HTMLElement).dataset.theatre));
+      await page.keyboard.press("f");
+      await page.waitForFunction(() => !(document.querySelector(".player") as HTMLElement).dataset.theatre);
+      // A larger window: the canvas fills its width at 16:9 and the backing store follows (drawn, not stretched).
+      await page.setViewportSize({ width: 1920, height: 1200 });
+      await page.click(".player button.theatre-btn");
+      await page.waitForFunction(() => Boolean((document.querySelector(".player") as HTMLElement).dataset.theatre));
+      const big = await state();
+      expect(big.w).toBe(1920);
+      expect(big.h).toBe(1080);
+      expect(big.bw).toBe(1920);
+      expect(big.bh).toBe(1080);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("theatreFit: the largest 16:9 under the controls, backing store never below 1280x720", () => {
+    expect(theatreFit(1280, 800, 40, 1)).toEqual({ cssW: 1280, cssH: 720, backingW: 1280, backingH: 720 });
+    expect(theatreFit(1280, 700, 40, 1)).toEqual({ cssW: 1173, cssH: 659, backingW: 1280, backingH: 720 });
+    expect(theatreFit(1280, 800, 40, 2)).toEqual({ cssW: 1280, cssH: 720, backingW: 2560, backingH: 1440 });
+    expect(theatreFit(2560, 1440, 40, 1)).toEqual({ cssW: 2488, cssH: 1399, backingW: 2488, backingH: 1400 });
+  });
 });
 
 describe("the page around it", () => {

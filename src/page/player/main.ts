@@ -3,8 +3,9 @@
  * CSS), painted frame by frame by the video's own `sceneAt` and `paint`
  * (the native engine's scene and painter) from the episode's embedded
  * timeline and text plan. Play/pause, a scrub bar with a mark per turn,
- * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn),
- * a link to the current moment and the `georeplay render` command for an MP4.
+ * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn;
+ * f theatre, Escape out of it: theatre.ts), a link to the current moment and
+ * the `georeplay render` command for an MP4.
  *
  * Bundled on its own (bundle.ts) and inert until `mount` is first called.
  */
@@ -16,6 +17,7 @@ import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
 import { REPROJECTION_SIZE } from "./format.ts";
 import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
+import { Theatre } from "./theatre.ts";
 
 export type { PlaySource } from "./video.ts";
 
@@ -47,6 +49,8 @@ export interface PlayerHandle {
   mode(): Reprojection | null;
   /** Board pages: the lines the browser laid out so far (tests compare them with Node's text plan); null where the plan came embedded. */
   textPlan(): TextPlan | null;
+  /** Theatre mode (the `f` key): the player filling the screen. */
+  theatre(on: boolean): void;
   destroy(): void;
 }
 
@@ -103,9 +107,12 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   }
   const linkBtn = el("button", "link", "copy link");
   linkBtn.type = "button";
+  const theatreBtn = el("button", "theatre-btn", "theatre (f)");
+  theatreBtn.type = "button";
+  theatreBtn.setAttribute("aria-pressed", "false");
   const mode = el("span", "time");
-  bar.append(playBtn, time, speed, linkBtn, mode, scrub);
-  const keys = " Keys: space play/pause, ←/→ a frame, shift+←/→ a turn.";
+  bar.append(playBtn, time, speed, linkBtn, theatreBtn, mode, scrub);
+  const keys = " Keys: space play/pause, ←/→ a frame, shift+←/→ a turn, f theatre (Escape leaves it).";
   const note = el(
     "p",
     "note",
@@ -140,6 +147,8 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     const scene = sceneAt(video.spec, f, video.tx);
     const src = source;
     const cells = assets.cells;
+    // The scene is laid out at 1280x720; a theatre's larger backing store paints it scaled, sharp.
+    ctx.setTransform(canvas.width / scene.width, 0, 0, canvas.height / scene.height, 0, 0);
     paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
     painted = f;
   }
@@ -242,6 +251,19 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;
   });
 
+  const theatre = new Theatre(
+    root,
+    canvas,
+    () => bar.offsetHeight,
+    () => {
+      const on = theatre.active;
+      theatreBtn.textContent = on ? "leave theatre (Esc)" : "theatre (f)";
+      theatreBtn.setAttribute("aria-pressed", String(on));
+      painted = -1;
+      show(frame);
+    },
+  );
+  theatreBtn.addEventListener("click", () => theatre.toggle());
   playBtn.addEventListener("click", () => (playing ? pause() : play()));
   range.addEventListener("input", () => seek(Number(range.value)));
   linkBtn.addEventListener("click", () => {
@@ -257,7 +279,9 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
       const dir = ev.key === "ArrowRight" ? 1 : -1;
       pause();
       seek(ev.shiftKey ? stepTurnFrame(marks, frame, dir, total) : frame + dir);
-    } else handled = false;
+    } else if ((ev.key === "f" || ev.key === "F") && !ev.ctrlKey && !ev.metaKey && !ev.altKey) theatre.toggle();
+    else if (ev.key === "Escape" && theatre.active) theatre.leave();
+    else handled = false;
     if (handled) {
       ev.preventDefault();
       ev.stopPropagation();
@@ -283,9 +307,11 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     paintFrame: draw,
     mode: () => source?.mode ?? null,
     textPlan: () => video?.plan?.() ?? null,
+    theatre: (on) => (on ? theatre.enter() : theatre.leave()),
     destroy: () => {
       alive = false;
       pause();
+      theatre.leave();
       root.remove();
     },
   };
