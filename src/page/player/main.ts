@@ -15,7 +15,7 @@ import type { TextPlan } from "../../../video/text/layouter.ts";
 import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, type TurnMark } from "./clock.ts";
 import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
-import { REPROJECTION_SIZE } from "./format.ts";
+import { isView, REPROJECTION_SIZE } from "./format.ts";
 import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
 import { Theatre } from "./theatre.ts";
 
@@ -117,9 +117,9 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     "p",
     "note",
     (opts.source?.kind ?? "run") === "run"
-      ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames are approximate reprojections of a downscaled panorama." +
+      ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames take their pixels from those images where they saw them, the rest from a downscaled panorama (approximate)." +
           keys
-      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama, like every in-between frame; text is laid out by this browser with the video's fonts." +
+      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama; in-between frames take their pixels from the exact views where those saw them, the rest from the panorama; text is laid out by this browser with the video's fonts." +
           keys,
   );
   const mp4 = el("p", "note");
@@ -149,8 +149,12 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     const cells = assets.cells;
     // The scene is laid out at 1280x720; a theatre's larger backing store paints it scaled, sharp.
     ctx.setTransform(canvas.width / scene.width, 0, 0, canvas.height / scene.height, 0, 0);
+    src.begin();
     paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
     painted = f;
+    // What the viewport was drawn from: "view" (a verified view), "exact" (an in-between frame
+    // drawn from one where it saw the pixels), "reprojection" (the downscaled panorama alone).
+    root.dataset.frameFrom = src.drawnFrom();
   }
 
   function show(f: number): void {
@@ -221,7 +225,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     const panos = new Map<number, HTMLImageElement>();
     await Promise.all(
       [...v.files.values()].flat().map(async (f) => {
-        if (f.length === 1 && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
+        if (isView(f) && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
         else if (f.length === 4 && !panos.has(f[0])) panos.set(f[0], await decodeImage(a.panoUrls[f[0]]));
       }),
     );
