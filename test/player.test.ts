@@ -428,6 +428,44 @@ describe("theatre", () => {
     }
   }, 120_000);
 
+  it("where fullscreen is refused, an overlay over the page does the same; Escape leaves it", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // As in an iframe without allowfullscreen or a browser that says no.
+    await context.addInitScript(() => {
+      Element.prototype.requestFullscreen = () => Promise.reject(new TypeError("Permissions check failed"));
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`file://${pageFile}${timeHash(ID, 10)}`);
+      await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+      await page.focus(".player");
+      await page.keyboard.press("f");
+      await page.waitForTimeout(200); // the refusal settles
+      const on = await page.evaluate(() => {
+        const p = document.querySelector(".player") as HTMLElement;
+        const r = p.getBoundingClientRect();
+        const c = p.querySelector("canvas")!.getBoundingClientRect();
+        // What is on top at the canvas's centre: the canvas, not the page under the overlay.
+        const top = document.elementFromPoint(c.x + c.width / 2, c.y + c.height / 2);
+        return {
+          theatre: p.dataset.theatre,
+          root: [r.x, r.y, r.width, r.height],
+          canvas: [c.width, c.height],
+          onTop: top?.tagName,
+          full: document.fullscreenElement !== null,
+        };
+      });
+      expect(on).toEqual({ theatre: "overlay", root: [0, 0, 1280, 800], canvas: [1280, 720], onTop: "CANVAS", full: false });
+      await page.keyboard.press("Escape");
+      expect(await page.evaluate(() => (document.querySelector(".player") as HTMLElement).dataset.theatre ?? null)).toBeNull();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
   it("theatreFit: the largest 16:9 under the controls, backing store never below 1280x720", () => {
     expect(theatreFit(1280, 800, 40, 1)).toEqual({ cssW: 1280, cssH: 720, backingW: 1280, backingH: 720 });
     expect(theatreFit(1280, 700, 40, 1)).toEqual({ cssW: 1173, cssH: 659, backingW: 1280, backingH: 720 });
