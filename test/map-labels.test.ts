@@ -5,7 +5,9 @@
  * (video/parts/world-map.ts's worldMap, with Skia-measured text and the real
  * gazetteer cells from dist/map) never draws two label boxes that
  * intersect, never a label over a pin, and never two pins on one another.
- * Also the scale bar's round lengths and the cells a view reads.
+ * The place under the pins is named (beside them, ahead of smaller places):
+ * Trieste on the sample Trieste episode's real score card. Also the scale
+ * bar's round lengths and the cells a view reads.
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
@@ -17,6 +19,16 @@ import { cellsFor } from "../video/map/atlas.ts";
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { readPlaces } from "../src/film/shared/map-data.ts";
 import type { Prim } from "../video/scene/types.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./helpers.ts";
+import { EpisodeSchema } from "../replay/schema/episode.ts";
+import { TaskRowSchema } from "../replay/schema/task.ts";
+import { planEpisode } from "../replay/plan/segments.ts";
+import { buildTimeline } from "../replay/frames/build-timeline.ts";
+import { RolloutPropsSchema } from "../video/rollout/props.ts";
+import { sceneAt } from "../video/compositions.ts";
+import { placeLabels } from "../video/map/labels.ts";
 
 const tx = measuringLayouter(nodeMeasure(), readPlaces);
 
@@ -100,6 +112,78 @@ describe("map labels", () => {
     // The generator reaches the cases that matter: framings with place names, and pins moved apart.
     expect(named).toBeGreaterThan(60);
     expect(moved).toBeGreaterThan(20);
+  });
+
+  it("Trieste's score card names Trieste, under its pins, beside them and first; no village takes its place", () => {
+    const sample = join(ROOT, "rollouts", "sample");
+    const episode = EpisodeSchema.parse(JSON.parse(readFileSync(join(sample, "episodes.jsonl"), "utf8").split("\n")[0]));
+    expect(episode.episode_id).toBe("90a9d3eba5ce");
+    const rows = readFileSync(join(sample, "tasks.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => TaskRowSchema.parse(JSON.parse(l)));
+    const row = rows.find((r) => r.task_id === episode.task.task_id) ?? null;
+    const timeline = buildTimeline(planEpisode(episode, { fps: 30 }), episode, row, {
+      fps: 30,
+      width: 640,
+      height: 640,
+      framesDir: "frames",
+      verified: true,
+      keyframeSha: new Map(),
+    });
+    for (const output of [
+      { width: 1280, height: 720 },
+      { width: 1080, height: 1080 },
+    ]) {
+      const props = RolloutPropsSchema.parse({ ...timeline, output });
+      const scene = sceneAt({ composition: "Rollout", props }, props.totalFrames - 1, tx);
+      const texts = scene.prims.filter((p): p is Extract<Prim, { t: "text" }> => p.t === "text");
+      const trieste = texts.find((t) => t.text === "Trieste");
+      expect(trieste, `${output.width}x${output.height}: Trieste named`).toBeDefined();
+      // Beside the pins, never under them: its box meets neither pin.
+      const pins = scene.prims.filter((p): p is Extract<Prim, { t: "circle" }> => p.t === "circle" && p.r >= 10);
+      expect(pins.length).toBe(2);
+      const box = textBox(trieste!);
+      for (const p of pins) expect(meet(box, { x: p.x - p.r, y: p.y - p.r, w: 2 * p.r, h: 2 * p.r })).toBe(false);
+      // ...and close to them: within two pin widths of the nearer pin.
+      const near = Math.min(...pins.map((p) => Math.hypot(box.x + box.w / 2 - p.x, box.y + box.h / 2 - p.y)));
+      expect(near).toBeLessThan(box.w / 2 + 4 * pins[0].r);
+    }
+  });
+
+  it("a place under a pin is named beside it ahead of more populous places elsewhere, without its dot; one name per pin", () => {
+    const opts = { width: 400, height: 300, reserved: [], gap: 6, dot: 3, maxNames: 1 };
+    const laid = placeLabels(
+      [{ x: 200, y: 150, r: 11, label: { w: 40, h: 18 } }],
+      [
+        { x: 60, y: 60, w: 50, h: 15 }, // a bigger city away from the pin
+        { x: 202, y: 151, w: 50, h: 15 }, // the place under the pin
+        { x: 198, y: 149, w: 40, h: 15 }, // a village under it too
+      ],
+      opts,
+    );
+    expect(laid.names).toHaveLength(1);
+    expect(laid.names[0]).toMatchObject({ index: 1, dot: false });
+    const l = laid.names[0].label;
+    // Beside the pin (right of it), clear of it and of its label (above).
+    expect(l.x).toBeGreaterThanOrEqual(200 + 11);
+    expect(Math.abs(l.y + l.h / 2 - 150)).toBeLessThan(1);
+    const all = placeLabels(
+      [{ x: 200, y: 150, r: 11 }],
+      [
+        { x: 60, y: 60, w: 50, h: 15 },
+        { x: 202, y: 151, w: 50, h: 15 },
+        { x: 198, y: 149, w: 40, h: 15 },
+      ],
+      {
+        ...opts,
+        maxNames: 5,
+      },
+    );
+    expect(all.names.map((n) => [n.index, n.dot])).toEqual([
+      [1, false],
+      [0, true],
+    ]);
   });
 
   it("the scale bar is a round length in km, or m below 1 km, no longer than asked", () => {

@@ -2,9 +2,12 @@
  * Where a map's pins, their labels and its place names go, in pixels: pins
  * that would overlap are drawn apart (the later one moved off along a
  * leader line from its true spot), each label takes the first candidate
- * spot that meets nothing, and place names fill in, most populous first,
- * only where they meet nothing either. Pure and deterministic: the video
- * and the page place a map's labels with the same call.
+ * spot that meets nothing, then the place under each pin is named beside
+ * the pin (the place the map is about: its dot is hidden by the pin, and it
+ * wins over every smaller place around), then other place names fill in,
+ * most populous first, only where they meet nothing either. Pure and
+ * deterministic: the video and the page place a map's labels with the same
+ * call.
  *
  * Greedy candidate placement (the standard cartographic approach, as in
  * Imhof's rules and most label engines) rather than a library: the labels
@@ -51,6 +54,8 @@ export interface NameOut {
   /** The place's dot. */
   x: number;
   y: number;
+  /** False for a place under a pin: the pin marks it, its name sits beside the pin. */
+  dot: boolean;
   /** The name's box (top left). */
   label: Rect;
   /** Index into the names given. */
@@ -179,15 +184,39 @@ export function placeLabels(pins: PinIn[], names: NameIn[], o: LabelOptions): Ma
     return { ...s, label };
   });
   const namesOut: NameOut[] = [];
+  // The places under the pins first (most populous first, one per pin): beside the pin that covers them.
+  const marks = spots.flatMap((s, pin) => [{ x: s.x, y: s.y, r: s.r, pin }, ...(s.from ? [{ x: s.from[0], y: s.from[1], r: o.dot, pin }] : [])]);
+  const named = new Set<number>();
+  const covered = new Set<number>();
   names.forEach((n, index) => {
-    if (namesOut.length >= o.maxNames) return;
+    const dot = circleBox(n.x, n.y, o.dot + gap / 2);
+    const under = marks.filter((m) => intersects(dot, circleBox(m.x, m.y, m.r)));
+    if (under.length === 0) return;
+    covered.add(index);
+    if (under.every((m) => named.has(marks.indexOf(m))) || namesOut.length >= o.maxNames) return;
+    // Beside the nearest mark that has room, else beside the pin a covering true spot belongs to
+    // (that dot may sit inside another pin, with no room around it).
+    const away = (m: { x: number; y: number }) => Math.hypot(m.x - n.x, m.y - n.y);
+    const anchors = [...new Set([...under, ...under.map((m) => marks.find((k) => k.pin === m.pin)!)])].sort((a, b) => away(a) - away(b));
+    let label: Rect | undefined;
+    for (const m of anchors) {
+      label = [...nameCandidates(m.x, m.y, m.r, n.w, n.h, gap), ...candidates(m.x, m.y, m.r, n.w, n.h, gap / 2)].find(clear);
+      if (label) break;
+    }
+    if (!label) return;
+    for (const u of under) named.add(marks.indexOf(u));
+    labels.push(label);
+    namesOut.push({ x: n.x, y: n.y, dot: false, label, index });
+  });
+  names.forEach((n, index) => {
+    if (namesOut.length >= o.maxNames || covered.has(index)) return;
     const dot = circleBox(n.x, n.y, o.dot + gap / 2);
     if (!inside(dot, W, H) || obstacles.some((b) => intersects(dot, b)) || labels.some((b) => intersects(dot, b))) return;
     const label = nameCandidates(n.x, n.y, o.dot, n.w, n.h, gap).find(clear);
     if (!label) return;
     labels.push(label);
     obstacles.push(circleBox(n.x, n.y, o.dot));
-    namesOut.push({ x: n.x, y: n.y, label, index });
+    namesOut.push({ x: n.x, y: n.y, dot: true, label, index });
   });
   return { pins: pinsOut, names: namesOut };
 }

@@ -90,7 +90,7 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
 
   const halo = { color: "rgba(10,20,32,0.85)", width: 3 * unit };
   for (const n of laid.names) {
-    d.prims.push({ t: "circle", x: b.x + n.x, y: b.y + n.y, r: 3 * unit, fill: "#c9d1da", stroke: "#0e1116", lw: 1 * unit });
+    if (n.dot) d.prims.push({ t: "circle", x: b.x + n.x, y: b.y + n.y, r: 3 * unit, fill: "#c9d1da", stroke: "#0e1116", lw: 1 * unit });
     d.text(places[n.index][0], b.x + n.label.x, b.y + n.label.y + n.label.h / 2, nameFont, "#c9d1da", { halo });
   }
   laid.pins.forEach((p, i) => {

@@ -90,7 +90,9 @@ export function boardVideo(page: PageEpisode, play: PlayRecord): BoardVideo {
     if (job.kind === "keyframe") {
       const t = byTurn.get(job.turn);
       keyframeSha.set(job.file, t?.play.s ?? null);
-      if (t && t.page.image !== null) files.push([t.page.image]);
+      const f = play.frames[String(job.frameIndex)];
+      // The exact view, with its camera on the frame's panorama (in-between frames near it are drawn from it).
+      if (t && t.page.image !== null) files.push(f ? [t.page.image, f[0], job.pose.heading + f[1], job.pose.pitch, job.pose.fov] : [t.page.image]);
       else if (t?.page.pano) files.push([t.page.pano.pano, t.page.pano.heading, t.page.pano.pitch, t.page.pano.fov]);
       else throw new Error(`episode ${page.id} turn ${job.turn}: no view to show`);
       continue;

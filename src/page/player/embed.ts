@@ -78,6 +78,8 @@ export class PlayerEmbed {
     const byTurn = new Map(v.views.map((o) => [o.turn, o]));
     const keyframeSha = new Map<string, string | null>();
     const files: FileSource[] = [];
+    // Task frame -> its panorama in the page, where an in-between frame reads it.
+    const panoOf = new Map<number, number>();
     for (const job of plan.jobs) {
       const outcome = job.kind === "keyframe" ? byTurn.get(job.turn) : undefined;
       if (job.kind === "keyframe" && outcome?.jpeg && outcome.rendered) {
@@ -95,8 +97,17 @@ export class PlayerEmbed {
       } catch {
         return false; // the page lists the unreadable panorama already (verification read it)
       }
+      panoOf.set(job.frameIndex, pano);
       files.push([pano, job.pose.heading + (frame.compass_angle ?? 0), job.pose.pitch, job.pose.fov]);
     }
+    // The verified views on those panoramas, with their camera: in-between frames near them are drawn from them.
+    plan.jobs.forEach((job, i) => {
+      const f = files[i];
+      const pano = panoOf.get(job.frameIndex);
+      const frame = row.frames[job.frameIndex];
+      if (job.kind === "keyframe" && f.length === 1 && pano !== undefined && frame)
+        files[i] = [f[0], pano, job.pose.heading + (frame.compass_angle ?? 0), job.pose.pitch, job.pose.fov];
+    });
     const timeline = buildTimeline(plan, episode, row, {
       fps: PLAYER_FPS,
       width: 640,

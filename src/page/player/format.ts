@@ -21,8 +21,19 @@ export const REPROJECTION_SIZE = 320;
 export const PLAYER_META_ID = "gr-player";
 export const PLAYER_PANOS_ID = "gr-player-panos";
 
-/** A frame file: `[image]` a verified view in the page's image table, or `[pano, heading, pitch, fov]` a reprojection. */
-export type FileSource = [number] | [number, number, number, number];
+/**
+ * A frame file: `[image]` a verified view in the page's image table; `[image, pano, heading,
+ * pitch, fov]` the same with the camera it was seen from, on a panorama an in-between frame of
+ * the episode is reprojected from (exact.ts: those frames take their pixels from it where it
+ * covers them); or `[pano, heading, pitch, fov]` a reprojection.
+ */
+export type FileSource = [number] | [number, number, number, number] | ExactView;
+
+/** A verified view and its camera: `[image, pano, heading, pitch, fov]`. */
+export type ExactView = [number, number, number, number, number];
+
+/** Whether a frame file is a verified view (with or without its camera). */
+export const isView = (f: FileSource): f is [number] | ExactView => f.length !== 4;
 
 export interface PlayerEpisode {
   /** The Rollout composition's props: timeline, output size and text plan. */

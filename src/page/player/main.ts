@@ -3,8 +3,9 @@
  * CSS), painted frame by frame by the video's own `sceneAt` and `paint`
  * (the native engine's scene and painter) from the episode's embedded
  * timeline and text plan. Play/pause, a scrub bar with a mark per turn,
- * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn),
- * a link to the current moment and the `georeplay render` command for an MP4.
+ * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn;
+ * f theatre, Escape out of it: theatre.ts), a link to the current moment and
+ * the `georeplay render` command for an MP4.
  *
  * Bundled on its own (bundle.ts) and inert until `mount` is first called.
  */
@@ -14,8 +15,9 @@ import type { TextPlan } from "../../../video/text/layouter.ts";
 import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, type TurnMark } from "./clock.ts";
 import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
-import { REPROJECTION_SIZE } from "./format.ts";
+import { isView, REPROJECTION_SIZE } from "./format.ts";
 import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
+import { Theatre } from "./theatre.ts";
 
 export type { PlaySource } from "./video.ts";
 
@@ -47,6 +49,8 @@ export interface PlayerHandle {
   mode(): Reprojection | null;
   /** Board pages: the lines the browser laid out so far (tests compare them with Node's text plan); null where the plan came embedded. */
   textPlan(): TextPlan | null;
+  /** Theatre mode (the `f` key): the player filling the screen. */
+  theatre(on: boolean): void;
   destroy(): void;
 }
 
@@ -103,16 +107,19 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   }
   const linkBtn = el("button", "link", "copy link");
   linkBtn.type = "button";
+  const theatreBtn = el("button", "theatre-btn", "theatre (f)");
+  theatreBtn.type = "button";
+  theatreBtn.setAttribute("aria-pressed", "false");
   const mode = el("span", "time");
-  bar.append(playBtn, time, speed, linkBtn, mode, scrub);
-  const keys = " Keys: space play/pause, ←/→ a frame, shift+←/→ a turn.";
+  bar.append(playBtn, time, speed, linkBtn, theatreBtn, mode, scrub);
+  const keys = " Keys: space play/pause, ←/→ a frame, shift+←/→ a turn, f theatre (Escape leaves it).";
   const note = el(
     "p",
     "note",
     (opts.source?.kind ?? "run") === "run"
-      ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames are approximate reprojections of a downscaled panorama." +
+      ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames take their pixels from those images where they saw them, the rest from a downscaled panorama (approximate)." +
           keys
-      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama, like every in-between frame; text is laid out by this browser with the video's fonts." +
+      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama; in-between frames take their pixels from the exact views where those saw them, the rest from the panorama; text is laid out by this browser with the video's fonts." +
           keys,
   );
   const mp4 = el("p", "note");
@@ -140,8 +147,14 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     const scene = sceneAt(video.spec, f, video.tx);
     const src = source;
     const cells = assets.cells;
+    // The scene is laid out at 1280x720; a theatre's larger backing store paints it scaled, sharp.
+    ctx.setTransform(canvas.width / scene.width, 0, 0, canvas.height / scene.height, 0, 0);
+    src.begin();
     paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
     painted = f;
+    // What the viewport was drawn from: "view" (a verified view), "exact" (an in-between frame
+    // drawn from one where it saw the pixels), "reprojection" (the downscaled panorama alone).
+    root.dataset.frameFrom = src.drawnFrom();
   }
 
   function show(f: number): void {
@@ -212,7 +225,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     const panos = new Map<number, HTMLImageElement>();
     await Promise.all(
       [...v.files.values()].flat().map(async (f) => {
-        if (f.length === 1 && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
+        if (isView(f) && !views.has(f[0])) views.set(f[0], await decodeImage(a.viewUrls[f[0]]));
         else if (f.length === 4 && !panos.has(f[0])) panos.set(f[0], await decodeImage(a.panoUrls[f[0]]));
       }),
     );
@@ -242,6 +255,19 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;
   });
 
+  const theatre = new Theatre(
+    root,
+    canvas,
+    () => bar.offsetHeight,
+    () => {
+      const on = theatre.active;
+      theatreBtn.textContent = on ? "leave theatre (Esc)" : "theatre (f)";
+      theatreBtn.setAttribute("aria-pressed", String(on));
+      painted = -1;
+      show(frame);
+    },
+  );
+  theatreBtn.addEventListener("click", () => theatre.toggle());
   playBtn.addEventListener("click", () => (playing ? pause() : play()));
   range.addEventListener("input", () => seek(Number(range.value)));
   linkBtn.addEventListener("click", () => {
@@ -257,7 +283,9 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
       const dir = ev.key === "ArrowRight" ? 1 : -1;
       pause();
       seek(ev.shiftKey ? stepTurnFrame(marks, frame, dir, total) : frame + dir);
-    } else handled = false;
+    } else if ((ev.key === "f" || ev.key === "F") && !ev.ctrlKey && !ev.metaKey && !ev.altKey) theatre.toggle();
+    else if (ev.key === "Escape" && theatre.active) theatre.leave();
+    else handled = false;
     if (handled) {
       ev.preventDefault();
       ev.stopPropagation();
@@ -283,9 +311,11 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     paintFrame: draw,
     mode: () => source?.mode ?? null,
     textPlan: () => video?.plan?.() ?? null,
+    theatre: (on) => (on ? theatre.enter() : theatre.leave()),
     destroy: () => {
       alive = false;
       pause();
+      theatre.leave();
       root.remove();
     },
   };

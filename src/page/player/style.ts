@@ -14,5 +14,12 @@ export function playerCss(): string {
 .player .note{color:var(--muted);font-size:.78rem;margin:4px 0 0}
 .player code.cmd{display:inline-block;max-width:100%;overflow-x:auto;white-space:nowrap;vertical-align:middle;padding:1px 5px;background:var(--code);border-radius:4px}
 .player:focus-within{outline:2px solid var(--accent);outline-offset:1px}
+/* Theatre (theatre.ts): the player over everything, the canvas sized by script to fit above one row of controls. */
+.player.theatre{position:fixed;inset:0;z-index:2147483000;margin:0;border:0;border-radius:0;padding:0;background:#000;display:flex;flex-direction:column;align-items:flex-start;overflow:hidden}
+.player.theatre:focus-within{outline:none}
+.player.theatre canvas{border-radius:0;flex:none;aspect-ratio:auto}
+.player.theatre .bar{align-self:stretch;flex-wrap:nowrap;margin:auto 0 0;padding:6px 10px;background:var(--panel)}
+.player.theatre .scrub{flex:1 1 auto;min-width:120px}
+.player.theatre .note{display:none}
 `;
 }
