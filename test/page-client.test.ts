@@ -334,7 +334,6 @@ describe("board client: reprojection and per-task rows", () => {
       brow("a4", "a", 4, 0, null),
       brow("b4", "base", 4, 0, null),
     ],
-    textCap: 240,
     pano: { width: 1024, height: 512 },
   } satisfies BoardData;
   const byTask = episodesByTask(data.episodes);
