@@ -234,6 +234,19 @@ describe("the folder form (-o DIR/)", () => {
     const src = (await page.$$eval("#gr-detail .media img", (imgs) => imgs.map((i) => i.getAttribute("src")))).filter((s) => s !== null);
     expect(src.length).toBeGreaterThan(0);
     for (const s of src) expect(s).toMatch(/^views\/[0-9a-f]{64}\.jpg$/);
+    // The details load in batches as the reader goes; every word is searchable.
+    expect(log.requests.some((u) => u.endsWith("/data/episodes-0.js"))).toBe(true);
+    type RunTurn = { model?: { reply?: string | null } };
+    const raw = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as { episode_id: string; turns?: RunTurn[] });
+    const reply = raw.flatMap((e) => e.turns ?? []).find((t) => (t.model?.reply?.length ?? 0) > 80)!.model!.reply!;
+    const phrase = reply.slice(40, 70).toLowerCase();
+    const want = raw.filter((e) => JSON.stringify(e).toLowerCase().includes(JSON.stringify(phrase).slice(1, -1))).map((e) => e.episode_id);
+    expect(want.length).toBeGreaterThan(0);
+    expect((await search(page, phrase)).sort()).toEqual([...new Set(want)].sort());
+    expect(log.requests.some((u) => u.endsWith("/data/text-0.js"))).toBe(true);
     expect(log.requests.filter((u) => !u.startsWith(`file://${runFolder}/`))).toEqual([]);
     expect(log.errors).toEqual([]);
     await close();

@@ -6,8 +6,9 @@
  * the image part file, and only the small per-episode numbers for the summary
  * stay in memory. At the end the parts are joined into a temp file beside
  * the output and renamed into place. The folder form (`-o DIR/`) writes each
- * view as its exact file (views/<sha256>.jpg, full size) instead, and the
- * whole folder is renamed into place.
+ * view as its exact file (views/<sha256>.jpg, full size) instead, the
+ * episodes' details in batches of data files (output/run-batches.ts), and
+ * the whole folder is renamed into place.
  */
 import { basename } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
@@ -17,6 +18,7 @@ import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { checkTarget } from "./output/target.ts";
 import { PageFolder } from "./output/folder.ts";
+import { RunBatches } from "./output/run-batches.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
 import { pageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
@@ -62,6 +64,8 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
   const off = onAbort(opts.signal, cleanup);
   try {
     const images = new ImageTable(imgPart, size, folder);
+    // The folder form: the page lists rows; the details go to data files in batches.
+    const batches = folder ? new RunBatches(folder) : null;
     const player = opts.player === false ? null : new PlayerEmbed(panoPart, opts);
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
@@ -97,9 +101,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
             guessed: train.guessed,
           });
         }
-        await epPart.write((stats.length > 1 ? "," : "[") + scriptJson(page));
+        await epPart.write((stats.length > 1 ? "," : "[") + (batches ? batches.add(page) : scriptJson(page)));
       },
     });
+    batches?.flush();
     await epPart.write(stats.length ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close(), panoPart.close()]);
     if (stats.length === 0) {

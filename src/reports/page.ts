@@ -14,10 +14,6 @@ export function pageJson(r: BuildPageResult) {
     written: r.written,
     partial: r.partial,
     bytes: r.bytes,
-    form: r.form ?? null,
-    files: r.files ?? 0,
-    views_embedded: r.viewsEmbedded ?? 0,
-    views_left_out: r.viewsLeftOut ?? 0,
     episodes: r.episodes,
     formats: r.formats,
     views: r.views,
@@ -31,5 +27,9 @@ export function pageJson(r: BuildPageResult) {
     errored_episodes: r.erroredEpisodes,
     warnings: r.warnings,
     exit_code: pageExitCode(r),
+    form: r.form ?? null,
+    files: r.files ?? 0,
+    views_embedded: r.viewsEmbedded ?? 0,
+    views_left_out: r.viewsLeftOut ?? 0,
   };
 }
