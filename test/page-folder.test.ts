@@ -204,6 +204,26 @@ describe("the folder form (-o DIR/)", () => {
     await close();
   });
 
+  it("the player plays an episode from the folder, its views drawn from the view files, with no network request", async () => {
+    const ep = rawEpisodes(board).find((e) =>
+      e.turns.some((t) => t.image_kind === "view" && (t.camera_after?.fov_deg ?? 99) <= 45 && existsSync(join(folder, "views", `${t.image_sha256}.jpg`))),
+    )!;
+    const { page, log, close } = await open(join(folder, "index.html"), `#${ep.episode_id}`);
+    await page.waitForSelector(".player-slot button.start", { timeout: 20_000 });
+    await page.click(".player-slot button.start");
+    await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+    // Step through every turn (each keyframe a view file or a panorama), then play.
+    await page.focus(".player");
+    for (let i = 0; i < ep.turns.length; i++) await page.keyboard.press("Shift+ArrowRight");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Space");
+    await page.waitForFunction(() => Number(document.querySelector<HTMLElement>(".player")!.dataset.frame) > 10, null, { timeout: 30_000 });
+    expect(log.requests.some((u) => u.includes("/views/"))).toBe(true);
+    expect(log.requests.filter((u) => !u.startsWith(`file://${folder}/`))).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await close();
+  }, 120_000);
+
   it("is replaced as a whole on the next build, and the same inputs give the same bytes", () => {
     writeFileSync(join(folder, "views", "stale.jpg"), "left from an older build");
     const first = tree(folder);
