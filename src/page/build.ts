@@ -19,6 +19,7 @@ import { GeoreplayError } from "../../replay/io/errors.ts";
 import { checkTarget } from "./output/target.ts";
 import { PageFolder } from "./output/folder.ts";
 import { RunBatches } from "./output/run-batches.ts";
+import { rowOfEpisode } from "./client/state/rows.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
 import { pageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
@@ -101,7 +102,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
             guessed: train.guessed,
           });
         }
-        await epPart.write((stats.length > 1 ? "," : "[") + (batches ? batches.add(page) : scriptJson(page)));
+        await epPart.write((stats.length > 1 ? "," : "[") + (batches ? batches.add(page, rowOfEpisode(page)) : scriptJson(page)));
       },
     });
     batches?.flush();

@@ -23,7 +23,7 @@ import { PartFile, writePage } from "../part-file.ts";
 import { unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { checkTarget } from "../output/target.ts";
 import { PageFolder } from "../output/folder.ts";
-import { detailText } from "../client/state/rows.ts";
+import { detailText } from "../search-text.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";

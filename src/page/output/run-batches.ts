@@ -7,7 +7,8 @@
  * Only one batch is held in memory while building.
  */
 import type { PageEpisode } from "../model.ts";
-import { detailText, rowOfEpisode, type ListRow } from "../client/state/rows.ts";
+import { detailText } from "../search-text.ts";
+import type { ListRow } from "../list-row.ts";
 import { scriptJson } from "../escape.ts";
 import { dataScript, type PageFolder } from "./folder.ts";
 
@@ -24,9 +25,9 @@ export class RunBatches {
 
   constructor(private readonly folder: PageFolder) {}
 
-  /** Adds an episode; returns its list row (JSON for the page). */
-  add(page: PageEpisode): string {
-    const row: RunRow = { ...rowOfEpisode(page), batch: this.batch, at: this.details.length };
+  /** Adds an episode and its list row (the client's rowOfEpisode); returns the row as the page lists it (JSON). */
+  add(page: PageEpisode, listRow: ListRow): string {
+    const row: RunRow = { ...listRow, batch: this.batch, at: this.details.length };
     this.details.push(scriptJson(page));
     this.texts.push(JSON.stringify(detailText(page)));
     if (this.details.length === RUN_BATCH) this.flush();
