@@ -121,13 +121,7 @@ async function main(): Promise<void> {
     `  search           "${phrase}": first ${fmt(s.firstMs / 1000, 2)} s (reads every search text), again ${fmt(s.againMs / 1000, 2)} s · ${s.rows} rows · ${foreign.length} requests outside the folder · goal < 2 s`,
   );
   const ok =
-    page.seconds < 480 &&
-    page.maxRssMb < 600 &&
-    Math.min(...opens.map((o) => o.readyMs)) < 1000 &&
-    s.firstMs < 2000 &&
-    s.rows > 0 &&
-    foreign.length === 0 &&
-    opens.every((o) => o.requests >= 0);
+    page.seconds < 480 && page.maxRssMb < 600 && Math.min(...opens.map((o) => o.readyMs)) < 1000 && s.firstMs < 2000 && s.rows > 0 && foreign.length === 0;
   console.log(`  ${ok ? "goals met" : "GOALS NOT MET"}`);
   if (!ok) process.exitCode = 1;
 }
