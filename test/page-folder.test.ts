@@ -17,6 +17,8 @@ import { createHash } from "node:crypto";
 import { chromium, type Browser } from "playwright-core";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
+import { detailText } from "../src/page/search-text.ts";
+import type { PageEpisode } from "../src/page/model.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 
@@ -318,6 +320,22 @@ describe("the one-file form (-o page.html)", () => {
     expect(zoomsOut.length === 0 || wideIn.length === 0).toBe(true);
     expect(inPage.size).toBe(j.views_embedded);
   }, 120_000);
+});
+
+describe("the search text (one function for both forms)", () => {
+  it("holds every line of every text, lower-cased, each distinct line once (prompts that repeat the conversation shrink)", () => {
+    const history = "System: you are a GeoGuessr agent.\nTurn 1: a road in the hills.";
+    const turn = (prompt: string, reply: string) => ({ reply, reasoning: null, prompt, feedback: null, call: null, errors: [] as string[] });
+    const e = { turns: [turn(history, "Maybe ALPS."), turn(`${history}\nTurn 2: a sign in Cyrillic.`, "Serbia, then.")], errors: [] };
+    const text = detailText(e as unknown as Pick<PageEpisode, "turns" | "errors">);
+    expect(text.split("\n")).toEqual([
+      "maybe alps.",
+      "system: you are a geoguessr agent.",
+      "turn 1: a road in the hills.",
+      "serbia, then.",
+      "turn 2: a sign in cyrillic.",
+    ]);
+  });
 });
 
 describe("bad -o targets: exit 2 before any work, nothing left behind", () => {
