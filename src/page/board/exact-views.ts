@@ -95,7 +95,8 @@ export class ExactViewTable {
   /** Which candidates go in: every one in the folder form; else zooms' prefix, then the others' prefix in what is left. */
   private choose(budgetBytes: number): boolean[] {
     if ("folder" in this.out) return this.candidates.map(() => true);
-    let left = Math.min(budgetBytes, this.out.budgetBytes);
+    // Every candidate costs at least its "null," in the table.
+    let left = Math.min(budgetBytes, this.out.budgetBytes) - 5 * this.candidates.length;
     const chosen = this.candidates.map(() => false);
     for (const zoom of [true, false]) {
       for (let n = 0; n < this.candidates.length; n++) {
