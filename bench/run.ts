@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { run, ROOT } from "./common.ts";
 
-const benches = ["verify", "frames", "render", "batch", "page", "player", "report", "board-page", "board-player", "maps"];
+const benches = ["verify", "frames", "render", "batch", "page", "player", "report", "board-page", "board-folder", "board-player", "maps"];
 let failed = 0;
 for (const name of benches) {
   const file = join(ROOT, "dist", "bench", `${name}.js`);

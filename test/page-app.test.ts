@@ -294,7 +294,7 @@ describe("transcripts", () => {
     await close();
   });
 
-  it("shows each turn's prompt and the episode's config, collapsed, with one expand all; cut replies name their file by its path in the board", async () => {
+  it("shows each turn's prompt and the episode's config, collapsed, with one expand all; the episode names its file by its path in the board and holds every word", async () => {
     const raw = JSON.parse(readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-1", "episodes.jsonl"), "utf8").split("\n")[0]);
     const { page, close } = await open(boardOut, `#${fixture.markdownEpisode}`);
     await shownEpisode(page, fixture.markdownEpisode);
@@ -308,8 +308,10 @@ describe("transcripts", () => {
     expect(await config.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     expect(await page.textContent(`[id="t-${fixture.markdownEpisode}-1"] details.prompt pre`)).toBe(raw.turns[1].prompt);
     for (const [k, v] of Object.entries(raw.config as Record<string, unknown>)) expect(await config.textContent()).toContain(`${k}${String(v)}`);
-    // The reply is cut on boards: its file is named by its path in the board, not "episodes.jsonl".
-    expect(await page.textContent("#gr-detail")).toMatch(/full text at sonnet-5\/pass-0\/shard-1\/episodes\.jsonl:1/);
+    // The episode names its file by its path in the board, not "episodes.jsonl"; its reply is whole (nothing is cut).
+    expect(await page.textContent("#gr-detail .ep-head .meta")).toMatch(/sonnet-5\/pass-0\/shard-1\/episodes\.jsonl:1/);
+    expect(await page.textContent("#gr-detail")).not.toMatch(/full text at|first [\d,]+ of/);
+    expect(await page.textContent(`[id="t-${fixture.markdownEpisode}-1"] pre.raw`)).toBe(raw.turns[1].model.reply);
     await close();
   });
 });
@@ -429,14 +431,16 @@ describe("layout and views", () => {
     await close();
   });
 
-  it("board pages embed the exact verified bytes of zooms (fov <= 45), once per digest; other views are reprojections, said once per episode", async () => {
+  it("board pages embed the exact verified bytes of views (zooms first within --max-mb), once per digest; views without them are reprojections, said once per episode", async () => {
     type Turn = { turn: number; image_sha256?: string; camera_after?: { fov_deg: number } | null; image_kind?: string };
     const raw = readFileSync(join(fixture.dir, "sonnet-5", "pass-0", "shard-0", "episodes.jsonl"), "utf8")
       .split("\n")
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as { episode_id: string; turns: Turn[] });
     const html = readFileSync(boardOut, "utf8");
-    const table = JSON.parse(/<script type="application\/json" id="gr-images">([\s\S]*?)<\/script>/.exec(html)![1]) as string[];
+    const table = (JSON.parse(/<script type="application\/json" id="gr-images">([\s\S]*?)<\/script>/.exec(html)![1]) as (string | null)[]).filter(
+      (u): u is string => u !== null,
+    );
     const digests = table.map((u) =>
       createHash("sha256")
         .update(Buffer.from(u.split(",")[1], "base64"))
@@ -461,11 +465,12 @@ describe("layout and views", () => {
         .update(Buffer.from(src!.split(",")[1], "base64"))
         .digest("hex"),
     ).toBe(zoom.image_sha256);
-    // Wide views stay reprojections, and the episode says so once.
-    const wide = ep.turns.filter((t) => t.image_kind === "view" && t.camera_after!.fov_deg > 45).length;
-    expect(await page.locator("#gr-detail .media canvas.view").count()).toBeGreaterThanOrEqual(wide > 0 ? 1 : 0);
-    expect(await page.locator("#gr-detail .reproj-note").count()).toBe(1);
-    expect(await page.textContent("#gr-detail .reproj-note")).toMatch(/zoom\(s\) at fov ≤ 45° \(turns [\d, ]+\) are the exact verified bytes/);
+    // Views with their exact bytes in the page are images; only the others (here: mismatches) are reprojections, said once.
+    const canvases = await page.locator("#gr-detail .media canvas.view").count();
+    const exact = ep.turns.filter((t) => t.image_kind === "view" && digests.includes(t.image_sha256!)).length;
+    expect(await page.locator("#gr-detail .media img").count()).toBe(exact);
+    expect(await page.locator("#gr-detail .reproj-note").count()).toBe(canvases ? 1 : 0);
+    if (canvases) expect(await page.textContent("#gr-detail .reproj-note")).toMatch(/the other \d+ view\(s\) \(turns [\d, ]+\) are the exact verified bytes/);
     expect(log.errors).toEqual([]);
     await close();
   });

@@ -250,9 +250,17 @@ describe("board page", () => {
         expect(row).toEqual([a[j]?.turns[i] ? String(a[j].turns[i].turn) : null, b[j]?.turns[i] ? String(b[j].turns[i].turn) : null]),
       );
     });
-    // Views are reprojected from the embedded panoramas, labelled as such.
-    await page.waitForFunction(() => document.querySelector("#gr-compare canvas.view[data-drawn]") !== null);
-    expect(await page.textContent("#gr-compare .media .reproj")).toBe("browser reprojection");
+    // Views are their exact verified bytes where the page holds them (no label), else reprojected from the embedded panoramas, labelled as such.
+    await page.waitForFunction(() => document.querySelector("#gr-compare .media img[src], #gr-compare canvas.view[data-drawn]") !== null);
+    const media = await page.$$eval("#gr-compare .media", (ms) =>
+      ms.map((m) => ({
+        img: m.querySelector("img") !== null,
+        canvas: m.querySelector("canvas.view") !== null,
+        label: m.querySelector(".reproj")?.textContent ?? null,
+      })),
+    );
+    expect(media.some((m) => m.img)).toBe(true);
+    for (const m of media) if (m.img || m.canvas) expect(m.label).toBe(m.canvas ? "browser reprojection" : null);
     expect(await page.textContent("#gr-compare .cmp-head")).toContain("ckpt-a vs base");
     expect(log.errors).toEqual([]);
     expect(log.requests).toEqual([`file://${out}`]);

@@ -226,7 +226,7 @@ describe("client bundle", () => {
     expect(a.script).toBe(b.script);
     expect(a.script).not.toMatch(/<\/script|<!--/i);
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
-    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the views' reprojection
+    // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the one search text, the views' reprojection
     // (shared with the player), markdown-it, the video's font names (the maps' labels), and of the player only its
     // play-button hook and clock (its own bundle is separate).
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.startsWith("node_modules/"));
@@ -235,6 +235,7 @@ describe("client bundle", () => {
       "src/page/player/clock.ts",
       "src/page/player/hook.ts",
       "src/page/reproject.ts",
+      "src/page/search-text.ts",
       "video/text/fonts.ts",
     ]);
     expect(Object.keys(a.inputs).some((p) => p.startsWith("node_modules/markdown-it/"))).toBe(true);
@@ -334,7 +335,6 @@ describe("board client: reprojection and per-task rows", () => {
       brow("a4", "a", 4, 0, null),
       brow("b4", "base", 4, 0, null),
     ],
-    textCap: 240,
     pano: { width: 1024, height: 512 },
   } satisfies BoardData;
   const byTask = episodesByTask(data.episodes);

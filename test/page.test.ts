@@ -886,8 +886,13 @@ describe("georeplay page: --json and incomplete input", () => {
       "errored_episodes",
       "warnings",
       "exit_code",
+      "form",
+      "files",
+      "views_embedded",
+      "views_left_out",
     ]);
     expect(j).toMatchObject({ out, written: true, partial: false, episodes: 10, views: 76, checked: 76, match: 74, mismatch: 2, problems: [], exit_code: 1 });
+    expect(j).toMatchObject({ form: "file", files: 1, views_embedded: j.images, views_left_out: 0 });
     expect(j.formats).toEqual({ eval: 10, train: 0, example: 0 });
     expect(j.bytes).toBe(readFileSync(out).length);
     expect(r.stderr).toContain("2 view(s) do not match");

@@ -1,7 +1,7 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { DEFAULT_EXACT_MB } from "../page/page-options.ts";
+import { DEFAULT_MAX_MB } from "../page/page-options.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
@@ -12,26 +12,43 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   imageSize: number;
   title?: string;
   baseline?: string;
-  exactZoomsMb: number;
+  maxMb: number;
+  exactZoomsMb?: number;
   player: boolean;
   partial?: boolean;
 }
 
 export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   ...inputOptions(),
-  out: { flags: "-o, --out <file.html>", description: "the HTML file to write (atomically)", required: true },
-  imageSize: { flags: "--image-size <px>", description: "longest side of the embedded views (32..640)", parse: positiveInt, default: DEFAULT_IMAGE_SIZE },
+  out: {
+    flags: "-o, --out <file.html|dir/>",
+    description:
+      "file.html: one self-contained file; dir/ (a trailing slash, or an existing folder): the folder form, index.html beside data/ and views/ (every view exact); written atomically",
+    required: true,
+  },
+  imageSize: {
+    flags: "--image-size <px>",
+    description: "one-file run pages: longest side of the embedded views (32..640); the folder form keeps the exact 640 px files",
+    parse: positiveInt,
+    default: DEFAULT_IMAGE_SIZE,
+  },
   title: { flags: "--title <text>", description: "page title" },
   baseline: {
     flags: "--baseline <arm>",
     description:
       "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
   },
+  maxMb: {
+    flags: "--max-mb <mb>",
+    description:
+      "one-file board pages: size budget; the exact views fill what the rest of the page leaves, zooms (fov <= 45) first, then the others (left-out views are reprojected; -o dir/ keeps them all)",
+    parse: nonNegativeNumber,
+    default: DEFAULT_MAX_MB,
+  },
   exactZoomsMb: {
     flags: "--exact-zooms-mb <mb>",
-    description: "board pages: embed the exact verified bytes of zooms (fov <= 45) up to this many MB (0: none)",
+    description: "one-file board pages: give the exact views this many MB whatever the rest of the page takes (overrides --max-mb; 0: none)",
     parse: nonNegativeNumber,
-    default: DEFAULT_EXACT_MB,
   },
   player: { flags: "--no-player", description: "leave out the in-page video player (and the panoramas, fonts and timelines it embeds)" },
   partial: {
@@ -44,9 +61,9 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
 export function registerPage(program: Command): void {
   const cmd = program
     .command("page")
-    .summary("write one self-contained HTML page showing every turn of a run (works offline)")
+    .summary("write an HTML page showing every turn of a run: one self-contained file, or a folder (works offline)")
     .description(
-      "Re-renders and verifies every recorded view, then writes a single HTML file with the run\n" +
+      "Re-renders and verifies every recorded view, then writes an HTML page with the run\n" +
         "summary, a searchable, filterable and sortable episode list (state in the address: reload and\n" +
         "Back restore it; the filtered rows download as CSV), and each episode turn by turn: the view\n" +
         "(badged match / mismatch / resolved; click or v enlarges it), the prompt, the action, the reply\n" +
@@ -54,6 +71,19 @@ export function registerPage(program: Command): void {
         "feedback, tokens, latency, the episode's config and the outcome on an offline map. Nothing is\n" +
         "fetched when it opens; trace text never runs (no raw HTML, inert links, no images fetched)\n" +
         "and a strict Content-Security-Policy pins the page's own script.\n\n" +
+        "Two forms, one reader and one search (every word of every reply, reasoning and prompt in both):\n" +
+        "  -o page.html   one self-contained file (the default). Run pages embed every view downscaled\n" +
+        "                 (--image-size); board pages embed the exact verified views by priority within\n" +
+        "                 --max-mb (zooms first) and reproject the rest from the panoramas, saying on stderr\n" +
+        "                 how many were left out.\n" +
+        "  -o page/       a folder (a trailing slash, or an existing folder): page/index.html beside\n" +
+        "                 data/ (episode details and search text, loaded as you read) and views/ (every\n" +
+        "                 verified view as the exact JPEG the model saw, named by its sha256). Opens from\n" +
+        "                 disk (file://) with no server and no network; for boards of any size. The folder\n" +
+        "                 is built beside the target and renamed into place; a folder georeplay wrote is\n" +
+        "                 replaced as a whole, any other non-empty folder is refused.\n" +
+        "A target that cannot be written (a file where the folder should be, a path under a file, a\n" +
+        "read-only place) is refused before any work (exit 2).\n\n" +
         "Sweep folders add geoeval's mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
@@ -72,6 +102,7 @@ export function registerPage(program: Command): void {
         "  georeplay page traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ -o training.html\n" +
         "  georeplay page sweep/ --tasks tasks/ --panos panos/ -o sweep.html --json\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
+        "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board/\n" +
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )
     .action(
@@ -97,6 +128,10 @@ export function registerPage(program: Command): void {
         } else if (r.partial) {
           err.push(`partial page: ${r.errors.length} problem(s) kept georeplay from reading the whole run; they are listed at the top of the page`);
         }
+        if (r.written && r.viewsLeftOut)
+          err.push(
+            `${r.viewsLeftOut} of ${r.viewsLeftOut + (r.viewsEmbedded ?? 0)} verified view(s) did not fit the page's budget (--max-mb) and are reprojected from the panoramas; -o DIR/ (the folder form) keeps every one exact`,
+          );
         if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
         if (err.length) process.stderr.write(err.join("\n") + "\n");
         if (o.json) process.stdout.write(JSON.stringify(pageJson(r), null, 2) + "\n");
@@ -107,8 +142,12 @@ export function registerPage(program: Command): void {
             r.views || !r.recordedImages.checked ? `${r.views} views` : "",
             r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
           ].filter(Boolean);
-          const images = o.baseline !== undefined ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
-          process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
+          const images =
+            o.baseline !== undefined
+              ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
+              : `${r.images} distinct images`;
+          const where = r.form === "folder" ? `${r.out} (a folder of ${r.files} files: open ${r.out.replace(/\/?$/, "/")}index.html)` : r.out;
+          process.stdout.write(`wrote ${where} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
         }
         process.exitCode = pageExitCode(r);
       }),

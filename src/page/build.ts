@@ -5,16 +5,21 @@
  * page JSON appended to a part file, its distinct views are downscaled into
  * the image part file, and only the small per-episode numbers for the summary
  * stay in memory. At the end the parts are joined into a temp file beside
- * the output and renamed into place.
+ * the output and renamed into place. The folder form (`-o DIR/`) writes each
+ * view as its exact file (views/<sha256>.jpg, full size) instead, the
+ * episodes' details in batches of data files (output/run-batches.ts), and
+ * the whole folder is renamed into place.
  */
-import { mkdirSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
 import { resolveInputs } from "../../replay/formats/inputs.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
-import { ioReason } from "../../replay/io/jsonl.ts";
+import { checkTarget } from "./output/target.ts";
+import { PageFolder } from "./output/folder.ts";
+import { RunBatches } from "./output/run-batches.ts";
+import { rowOfEpisode } from "./client/state/rows.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
 import { pageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
@@ -41,23 +46,27 @@ export function checkImageSize(size: number): number {
 export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
   const size = checkImageSize(opts.imageSize ?? DEFAULT_IMAGE_SIZE);
   if (opts.baseline !== undefined) return buildBoardPage({ ...opts, baseline: opts.baseline });
+  const target = checkTarget(opts.out);
   const sources = await resolveInputs(opts.episodes, opts.format);
   const sweepFiles = new Set(sources.filter((s) => s.sweep !== null).map((s) => s.file));
-  try {
-    mkdirSync(dirname(opts.out), { recursive: true });
-  } catch (e) {
-    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
-  }
-  const epPart = new PartFile(opts.out);
-  const imgPart = new PartFile(opts.out);
-  const panoPart = new PartFile(opts.out);
-  const off = onAbort(opts.signal, () => {
+  const folder = target.form === "folder" ? new PageFolder(target.path) : null;
+  // Temp part files sit beside the target (never inside the folder being built); the page goes to `pagePath`.
+  const beside = target.path;
+  const pagePath = folder ? `${folder.tmp}/index.html` : target.path;
+  const epPart = new PartFile(beside);
+  const imgPart = new PartFile(beside);
+  const panoPart = new PartFile(beside);
+  const cleanup = () => {
     epPart.remove();
     imgPart.remove();
     panoPart.remove();
-  });
+    folder?.remove();
+  };
+  const off = onAbort(opts.signal, cleanup);
   try {
-    const images = new ImageTable(imgPart, size);
+    const images = new ImageTable(imgPart, size, folder);
+    // The folder form: the page lists rows; the details go to data files in batches.
+    const batches = folder ? new RunBatches(folder) : null;
     const player = opts.player === false ? null : new PlayerEmbed(panoPart, opts);
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
@@ -93,9 +102,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
             guessed: train.guessed,
           });
         }
-        await epPart.write((stats.length > 1 ? "," : "[") + scriptJson(page));
+        await epPart.write((stats.length > 1 ? "," : "[") + (batches ? batches.add(page, rowOfEpisode(page)) : scriptJson(page)));
       },
     });
+    batches?.flush();
     await epPart.write(stats.length ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close(), panoPart.close()]);
     if (stats.length === 0) {
@@ -141,6 +151,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       },
       summariseRun(stats),
       player !== null && player.count > 0,
+      target.form,
     );
     // The player's panoramas go in its own inert table at the end of the tail (player/embed.ts).
     let tail: (string | PartFile)[] = [parts.tail];
@@ -148,12 +159,23 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       const [before, after] = playerTail(parts.tail, player);
       tail = [before, panoPart, after];
     }
-    const bytes = await writePage(opts.out, [parts.head, epPart, parts.middle, imgPart, ...tail], opts.signal);
-    return { ...result, written: true, partial: report.errors.length > 0, bytes };
+    const bytes = await writePage(pagePath, [parts.head, epPart, parts.middle, imgPart, ...tail], opts.signal);
+    if (folder) {
+      folder.counted(bytes);
+      folder.commit();
+    }
+    return {
+      ...result,
+      written: true,
+      partial: report.errors.length > 0,
+      bytes: folder ? folder.bytes : bytes,
+      form: target.form,
+      files: folder ? folder.files : 1,
+      viewsEmbedded: images.count,
+      viewsLeftOut: 0,
+    };
   } finally {
-    epPart.remove();
-    imgPart.remove();
-    panoPart.remove();
+    cleanup();
     off();
   }
 }

@@ -4,6 +4,8 @@
  */
 import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
+import type { PageForm } from "./output/target.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -19,12 +21,18 @@ export interface BuildPageOptions {
    * at the top. Without it nothing is written in that case.
    */
   partial?: boolean;
+  /** `x.html`: one self-contained file; `DIR/` (a trailing slash, or an existing folder): the folder form (index.html, data/, views/). */
   out: string;
   /** Longest side of the embedded views, px (default 320). */
   imageSize?: number;
   jobs?: number;
   title?: string;
-  /** Board pages: at most this many MB of exact zoom views (fov <= 45, the verified bytes); 0 = none (default DEFAULT_EXACT_MB). */
+  /**
+   * Board pages in the one-file form: the page's size budget, MB (default DEFAULT_MAX_MB). The exact
+   * views fill what the rest of the page leaves, zooms first (board/exact-views.ts); the folder form holds them all.
+   */
+  maxMb?: number;
+  /** The older budget: the exact views alone get this many MB (0: none); overrides maxMb when given. */
   exactZoomsMb?: number;
   /** false (`--no-player`): no in-page video player, and none of the panoramas, fonts and timelines it embeds. */
   player?: boolean;
@@ -41,8 +49,15 @@ export interface BuildPageResult {
   written: boolean;
   /** The page was written although the run could not be read completely (--partial). */
   partial: boolean;
-  /** Size of the written page (0 when nothing was written). */
+  /** Size of the written page, all files of the folder form together (0 when nothing was written). */
   bytes: number;
+  /** "file" (one HTML file) or "folder" (index.html, data/, views/); set when written. */
+  form?: PageForm;
+  /** Files written: 1 for the one-file form. */
+  files?: number;
+  /** Board pages: exact verified views in the page, and left out of a one-file page by its budget (their turns reproject the panorama). */
+  viewsEmbedded?: number;
+  viewsLeftOut?: number;
   episodes: number;
   formats: { eval: number; train: number; example: number };
   /** View turns re-rendered and checked. */
@@ -63,10 +78,28 @@ export interface BuildPageResult {
 }
 
 /**
- * Default budget of a board page's exact zoom views, MB: about 40% of the
- * generated 12,800-episode board page (40 MB), keeping it under its 60 MB goal.
+ * Default size budget of a one-file board page, MB: the held-out-size board
+ * (640 episodes) opens in under a second at this size; the folder form
+ * (`-o DIR/`) has no budget and keeps every view.
  */
+export const DEFAULT_MAX_MB = 12;
+
+/** The older default of --exact-zooms-mb (the bench's board-player still passes it). */
 export const DEFAULT_EXACT_MB = 16;
+
+/** What a one-file board page's views may take: spooled while building (at most), and given the rest of the page at the end. */
+export function viewBudget(opts: Pick<BuildPageOptions, "maxMb" | "exactZoomsMb">): { spoolBytes: number; viewBytes(restBytes: number): number } {
+  const mb = (flag: string, v: number) => {
+    if (!Number.isFinite(v) || v < 0) throw new GeoreplayError(`${flag} ${v}: expected a number of MB, 0 or more`);
+    return v * 1e6;
+  };
+  if (opts.exactZoomsMb !== undefined) {
+    const views = mb("--exact-zooms-mb", opts.exactZoomsMb);
+    return { spoolBytes: views, viewBytes: () => views };
+  }
+  const page = mb("--max-mb", opts.maxMb ?? DEFAULT_MAX_MB);
+  return { spoolBytes: page, viewBytes: (rest) => Math.max(0, page - rest) };
+}
 
 /** A build's result before the page is written (nothing written yet), from the verifier's report. */
 export function unwrittenResult(

@@ -27,5 +27,9 @@ export function pageJson(r: BuildPageResult) {
     errored_episodes: r.erroredEpisodes,
     warnings: r.warnings,
     exit_code: pageExitCode(r),
+    form: r.form ?? null,
+    files: r.files ?? 0,
+    views_embedded: r.viewsEmbedded ?? 0,
+    views_left_out: r.viewsLeftOut ?? 0,
   };
 }

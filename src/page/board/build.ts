@@ -1,13 +1,14 @@
 /**
  * `buildPage` with a baseline: a board page. The report's numbers come from
  * the report engine (replay/board: readBoard -> boardReport), never
- * recomputed here. Episodes stream from verifyRun as for every page, but at
- * board scale nothing per view is embedded: each episode's detail (text cut
- * at TEXT_CAP characters) goes to its task's gzip chunk, each panorama once
- * into the panorama table, and only a small row per episode stays in memory.
+ * recomputed here. Episodes stream from verifyRun as for every page: each
+ * episode's detail (every word) goes to its task's gzip chunk, each panorama
+ * once into the panorama table, each verified view to the exact-view table
+ * (exact-views.ts: every one as a file in the folder form, by priority within
+ * --max-mb in the one-file form), and only a small row per episode stays in
+ * memory.
  */
-import { mkdirSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename } from "node:path";
 import { readBoard, boardReport } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
@@ -18,9 +19,11 @@ import type { Episode } from "../../../replay/schema/episode.ts";
 import { tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
-import { ioReason } from "../../../replay/io/jsonl.ts";
 import { PartFile, writePage } from "../part-file.ts";
-import { DEFAULT_EXACT_MB, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
+import { unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
+import { checkTarget } from "../output/target.ts";
+import { PageFolder } from "../output/folder.ts";
+import { detailText } from "../search-text.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -33,9 +36,6 @@ import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
-/** Replies, reasoning and prompts are cut here in board pages: the full text of 12,800 episodes is over a GB. */
-export const TEXT_CAP = 240;
-
 /** The board's own report, or why there is none for this baseline. */
 async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise<{ report: Report; notes: string[] }> {
   const board = await readBoard(opts.episodes, { signal: opts.signal });
@@ -46,14 +46,12 @@ async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise
   return { report, notes: board.notes };
 }
 
-const cut = (s: string | null) => (s !== null && s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) : s);
-
 /** Views the verifier rendered (a view it could not render already has its problem reported). */
 const RENDERED = new Set(["match", "resolved", "mismatch"]);
 
 /**
- * The episode as its chunk stores it: text cut (with the full lengths), views
- * pointing at panoramas; and the panoramas that could not be embedded.
+ * The episode as its chunk stores it: every word, views pointing at their
+ * exact bytes and at panoramas; and the panoramas that could not be embedded.
  */
 async function compactEpisode(
   page: PageEpisode,
@@ -84,11 +82,11 @@ async function compactEpisode(
       }
       if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
     }
-    // Zooms: the verified bytes themselves (only where they are the recorded view: match or resolved).
+    // The verified bytes themselves, only where they are the recorded view (match or resolved).
     let image: number | null = null;
     const o = outcomes.get(t.turn);
-    if (t.kind === "view" && cam && cam.fov_deg <= EXACT_MAX_FOV && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
-      image = await exact.table.add(o.rendered, o.jpeg);
+    if (t.kind === "view" && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
+      image = exact.table.add(o.rendered, o.jpeg, cam != null && cam.fov_deg <= EXACT_MAX_FOV);
     }
     turns.push({
       ...t,
@@ -96,12 +94,6 @@ async function compactEpisode(
       map: null,
       mapRef: t.map ? chunk.addMap(t.map) : null,
       image,
-      reply: cut(t.reply),
-      reasoning: cut(t.reasoning),
-      prompt: cut(t.prompt),
-      replyChars: t.reply?.length ?? 0,
-      reasoningChars: t.reasoning?.length ?? 0,
-      promptChars: t.prompt?.length ?? 0,
       pano,
     });
   }
@@ -110,28 +102,29 @@ async function compactEpisode(
 }
 
 export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
-  const exactMb = opts.exactZoomsMb ?? DEFAULT_EXACT_MB;
-  if (!Number.isFinite(exactMb) || exactMb < 0) throw new GeoreplayError("--exact-zooms-mb: expected a number of MB, 0 or more");
-  try {
-    mkdirSync(dirname(opts.out), { recursive: true });
-  } catch (e) {
-    throw new GeoreplayError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
-  }
+  const budget = viewBudget(opts);
+  const target = checkTarget(opts.out);
   const { report, notes } = await reportFor(opts);
-  const chunkPart = new PartFile(opts.out);
-  const panoPart = new PartFile(opts.out);
-  const exactPart = new PartFile(opts.out);
-  const chunks = new TaskChunks(tempPathFor(opts.out));
+  const folder = target.form === "folder" ? new PageFolder(target.path) : null;
+  // Temp part files sit beside the target (never inside the folder being built); the page goes to `pagePath`.
+  const beside = target.path;
+  const pagePath = folder ? `${folder.tmp}/index.html` : target.path;
+  const chunkPart = new PartFile(beside);
+  const panoPart = new PartFile(beside);
+  const exactPart = new PartFile(beside);
+  const chunks = new TaskChunks(tempPathFor(beside));
+  const exactViews = new ExactViewTable(folder ? { folder } : { spool: tempPathFor(beside), budgetBytes: budget.spoolBytes });
   const cleanup = () => {
     chunkPart.remove();
     panoPart.remove();
     exactPart.remove();
     chunks.remove();
+    exactViews.remove();
+    folder?.remove();
   };
   const off = onAbort(opts.signal, cleanup);
   try {
     const panos = new PanoTable(panoPart);
-    const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
     const compareMaps = new CompareMapTable();
     const player = opts.player === false ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
     const stats: EpisodeStats[] = [];
@@ -145,8 +138,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       panos: opts.panos,
       format: opts.format,
       jobs: opts.jobs,
-      // The JPEG bytes come back for every view; only zooms (fov <= 45) are kept, per episode.
-      keepImages: exactMb > 0,
+      // The JPEG bytes come back for every view, per episode (the exact-view table keeps what it may use).
+      keepImages: folder !== null || budget.spoolBytes > 0,
       signal: opts.signal,
       onProgress: opts.onProgress,
       onEpisode: async (v) => {
@@ -173,7 +166,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           });
         }
         const play = player ? await player.record(v, compact, panos, opts.panos) : null;
-        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact));
+        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact), detailText(compact));
         compareMaps.add(page.index, v.episode);
         const o = v.episode.outcome ?? null;
         rows.push({
@@ -211,18 +204,18 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       tasks: report.tasks,
       countries,
       episodes: rows.map(({ taskKey: _, ...r }) => r),
-      textCap: TEXT_CAP,
       pano: { width: panos.width, height: panos.height },
     };
 
     const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
     if (errors.length && !opts.partial) return result;
 
-    await chunks.writeTo(chunkPart, (task) => {
+    const compare = (task: number) => {
       const maps = compareMaps.maps(task);
       return maps === null ? null : scriptJson(maps);
-    });
-    await Promise.all([chunkPart.close(), panoPart.close(), exactPart.close()]);
+    };
+    if (folder) chunks.writeFiles(folder, compare);
+    else await chunks.writeTo(chunkPart, compare);
     const parts = pageParts(
       {
         title:
@@ -245,14 +238,34 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
       summariseRun(stats),
       player !== null && player.count > 0,
+      target.form,
     );
     const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;
+    const dataJson = scriptJson(data);
+    // The one-file form: the views fill what the rest of the page leaves of --max-mb (or --exact-zooms-mb, if given).
+    await Promise.all([chunkPart.close(), panoPart.close()]);
+    const rest = [parts.head, dataJson, parts.middle, parts.between!, parts.exact!, tail].reduce((n, p) => n + Buffer.byteLength(p), 0);
+    await exactViews.finish(exactPart, budget.viewBytes(rest + chunkPart.bytes + panoPart.bytes));
+    await exactPart.close();
     const bytes = await writePage(
-      opts.out,
-      [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
+      pagePath,
+      [parts.head, dataJson, parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
       opts.signal,
     );
-    return { ...result, written: true, partial: errors.length > 0, bytes };
+    if (folder) {
+      folder.counted(bytes);
+      folder.commit();
+    }
+    return {
+      ...result,
+      written: true,
+      partial: errors.length > 0,
+      bytes: folder ? folder.bytes : bytes,
+      form: target.form,
+      files: folder ? folder.files : 1,
+      viewsEmbedded: exactViews.embedded,
+      viewsLeftOut: exactViews.leftOut,
+    };
   } finally {
     cleanup();
     off();

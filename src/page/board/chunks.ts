@@ -5,13 +5,16 @@
  * file as it comes (bounded memory); at the end each part becomes a TaskChunk
  * (`{"episodes": [...], "maps": [...], "compare": ...}`, turn maps stored once, the compare maps drawn once every
  * guess is known), gzipped (level 9, no timestamp: same input, same bytes)
- * and written as a base64 string.
+ * and written as a base64 string: into the page's chunk table (one-file form)
+ * or each to its own data script, data/chunk-<n>.js, beside a compact search
+ * text, data/text-<n>.js (folder form: the page loads them as the reader goes).
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { ImageSink } from "../images.ts";
+import { dataScript, type PageFolder } from "../output/folder.ts";
 
 export class TaskChunks {
   /** Task index -> episodes written so far. */
@@ -26,10 +29,11 @@ export class TaskChunks {
     return join(this.dir, `task-${task}.json`);
   }
 
-  /** Appends one episode's JSON to its task; returns its position in the chunk. */
-  add(task: number, json: string): number {
+  /** Appends one episode's JSON (and its search text, lower-cased) to its task; returns its position in the chunk. */
+  add(task: number, json: string, text: string): number {
     const at = this.counts.get(task) ?? 0;
     appendFileSync(this.file(task), (at ? "," : "[") + json);
+    appendFileSync(this.textFile(task), (at ? "," : "[") + JSON.stringify(text));
     this.counts.set(task, at + 1);
     return at;
   }
@@ -53,6 +57,10 @@ export class TaskChunks {
     return at;
   }
 
+  private textFile(task: number): string {
+    return join(this.dir, `text-${task}.json`);
+  }
+
   private mapFile(task: number): string {
     return join(this.dir, `maps-${task}.json`);
   }
@@ -67,15 +75,27 @@ export class TaskChunks {
     let bytes = 0;
     let first = true;
     for (const t of this.order()) {
-      const maps = compare(t);
-      const turnMaps = existsSync(this.mapFile(t)) ? `,"maps":${readFileSync(this.mapFile(t), "utf8")}]` : "";
-      const json = `{"episodes":${readFileSync(this.file(t), "utf8")}]${turnMaps}${maps === null ? "" : `,"compare":${maps}`}}`;
-      const entry = `${first ? "" : ","}"${gzipSync(Buffer.from(json, "utf8"), { level: 9 }).toString("base64")}"`;
+      const entry = `${first ? "" : ","}"${this.chunk(t, compare(t))}"`;
       first = false;
       bytes += entry.length;
       await sink.write(entry);
     }
     return bytes;
+  }
+
+  /** The folder form: each chunk, in order(), as data/chunk-<n>.js, and its search text as data/text-<n>.js. */
+  writeFiles(folder: PageFolder, compare: (task: number) => string | null = () => null): void {
+    this.order().forEach((t, n) => {
+      folder.write(`data/chunk-${n}.js`, dataScript("chunk", n, `"${this.chunk(t, compare(t))}"`));
+      folder.write(`data/text-${n}.js`, dataScript("text", n, readFileSync(this.textFile(t), "utf8") + "]"));
+    });
+  }
+
+  /** A task's chunk as base64 gzip JSON. */
+  private chunk(t: number, maps: string | null): string {
+    const turnMaps = existsSync(this.mapFile(t)) ? `,"maps":${readFileSync(this.mapFile(t), "utf8")}]` : "";
+    const json = `{"episodes":${readFileSync(this.file(t), "utf8")}]${turnMaps}${maps === null ? "" : `,"compare":${maps}`}}`;
+    return gzipSync(Buffer.from(json, "utf8"), { level: 9 }).toString("base64");
   }
 
   remove(): void {

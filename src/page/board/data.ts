@@ -23,8 +23,6 @@ export interface BoardData {
   /** Task index -> country (from its episodes). */
   countries: Record<string, string | null>;
   episodes: BoardEpisodeRow[];
-  /** Replies and reasoning longer than this are cut in the page (the full text is in the source file:line). */
-  textCap: number;
   /** Size of the embedded panoramas the views are reprojected from. */
   pano: { width: number; height: number };
 }

@@ -1,9 +1,11 @@
 /**
  * The board page's lazy data: episode chunks (base64 gzip JSON, one per task,
  * gunzipped by the browser's DecompressionStream when first needed) and the
- * panorama table, from which each view is reprojected into a canvas when it
- * scrolls into view. Both tables sit after the script in the file: they are
- * read only once the parser is past them (DOMContentLoaded).
+ * panorama table, from which a view without its exact bytes is reprojected
+ * into a canvas when it scrolls into view. The tables sit after the script
+ * in the file: they are read only once the parser is past them
+ * (DOMContentLoaded). In the folder form each chunk is its own data script,
+ * with a compact search text beside it (data-files.ts).
  */
 import type { PageEpisode } from "../model.ts";
 import type { PanoRef } from "../model.ts";
@@ -11,6 +13,8 @@ import type { TaskChunk } from "../board/data.ts";
 import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "../reproject.ts";
 import { LazyImages } from "./images.ts";
+import { dataFile, isFolderForm } from "./data-files.ts";
+import { detailText } from "./state/rows.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {
   if (document.readyState !== "loading") resolve();
@@ -25,6 +29,16 @@ function table(id: string): string[] {
 export class Chunks {
   private strings: string[] | null = null;
   private cache = new Map<number, Promise<TaskChunk>>();
+  private folder = isFolderForm();
+
+  /** `hasImage`: whether an exact view is in the page (a turn whose view was left out reprojects). */
+  constructor(private readonly hasImage: (n: number) => boolean = () => true) {}
+
+  /** A task's episodes' search texts (lower-cased, in chunk order): the folder form's compact file, else from the chunk. */
+  async texts(n: number): Promise<string[]> {
+    if (this.folder) return dataFile<string[]>("text", n);
+    return (await this.get(n)).map((e) => detailText(e));
+  }
 
   /** A task's episode details, in chunk order (a row's `at`). */
   async get(n: number): Promise<PageEpisode[]> {
@@ -40,8 +54,12 @@ export class Chunks {
 
   private async load(n: number): Promise<TaskChunk> {
     await domReady;
-    this.strings ??= table("gr-chunks");
-    const b64 = this.strings[n];
+    let b64: unknown;
+    if (this.folder) b64 = await dataFile<string>("chunk", n);
+    else {
+      this.strings ??= table("gr-chunks");
+      b64 = this.strings[n];
+    }
     if (typeof b64 !== "string") return { episodes: [] };
     const bin = atob(b64);
     const bytes = new Uint8Array(bin.length);
@@ -49,7 +67,11 @@ export class Chunks {
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
     const chunk = JSON.parse(text) as TaskChunk;
     // Each distinct map is stored once per chunk: the turns get theirs back (shared objects).
-    for (const e of chunk.episodes) for (const t of e.turns) if (t.mapRef != null) t.map = chunk.maps?.[t.mapRef] ?? null;
+    for (const e of chunk.episodes)
+      for (const t of e.turns) {
+        if (t.mapRef != null) t.map = chunk.maps?.[t.mapRef] ?? null;
+        if (t.image != null && !this.hasImage(t.image)) t.image = null;
+      }
     return chunk;
   }
 }
@@ -71,8 +93,8 @@ export class PanoMedia implements Media {
     private readonly height: number,
   ) {}
 
-  /** Zooms (fov <= 45) are embedded exactly: the verified bytes, from the page's image table. */
-  private exact = new LazyImages("gr-images");
+  /** Exact views: the verified bytes, from the page's image table (data URLs, or the folder form's view files). */
+  readonly exact = new LazyImages("gr-images");
 
   image(n: number, alt: string, size: number): HTMLElement {
     return this.exact.image(n, alt, size);

@@ -1,7 +1,9 @@
 /**
  * Lazy images: the image table (a JSON array of data URLs after the script
- * in the file) is parsed on first use, and each image decodes only when its
- * turn scrolls near the viewport (IntersectionObserver sets `src`).
+ * in the file; in the folder form, paths of the view files beside the page)
+ * is parsed on first use, and each image decodes only when its turn scrolls
+ * near the viewport (IntersectionObserver sets `src`). A null entry is a
+ * view left out of a one-file page (its turn reprojects the panorama).
  */
 export class LazyImages {
   private table: string[] | null = null;
@@ -33,7 +35,12 @@ export class LazyImages {
       this.table = JSON.parse(node.textContent || "[]") as string[];
     }
     const u = this.table[n];
-    return typeof u === "string" && u.startsWith("data:image/") ? u : null;
+    return typeof u === "string" && (u.startsWith("data:image/") || /^views\/[0-9a-f]{64}\.(jpg|png|webp)$/.test(u)) ? u : null;
+  }
+
+  /** Whether table entry n holds an image (call once the page is parsed). */
+  has(n: number): boolean {
+    return this.source(n) !== null;
   }
 
   /** An <img> for table entry n, filled in when it comes into view. */

@@ -100,19 +100,30 @@ export interface PageParts {
   tail: string;
 }
 
-export function pageParts(info: RunInfo, summary: ModelSummary[], player = false): PageParts {
-  // The player's code comes first and stays inert (a function) until the first play.
-  const css = pageCss() + (player ? playerCss() : "");
-  const script = (player ? playerScript() + "\n" : "") + clientScript();
-  const csp = [
+/**
+ * The page's policy: nothing but its own pinned script and style, and images
+ * from data: URLs. The folder form (form "folder") adds the files beside it:
+ * its data scripts run only because the pinned script inserts them
+ * ('strict-dynamic': no script named by address, no inline script but the
+ * pinned one), and its views are images of its own origin (file:// included).
+ */
+export function pageCsp(css: string, script: string, form: "file" | "folder"): string {
+  return [
     "default-src 'none'",
-    "img-src data:",
+    form === "folder" ? "img-src data: 'self'" : "img-src data:",
     "font-src data:",
     `style-src ${cspHash(css)}`,
-    `script-src ${cspHash(script)}`,
+    form === "folder" ? `script-src ${cspHash(script)} 'strict-dynamic'` : `script-src ${cspHash(script)}`,
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
+}
+
+export function pageParts(info: RunInfo, summary: ModelSummary[], player = false, form: "file" | "folder" = "file"): PageParts {
+  // The player's code comes first and stays inert (a function) until the first play.
+  const css = pageCss() + (player ? playerCss() : "");
+  const script = (player ? playerScript() + "\n" : "") + clientScript();
+  const csp = pageCsp(css, script, form);
   const verified =
     info.checked === 0
       ? info.recorded
@@ -131,7 +142,7 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
   const rerendered = info.views ? ` · ${info.views} view turns re-rendered` : "";
   const images = info.recorded ? ` · ${info.recorded} recorded images` : "";
   const head = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">

@@ -10,7 +10,7 @@ import type { PageEpisode } from "../../model.ts";
 import { el, fmt, readJson } from "../dom.ts";
 import { Chunks, PanoMedia } from "../board-media.ts";
 import { storeFromAddress } from "../state/store.ts";
-import { detailText, rowText, type ListRow } from "../state/rows.ts";
+import { rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList } from "./list/list.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
@@ -27,8 +27,8 @@ export function startBoard(): void {
   const byId = new Map<string, BoardEpisodeRow>();
   for (const e of data.episodes) if (!byId.has(e.id)) byId.set(e.id, e);
   const byTask = episodesByTask(data.episodes);
-  const chunks = new Chunks();
   const media = new PanoMedia(data.pano.width, data.pano.height);
+  const chunks = new Chunks((n) => media.exact.has(n));
 
   // Search: a row's own fields at once; replies, prompts and feedback once its task's chunk has been read.
   const texts = new Map<string, string>();
@@ -43,10 +43,12 @@ export function startBoard(): void {
   let loaded: Promise<void> | null = null;
   const loadText = () =>
     (loaded ??= (async () => {
-      const n = new Set(data.episodes.map((r) => r.chunk));
-      for (const c of n) {
-        const eps = await chunks.get(c);
-        for (const r of data.episodes) if (r.chunk === c && eps[r.at]) texts.set(r.id, rowText(r) + "\n" + detailText(eps[r.at]));
+      const n = [...new Set(data.episodes.map((r) => r.chunk))];
+      const all = await Promise.all(n.map((c) => chunks.texts(c)));
+      const byChunk = new Map(n.map((c, i) => [c, all[i]]));
+      for (const r of data.episodes) {
+        const t = byChunk.get(r.chunk)?.[r.at];
+        if (t !== undefined) texts.set(r.id, rowText(r) + "\n" + t);
       }
     })());
 

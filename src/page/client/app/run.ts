@@ -5,6 +5,8 @@
  */
 import type { PageEpisode } from "../../model.ts";
 import { readJson } from "../dom.ts";
+import { dataFile, isFolderForm } from "../data-files.ts";
+import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
 import { detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
@@ -15,29 +17,75 @@ import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
 
-export function startRun(): void {
-  const doc = document;
+/** Where the run page's episodes come from: the page itself (one file), or its data files in batches (the folder form). */
+interface RunSource {
+  rows: ListRow[];
+  has(id: string): boolean;
+  get(id: string): PageEpisode | null | Promise<PageEpisode | null>;
+  text(r: ListRow): string;
+  loadText?(): Promise<void>;
+}
+
+function inlineSource(): RunSource {
   const episodes = readJson<PageEpisode[]>("gr-episodes");
   const byId = new Map<string, PageEpisode>();
   for (const e of episodes) if (!byId.has(e.id)) byId.set(e.id, e);
-  const rows = episodes.map(rowOfEpisode);
   const texts = new Map<string, string>();
-  const text = (r: ListRow) => {
-    let t = texts.get(r.id);
-    if (t === undefined) texts.set(r.id, (t = rowText(r) + "\n" + detailText(byId.get(r.id)!)));
-    return t;
+  return {
+    rows: episodes.map(rowOfEpisode),
+    has: (id) => byId.has(id),
+    get: (id) => byId.get(id) ?? null,
+    text: (r) => {
+      let t = texts.get(r.id);
+      if (t === undefined) texts.set(r.id, (t = rowText(r) + "\n" + detailText(byId.get(r.id)!)));
+      return t;
+    },
   };
+}
+
+function folderSource(): RunSource {
+  const rows = readJson<RunRow[]>("gr-episodes");
+  const byId = new Map<string, RunRow>();
+  for (const r of rows) if (!byId.has(r.id)) byId.set(r.id, r);
+  // Search: a row's own fields at once; every word once the batches' search texts are read.
+  const texts = new Map<string, string>();
+  let loaded: Promise<void> | null = null;
+  return {
+    rows,
+    has: (id) => byId.has(id),
+    get: async (id) => {
+      const r = byId.get(id);
+      return r ? ((await dataFile<PageEpisode[]>("episodes", r.batch))[r.at] ?? null) : null;
+    },
+    text: (r) => texts.get(r.id) ?? rowText(r),
+    loadText: () =>
+      (loaded ??= (async () => {
+        const batches = [...new Set(rows.map((r) => r.batch))];
+        const all = await Promise.all(batches.map((b) => dataFile<string[]>("text", b)));
+        const byBatch = new Map(batches.map((b, i) => [b, all[i]]));
+        for (const r of rows) {
+          const t = byBatch.get(r.batch)?.[r.at];
+          if (t !== undefined) texts.set(r.id, rowText(r) + "\n" + t);
+        }
+      })()),
+  };
+}
+
+export function startRun(): void {
+  const doc = document;
+  const src = isFolderForm() ? folderSource() : inlineSource();
+  const rows = src.rows;
 
   const store = storeFromAddress();
   const root = doc.getElementById("gr-detail") as HTMLElement;
   const detail: DetailView = new DetailView(
     doc,
     store,
-    { has: (id) => byId.has(id), get: (id) => byId.get(id) ?? null, rewardLabel: "env reward" },
+    { has: src.has, get: src.get, rewardLabel: "env reward" },
     new LazyImages("gr-images"),
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );
-  const list = new EpisodeList(doc, store, { rows, text, kind: "run" }, (id) => detail.open(id, null));
+  const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null));
   bindLightbox(doc);
   const episodeKeys = episodeKeyMap({
     open: () => (detail.current ? { id: detail.current.id, turns: detail.current.turns.map((t) => t.turn), turn: detail.currentTurn } : null),
@@ -51,9 +99,9 @@ export function startRun(): void {
   list.apply();
   const s = store.get();
   if (s.route.kind !== "none") void detail.render(s, null);
-  else if (episodes.length && window.matchMedia("(min-width: 821px)").matches) {
+  else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
     // The first episode, shown without a history entry (the address stays as it was).
-    store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? episodes[0].id, turn: null } }, "none");
+    store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");
   }
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();

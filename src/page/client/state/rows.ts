@@ -51,10 +51,8 @@ export function rowText(r: ListRow): string {
     .toLowerCase();
 }
 
-/** An episode's text as search sees it: replies, reasoning, prompts, feedback, actions and errors. */
-export function detailText(e: Pick<PageEpisode, "turns" | "errors">): string {
-  return [...e.turns.flatMap((t) => [t.reply, t.reasoning, t.prompt, t.feedback, t.call, ...t.errors]), ...e.errors].filter(Boolean).join("\n").toLowerCase();
-}
+/** An episode's text as search sees it (one function with the folder form's search texts). */
+export { detailText } from "../../search-text.ts";
 
 export interface ListFilters {
   /** Search text ("" = any); matched lower-cased. */

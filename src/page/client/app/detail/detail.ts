@@ -261,7 +261,7 @@ export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "rewa
       el(
         "p",
         "note reproj-note",
-        `${reprojected.length} view(s) marked “browser reprojection” (turns ${reprojected.map((t) => t.turn).join(", ")}) are drawn here from the embedded panorama (approximate); ${exact.length ? `the ${exact.length} zoom(s) at fov ≤ 45° (turns ${exact.map((t) => t.turn).join(", ")}) are the exact verified bytes. ` : ""}Every view was re-rendered while the page was built and its bytes checked against the recorded sha256: ${ok} of ${reprojected.length} reprojected ones match.`,
+        `${reprojected.length} view(s) marked “browser reprojection” (turns ${reprojected.map((t) => t.turn).join(", ")}) are drawn here from the embedded panorama (approximate); ${exact.length ? `the other ${exact.length} view(s) (turns ${exact.map((t) => t.turn).join(", ")}) are the exact verified bytes. ` : ""}Every view was re-rendered while the page was built and its bytes checked against the recorded sha256: ${ok} of ${reprojected.length} reprojected ones match.`,
       ),
     );
   }

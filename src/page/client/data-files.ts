@@ -1,0 +1,42 @@
+/**
+ * The folder form's data scripts (data/<kind>-<n>.js): file:// pages cannot
+ * fetch, but may load a script, so each file calls `georeplayData(kind, n,
+ * payload)` and this module hands the payload to whoever asked. The CSP lets
+ * a data script run only because this code inserted it ('strict-dynamic').
+ * The one-file form has no data files: `isFolderForm()` is false.
+ */
+const waiting = new Map<string, { resolve(v: unknown): void; reject(e: Error): void }>();
+const loaded = new Map<string, Promise<unknown>>();
+
+(window as unknown as { georeplayData: (kind: string, n: number, payload: unknown) => void }).georeplayData = (kind, n, payload) => {
+  const key = `${kind}-${n}`;
+  waiting.get(key)?.resolve(payload);
+  waiting.delete(key);
+};
+
+/** True for a page written with `-o DIR/` (its template marks the root element). */
+export const isFolderForm = (): boolean => document.documentElement.dataset.form === "folder";
+
+/** The payload of data/<kind>-<n>.js, loaded once. */
+export function dataFile<T>(kind: string, n: number): Promise<T> {
+  const key = `${kind}-${n}`;
+  let p = loaded.get(key);
+  if (!p) {
+    p = new Promise<unknown>((resolve, reject) => {
+      waiting.set(key, { resolve, reject });
+      const s = document.createElement("script");
+      s.src = `data/${key}.js`;
+      s.async = true;
+      s.onerror = () => {
+        waiting.delete(key);
+        loaded.delete(key);
+        reject(new Error(`data/${key}.js could not be loaded: is the page folder complete?`));
+      };
+      // The payload is handed over; the element is no longer needed.
+      s.onload = () => s.remove();
+      document.head.appendChild(s);
+    });
+    loaded.set(key, p);
+  }
+  return p as Promise<T>;
+}
