@@ -107,7 +107,7 @@ export function registerPage(program: Command): void {
             r.views || !r.recordedImages.checked ? `${r.views} views` : "",
             r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
           ].filter(Boolean);
-          const images = o.baseline !== undefined ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
+          const images = r.board ? `${r.images} panoramas, views reprojected in the browser` : `${r.images} distinct images`;
           process.stdout.write(`wrote ${r.out} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
         }
         process.exitCode = pageExitCode(r);

@@ -1,5 +1,6 @@
 /**
- * `buildPage` with a baseline: a board page. The report's numbers come from
+ * `buildPage` of a board (a sweep or board folder, or any eval input with
+ * --baseline): a board page. The report's numbers come from
  * the report engine (replay/board: readBoard -> boardReport), never
  * recomputed here. Episodes stream from verifyRun as for every page, but at
  * board scale nothing per view is embedded: each episode's detail (text cut
@@ -8,7 +9,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { basename, dirname } from "node:path";
-import { readBoard, boardReport } from "../../../replay/board/index.ts";
+import { readBoard, boardReport, type Board } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
 import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
@@ -36,15 +37,23 @@ import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 /** Replies, reasoning and prompts are cut here in board pages: the full text of 12,800 episodes is over a GB. */
 export const TEXT_CAP = 240;
 
-/** The board's own report, or why there is none for this baseline. */
-async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise<{ report: Report; notes: string[] }> {
-  const board = await readBoard(opts.episodes, { signal: opts.signal });
-  const report = boardReport(board, { baseline: opts.baseline });
-  if (!report.paired) {
+/**
+ * The board's own report: the engine's object for these inputs and this
+ * --baseline, exactly as `georeplay report [--baseline ARM] --json` gives it.
+ * Without --baseline the page pairs nothing (baseline null): the user picks
+ * any two arms to compare.
+ */
+async function reportFor(opts: BoardPageOptions): Promise<{ report: Report; notes: string[]; baseline: string | null }> {
+  const board = opts.board ?? (await readBoard(opts.episodes, { signal: opts.signal }));
+  const report = boardReport(board, opts.baseline === undefined ? {} : { baseline: opts.baseline });
+  if (opts.baseline !== undefined && !report.paired) {
     throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
   }
-  return { report, notes: board.notes };
+  return { report, notes: board.notes, baseline: opts.baseline ?? null };
 }
+
+/** A board page's options: --baseline optional; `board` when the caller has read it already (board/input.ts). */
+export type BoardPageOptions = BuildPageOptions & { board?: Board };
 
 const cut = (s: string | null) => (s !== null && s.length > TEXT_CAP ? s.slice(0, TEXT_CAP) : s);
 
@@ -109,7 +118,7 @@ async function compactEpisode(
   return { episode: { ...page, turns }, problems: said };
 }
 
-export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
+export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageResult> {
   const exactMb = opts.exactZoomsMb ?? DEFAULT_EXACT_MB;
   if (!Number.isFinite(exactMb) || exactMb < 0) throw new GeoreplayError("--exact-zooms-mb: expected a number of MB, 0 or more");
   try {
@@ -117,7 +126,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   } catch (e) {
     throw new GeoreplayError(`-o ${opts.out}: cannot create its folder: ${ioReason(e)}`);
   }
-  const { report, notes } = await reportFor(opts);
+  const { report, notes, baseline } = await reportFor(opts);
   const chunkPart = new PartFile(opts.out);
   const panoPart = new PartFile(opts.out);
   const exactPart = new PartFile(opts.out);
@@ -206,7 +215,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       if (!(String(r.task) in countries) || countries[String(r.task)] === null) countries[String(r.task)] = r.country;
     }
     const data: BoardData = {
-      baseline: opts.baseline,
+      baseline,
       arms: report.arms.map((a) => a.arm),
       tasks: report.tasks,
       countries,
@@ -215,7 +224,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       pano: { width: panos.width, height: panos.height },
     };
 
-    const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
+    const result = { ...unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors), board: true };
     if (errors.length && !opts.partial) return result;
 
     await chunks.writeTo(chunkPart, (task) => {
@@ -241,7 +250,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         recorded: 0,
         sections: "",
         incomplete: errors.map((e) => e.message),
-        board: boardSections(report, notes),
+        board: boardSections(report, notes, baseline),
       },
       summariseRun(stats),
       player !== null && player.count > 0,
