@@ -25,7 +25,7 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   baseline: {
     flags: "--baseline <arm>",
     description:
-      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+      "pair a board page's arms against this one: the paired deltas of `georeplay report --baseline ARM` and their forest plot, per-task deltas against it (also makes episodes files named one by one a board page)",
   },
   exactZoomsMb: {
     flags: "--exact-zooms-mb <mb>",
@@ -54,7 +54,12 @@ export function registerPage(program: Command): void {
         "feedback, tokens, latency, the episode's config and the outcome on an offline map. Nothing is\n" +
         "fetched when it opens; trace text never runs (no raw HTML, inert links, no images fetched)\n" +
         "and a strict Content-Security-Policy pins the page's own script.\n\n" +
-        "Sweep folders add geoeval's mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
+        "A sweep or board folder (its **/episodes.jsonl, as `georeplay report` reads them) is a board\n" +
+        "page, with or without --baseline: it opens at geoeval's tables (the numbers of `georeplay\n" +
+        "report`: arms ranked by mean-of-k, behaviour; with --baseline ARM the paired deltas and a forest\n" +
+        "plot), then a per-task table of any two arms (click a header to sort; filter by country,\n" +
+        "verdict or text), a compare view (#compare/<task>/<armA>/<armB>: both arms' attempts side by\n" +
+        "side) and every episode. GRPO\n" +
         "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
         "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
         '(badged "recorded image"; no --tasks/--panos needed).\n\n' +
@@ -70,7 +75,7 @@ export function registerPage(program: Command): void {
       "\nExamples:\n" +
         "  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html\n" +
         "  georeplay page traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ -o training.html\n" +
-        "  georeplay page sweep/ --tasks tasks/ --panos panos/ -o sweep.html --json\n" +
+        "  georeplay page board/ --tasks tasks/ --panos panos/ -o board.html --json\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
     )

@@ -22,6 +22,8 @@ export function attemptLink(r: BoardEpisodeRow): HTMLAnchorElement {
   const a = el("a", "ep-link" + (r.env === null ? " uncounted" : ""), `${r.sample ?? "?"}: ${r.score.toFixed(3)}`) as HTMLAnchorElement;
   a.href = episodeHash(r.id, null);
   a.dataset.id = r.id;
+  a.dataset.sample = r.sample === null ? "" : String(r.sample);
+  a.dataset.counted = String(r.env !== null);
   a.title = `${r.arm} · attempt ${r.sample ?? "?"} · episode ${r.id} · reward ${r.score.toFixed(4)} · env reward ${fmt(r.env, 4)}${r.env === null ? " · not counted: unscored (no env reward)" : ""}`;
   return a;
 }
