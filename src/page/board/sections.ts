@@ -66,8 +66,9 @@ export function pairedSection(r: Report): string {
 }
 
 /** Without --baseline nothing is paired: say how to get the paired table and forest plot. */
-function unpairedNote(): string {
-  return `<p class="explain" id="gr-board-unpaired">No arm is paired against a baseline on this page. Build it with <code>--baseline ARM</code> for the paired deltas (n, delta, se, 95% CI, better on) and the forest plot, as <code>georeplay report --baseline ARM</code> prints them; below, the per-task table and the compare view take any two arms.</p>`;
+function unpairedNote(arms: number): string {
+  const below = arms < 2 ? "" : "; below, the per-task table and the compare view take any two arms";
+  return `<p class="explain" id="gr-board-unpaired">No arm is paired against a baseline on this page. Build it with <code>--baseline ARM</code> for the paired deltas (n, delta, se, 95% CI, better on) and the forest plot, as <code>georeplay report --baseline ARM</code> prints them${below}.</p>`;
 }
 
 /** The per-task table's head: one arm's report numbers, and a second arm's beside them (the baseline's by default). */
@@ -86,7 +87,7 @@ function taskSection(r: Report, baseline: string | null): string {
 <select id="t-country" aria-label="country"><option value="">all countries</option></select>
 <select id="t-verdict" aria-label="verdict of an attempt"><option value="">any verdict</option></select>
 <input id="t-q" type="text" placeholder="filter tasks: index, country, episode id" aria-label="filter tasks by text" autocomplete="off" spellcheck="false">
-<select id="t-sort" aria-label="order"><option value="task">task order</option><option value="improved">most improved first</option><option value="regressed">most regressed first</option><option value="column" disabled>by a column (header)</option></select>
+<select id="t-sort" aria-label="order"><option value="task">task order</option>${single ? "" : '<option value="improved">most improved first</option><option value="regressed">most regressed first</option>'}<option value="column" disabled>by a column (header)</option></select>
 <span class="count" id="t-count"></span>
 </div>
 <div class="scroll tall"><table class="stats sortable" id="gr-task-table"><thead><tr><th data-sort="task">task</th><th data-sort="country">country</th><th data-sort="mean" class="arm-h">arm mean</th><th data-sort="best">best</th><th data-sort="k">k</th>${vsHead}<th class="arm-att-h">attempts (arm)</th>${single ? "" : '<th class="vs-h">attempts (second arm)</th>'}</tr></thead><tbody id="t-rows"></tbody></table></div>
@@ -106,7 +107,7 @@ ${dropped}${notes.map((n) => `<p class="explain">${escapeHtml(n)}</p>`).join("")
 ${armsTable(r)}
 <h3>Behaviour per arm (per episode)</h3>
 ${behaviourTable(r)}
-${baseline === null ? unpairedNote() : pairedSection(r)}
+${baseline === null ? unpairedNote(r.arms.length) : pairedSection(r)}
 </section>
 ${taskSection(r, baseline)}
 <section class="compare" id="gr-compare" aria-live="polite" hidden></section>`;

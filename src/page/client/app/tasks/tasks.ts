@@ -39,8 +39,13 @@ export class TaskTable {
     private readonly data: BoardData,
     private readonly byTask: Map<number, Map<string, BoardEpisodeRow[]>>,
   ) {
-    const $ = (id: string) => (doc.getElementById(id) as HTMLSelectElement | HTMLInputElement | null) ?? undefined;
-    this.c = { tarm: $("t-arm"), tvs: $("t-vs"), tcountry: $("t-country"), tverdict: $("t-verdict"), tq: $("t-q"), torder: $("t-sort") };
+    // A one-arm board has no second-arm select: only the controls the page has.
+    const ids: Record<Key, string> = { tarm: "t-arm", tvs: "t-vs", tcountry: "t-country", tverdict: "t-verdict", tq: "t-q", torder: "t-sort" };
+    this.c = {};
+    for (const k of KEYS) {
+      const ctl = doc.getElementById(ids[k]) as HTMLSelectElement | HTMLInputElement | null;
+      if (ctl) this.c[k] = ctl;
+    }
     // With a baseline: the first other arm against it (the report's pairing); without: the top two arms by mean-of-k.
     const others = data.arms.filter((a) => a !== data.baseline);
     this.defaultArm = data.baseline !== null ? (others[0] ?? data.baseline) : data.arms[0];
