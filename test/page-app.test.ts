@@ -262,6 +262,31 @@ describe("the board page without --baseline", () => {
     await close();
   });
 
+  it("the report's tables sort by a header click too (the same cells reordered), and the first column goes back to the report's rank", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    const arms = (sel: string) => page.$$eval(`${sel} tbody tr`, (trs) => trs.map((t) => (t as HTMLElement).dataset.arm!));
+    const rank = plainReport.arms.map((a) => a.arm);
+    expect(await arms("#gr-board-arms")).toEqual(rank);
+    await page.click('#gr-board-arms th[data-col="median_km"]');
+    const byKm = [...plainReport.arms].sort((a, b) => (b.median_km ?? 0) - (a.median_km ?? 0)).map((a) => a.arm);
+    expect(await arms("#gr-board-arms")).toEqual(byKm);
+    await page.click('#gr-board-arms th[data-col="median_km"]');
+    expect(await arms("#gr-board-arms")).toEqual([...byKm].reverse());
+    await page.click('#gr-board-behaviour th[data-col="within_750km_pct"]');
+    const within = await page.$$eval('#gr-board-behaviour td[data-stat="within_750km_pct"]', (tds) =>
+      tds.map((td) => Number((td as HTMLElement).dataset.value)),
+    );
+    expect(within).toEqual([...within].sort((a, b) => b - a));
+    expect(await page.evaluate(() => location.hash)).toBe("#?asort=median_km%3A1&bsort=within_750km_pct%3A-1");
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    expect(await arms("#gr-board-arms")).toEqual([...byKm].reverse());
+    await page.click('#gr-board-arms th[data-col="#"]');
+    expect(await arms("#gr-board-arms")).toEqual(rank);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
   it("#compare/1/sonnet-5/base shows both arms' attempts side by side, the unscored duplicate apart", async () => {
     const { page, log, close } = await open(unpairedOut, "#compare/1/sonnet-5/base");
     await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);

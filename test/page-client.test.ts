@@ -31,6 +31,7 @@ import { bundleScript } from "../src/page/script-bundle.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
 import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
 import { reprojectRgba } from "../src/page/reproject.ts";
+import { sortedOrder, parseTableSort } from "../src/page/client/app/report/sort.ts";
 import { episodesByTask, formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters } from "../src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 
@@ -385,6 +386,17 @@ describe("board client: reprojection and per-task rows", () => {
     expect(nextTaskOrder("improved", "delta")).toEqual({ key: "delta", dir: 1 });
     expect(nextTaskOrder("task", "task")).toEqual({ key: "task", dir: -1 });
     expect(nextTaskOrder({ key: "delta", dir: -1 }, "country")).toEqual({ key: "country", dir: 1 });
+  });
+});
+
+describe("report tables' order (app/report/sort.ts)", () => {
+  it("orders by a column, missing values last either way, ties in the report's order; parses the address form", () => {
+    expect(sortedOrder([0.5, null, 0.7, 0.5], -1)).toEqual([2, 0, 3, 1]);
+    expect(sortedOrder([0.5, null, 0.7, 0.5], 1)).toEqual([0, 3, 2, 1]);
+    expect(sortedOrder(["ckpt-b", "base", "ckpt-a"], 1)).toEqual([1, 2, 0]);
+    expect(parseTableSort("median_km:-1")).toEqual({ col: "median_km", dir: -1 });
+    expect(parseTableSort("#:1")).toEqual({ col: "#", dir: 1 });
+    expect(parseTableSort("nope")).toBeNull();
   });
 });
 
