@@ -59,10 +59,9 @@ export function registerPage(program: Command): void {
         "report`: arms ranked by mean-of-k, behaviour; with --baseline ARM the paired deltas and a forest\n" +
         "plot), then a per-task table of any two arms (click a header to sort; filter by country,\n" +
         "verdict or text), a compare view (#compare/<task>/<armA>/<armB>: both arms' attempts side by\n" +
-        "side) and every episode. GRPO\n" +
-        "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
-        "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
-        '(badged "recorded image"; no --tasks/--panos needed).\n\n' +
+        "side) and every episode. GRPO training traces add per-step charts (mean reward, in-group\n" +
+        "spread, frac_reward_zero_std, turns, never guessed); example-rollout folders show their\n" +
+        'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
