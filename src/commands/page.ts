@@ -20,7 +20,12 @@ export interface PageCliOptions extends InputOptions, RunOptions {
 export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   ...inputOptions(),
   out: { flags: "-o, --out <file.html>", description: "the HTML file to write (atomically)", required: true },
-  imageSize: { flags: "--image-size <px>", description: "longest side of the embedded views (32..640)", parse: positiveInt, default: DEFAULT_IMAGE_SIZE },
+  imageSize: {
+    flags: "--image-size <px>",
+    description: "run pages: longest side of the embedded views (32..640; board pages embed panoramas and exact zooms)",
+    parse: positiveInt,
+    default: DEFAULT_IMAGE_SIZE,
+  },
   title: { flags: "--title <text>", description: "page title" },
   baseline: {
     flags: "--baseline <arm>",
