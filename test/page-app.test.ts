@@ -2,14 +2,16 @@
  * The pages as people read them (issue 21), in Debian's Chromium with real
  * clicks and keys, on a 4-arm board the other page tests have not seen
  * (test/board-fixture.ts makeFourArmBoard: one unscored duplicate of
- * attempt 1 on base, a Markdown reply with XSS payloads): one number per
- * fact (every mean-of-k equals `report --json`'s), compare paired by attempt
- * number for any two arms, Markdown, prompts and config, search with
+ * attempt 1 on base, a Markdown reply with XSS payloads), built with and
+ * without --baseline (one board page either way): one number per fact
+ * (every mean-of-k equals `report --json`'s), the per-task table sorted and
+ * filtered, compare paired by attempt number for any two arms, Markdown,
+ * prompts and config, search with
  * highlights, a filter expression, state in the address (reload, Back,
  * Forward), uncut ids, enlarged views and the filtered rows as CSV.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -24,9 +26,14 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-app-"));
 const boardOut = join(dir, "board.html");
-const sweepOut = join(dir, "sweep.html");
+/** The same board without --baseline. */
+const unpairedOut = join(dir, "unpaired.html");
+/** A run page: one of base's episodes files. */
+const runOut = join(dir, "run.html");
 let browser: Browser;
 let report: Report;
+/** `report --json` without --baseline. */
+let plainReport: Report;
 let fixture: ReturnType<typeof makeFourArmBoard>;
 
 beforeAll(async () => {
@@ -34,10 +41,14 @@ beforeAll(async () => {
   const r = runCli(["report", fixture.dir, "--baseline", "base", "--json"]);
   expect(r.code, r.stderr).toBe(0);
   report = JSON.parse(r.stdout);
+  const plain = runCli(["report", fixture.dir, "--json"]);
+  expect(plain.code, plain.stderr).toBe(0);
+  plainReport = JSON.parse(plain.stdout);
   const common = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress"];
   // The sweep fixture has drifted views on purpose: exit 1, page written.
   expect(runCli(["page", fixture.dir, ...common, "--baseline", "base", "-o", boardOut]).code).toBe(1);
-  expect(runCli(["page", fixture.dir, ...common, "-o", sweepOut]).code).toBe(1);
+  expect(runCli(["page", fixture.dir, ...common, "-o", unpairedOut]).code).toBe(1);
+  expect(runCli(["page", join(fixture.dir, "base", "pass-0", "shard-0", "episodes.jsonl"), ...common, "-o", runOut]).code).toBeLessThan(2);
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }, 600_000);
 
@@ -63,6 +74,18 @@ async function open(file: string, hash = "", width = 1366) {
   return { page, log, close: () => context.close() };
 }
 
+/** Every record of every episodes.jsonl under a folder. */
+function readEpisodes(d: string): { model_name: string; task: { index: number }; outcome?: { verdict?: string } }[] {
+  return readdirSync(d, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name === "episodes.jsonl")
+    .flatMap((e) =>
+      readFileSync(join(e.parentPath, e.name), "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l)),
+    );
+}
+
 const shownEpisode = (page: Page, id: string) => page.waitForFunction((x) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === x, id);
 const listIds = (page: Page) => page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id!));
 const statRows = (page: Page, sel: string, key: string) =>
@@ -77,58 +100,240 @@ const statRows = (page: Page, sel: string, key: string) =>
   );
 
 describe("one number per fact", () => {
-  it("the board page and the sweep page (no --baseline) show report --json's mean-of-k, best-of-k, k and counts for every arm", async () => {
+  it("the board page with and without --baseline shows report --json's arms, behaviour and counts (the same engine object)", async () => {
     expect(report.arms.map((a) => a.arm).sort()).toEqual(["base", "ckpt-a", "ckpt-b", "sonnet-5"]);
     expect(report.dropped_by_arm).toEqual([
       { arm: "base", episodes: 1 },
       { arm: "ckpt-b", episodes: 1 },
     ]);
-    for (const [file, sel, key] of [
-      [boardOut, "#gr-board-arms tbody tr", "arm"],
-      [sweepOut, "#gr-sweep-models tbody tr", "model"],
+    for (const [file, want] of [
+      [boardOut, report],
+      [unpairedOut, plainReport],
     ] as const) {
       const { page, log, close } = await open(file);
-      const rows = await statRows(page, sel, key);
-      expect(rows.map((r) => r.key)).toEqual(report.arms.map((a) => a.arm));
+      const rows = await statRows(page, "#gr-board-arms tbody tr", "arm");
+      expect(rows.map((r) => r.key)).toEqual(want.arms.map((a) => a.arm));
       rows.forEach((r, i) => {
-        const a = report.arms[i];
+        const a = want.arms[i];
         expect(Number(r.v.mean_of_k), `${file} ${a.arm}`).toBe(a.mean_of_k);
         expect(Number(r.v.best_of_k)).toBe(a.best_of_k);
         expect(Number(r.v.k)).toBe(a.k);
         expect(Number(r.v.tasks)).toBe(a.tasks);
         expect(Number(r.v.episodes)).toBe(a.episodes);
+        expect(Number(r.v.median_km)).toBe(a.median_km);
       });
+      const behaviour = await statRows(page, "#gr-board-behaviour tbody tr", "arm");
+      expect(behaviour.map((r) => r.key)).toEqual(want.arms.map((a) => a.arm));
+      behaviour.forEach((r, i) => {
+        const a = want.arms[i] as unknown as Record<string, number | null>;
+        for (const [stat, v] of Object.entries(r.v)) expect(v, `${file} ${r.key} ${stat}`).toBe(a[stat] === null ? "" : String(a[stat]));
+      });
+      // The counts: the report's scored episodes and its dropped note; the list holds every episode, the unscored too.
+      expect(await page.textContent("#gr-board-h")).toBe(`Board: ${want.episodes} episodes over ${want.arms.length} arm(s)`);
+      expect(await page.textContent("#gr-board")).toContain(`Left out: ${want.dropped_unscored} unscored episode(s) with no env reward (base 1, ckpt-b 1)`);
+      expect(await page.textContent("#gr-count")).toBe(`${want.episodes + want.dropped_unscored} of ${want.episodes + want.dropped_unscored}`);
       expect(log.errors).toEqual([]);
       await close();
     }
   });
 
-  it("the sweep page's per-task rows are the report's, attempts named by attempt number, the unscored duplicate marked as not counted", async () => {
-    const { page, close } = await open(sweepOut);
-    const rows = await page.$$eval("#gr-sweep-tasks tbody tr", (trs) =>
-      trs.map((tr) => ({
-        arm: (tr as HTMLElement).dataset.model!,
-        task: Number((tr as HTMLElement).dataset.index),
-        k: (tr.querySelector('[data-stat="k"]') as HTMLElement).dataset.value,
-        mean: (tr.querySelector('[data-stat="mean"]') as HTMLElement).dataset.value,
-        attempts: [...tr.querySelectorAll(".attempt")].map((a) => ({
-          sample: (a as HTMLElement).dataset.sample,
-          counted: (a as HTMLElement).dataset.counted,
-          id: (a.querySelector("a") as HTMLElement).dataset.id,
-          title: (a.querySelector("a") as HTMLElement).title,
+  it("without --baseline: no paired table or forest plot, the page says how to get them", async () => {
+    const { page, close } = await open(unpairedOut);
+    expect(await page.locator("#gr-board-paired, svg.forest").count()).toBe(0);
+    expect(await page.textContent("#gr-board-unpaired")).toMatch(/--baseline ARM for the paired deltas .* and the forest plot/);
+    expect(await page.textContent("#gr-board .explain")).toContain("The numbers of georeplay report (geoeval");
+    await close();
+  });
+
+  it("per task (no --baseline): each arm's report numbers beside any second arm, attempts by attempt number, the unscored duplicate marked", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    // The top two arms by mean-of-k by default.
+    expect(await page.$eval("#t-arm", (s) => (s as HTMLSelectElement).value)).toBe(plainReport.arms[0].arm);
+    expect(await page.$eval("#t-vs", (s) => (s as HTMLSelectElement).value)).toBe(plainReport.arms[1].arm);
+    for (const [arm, vs] of [
+      ["base", "ckpt-b"],
+      ["sonnet-5", "base"],
+    ]) {
+      await page.selectOption("#t-arm", arm);
+      await page.selectOption("#t-vs", vs);
+      const rows = await page.$$eval("#t-rows tr", (trs) =>
+        trs.map((tr) => ({
+          task: Number((tr as HTMLElement).dataset.task),
+          v: Object.fromEntries([...tr.querySelectorAll("td[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])),
+          link: (tr.querySelector("a.cmp-link") as HTMLAnchorElement).getAttribute("href"),
+          attempts: [...tr.querySelectorAll("td.attempts")].map((td) =>
+            [...td.querySelectorAll("a.ep-link")].map((a) => {
+              const d = (a as HTMLElement).dataset;
+              return { id: d.id!, sample: d.sample!, counted: d.counted!, title: (a as HTMLElement).title };
+            }),
+          ),
         })),
-      })),
-    );
-    for (const t of report.tasks)
-      for (const a of t.arms) {
-        const row = rows.find((r) => r.arm === a.arm && r.task === t.index)!;
-        expect(Number(row.k)).toBe(a.attempts);
-        expect(Number(row.mean)).toBe(a.mean);
-        expect(row.attempts.filter((x) => x.counted === "true")).toHaveLength(a.attempts);
+      );
+      expect(rows.map((r) => r.task)).toEqual(plainReport.tasks.map((t) => t.index));
+      for (const r of rows) {
+        const t = plainReport.tasks.find((x) => x.index === r.task)!;
+        const mine = t.arms.find((a) => a.arm === arm)!;
+        const other = t.arms.find((a) => a.arm === vs)!;
+        expect(Number(r.v.mean)).toBe(mine.mean);
+        expect(Number(r.v.best)).toBe(mine.best);
+        expect(Number(r.v.k)).toBe(mine.attempts);
+        expect(Number(r.v.base_mean)).toBe(other.mean);
+        expect(Number(r.v.delta)).toBe(mine.mean - other.mean);
+        expect(r.link).toBe(`#compare/${r.task}/${arm}/${vs}`);
+        expect(r.attempts[0].filter((x) => x.counted === "true")).toHaveLength(mine.attempts);
+        expect(r.attempts[1].filter((x) => x.counted === "true")).toHaveLength(other.attempts);
       }
-    const dup = rows.flatMap((r) => r.attempts).find((a) => a.id === fixture.duplicate)!;
-    expect(dup).toMatchObject({ sample: "1", counted: "false" });
-    expect(dup.title).toMatch(/attempt 1 .*not counted: unscored/);
+      if (arm === "base") {
+        const dup = rows.flatMap((r) => r.attempts[0]).find((x) => x.id === fixture.duplicate)!;
+        expect(dup).toMatchObject({ sample: "1", counted: "false" });
+        expect(dup.title).toMatch(/attempt 1 .*not counted: unscored/);
+      }
+    }
+    expect(await page.evaluate(() => location.hash)).toBe("#?tarm=sonnet-5&tvs=base");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+});
+
+describe("the board page without --baseline", () => {
+  it("opens at the top, the report's tables first, never scrolled to an episode", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    await page.waitForTimeout(300);
+    const m = await page.evaluate(() => ({
+      y: scrollY,
+      board: document.getElementById("gr-board")!.getBoundingClientRect().top,
+      tasks: document.getElementById("gr-tasks")!.getBoundingClientRect().top,
+      detail: (document.getElementById("gr-detail") as HTMLElement).dataset.episode ?? null,
+      hash: location.hash,
+    }));
+    expect(m.y).toBe(0);
+    expect(m.board).toBeLessThan(200);
+    expect(m.board).toBeLessThan(m.tasks);
+    expect(m.detail).toBeNull();
+    expect(m.hash).toBe("");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("a header click sorts the per-task table (again reverses it); country, verdict and text filter it; the address keeps it all", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    const tasks = () => page.$$eval("#t-rows tr", (trs) => trs.map((t) => Number((t as HTMLElement).dataset.task)));
+    const col = (stat: string) => page.$$eval(`#t-rows td[data-stat="${stat}"]`, (tds) => tds.map((td) => Number((td as HTMLElement).dataset.value)));
+    await page.click('#gr-task-table th[data-sort="mean"]');
+    const down = await col("mean");
+    expect(down).toEqual([...down].sort((a, b) => b - a));
+    expect(await page.getAttribute('#gr-task-table th[data-sort="mean"]', "aria-sort")).toBe("descending");
+    await page.click('#gr-task-table th[data-sort="mean"]');
+    expect(await col("mean")).toEqual([...down].reverse());
+    await page.click('#gr-task-table th[data-sort="delta"]');
+    const deltas = await col("delta");
+    expect(deltas).toEqual([...deltas].sort((a, b) => b - a));
+    expect(await page.evaluate(() => location.hash)).toBe("#?torder=delta%3A-1");
+    // Reload keeps the order.
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    expect(await col("delta")).toEqual(deltas);
+    await page.click('#gr-task-table th[data-sort="task"]');
+    expect(await tasks()).toEqual(plainReport.tasks.map((t) => t.index));
+    // Filters: country, a verdict of the arm's attempts, and text (a task, a country or an episode id).
+    await page.selectOption("#t-country", "Moldova");
+    expect(await tasks()).toEqual([1]);
+    expect(await page.textContent("#t-count")).toBe(`1 of ${plainReport.tasks.length} tasks`);
+    await page.selectOption("#t-country", "");
+    await page.fill("#t-q", "belgium");
+    expect(await tasks()).toEqual([2]);
+    await page.selectOption("#t-arm", "base");
+    await page.fill("#t-q", fixture.duplicate);
+    expect(await tasks()).toEqual([1]);
+    await page.fill("#t-q", "");
+    await page.selectOption("#t-arm", "ckpt-b");
+    await page.selectOption("#t-verdict", "Wrong region");
+    const wrong = await tasks();
+    const raw = readEpisodes(fixture.dir).filter((e) => e.model_name === "ckpt-b" && e.outcome?.verdict === "Wrong region");
+    expect(wrong).toEqual([...new Set(raw.map((e) => e.task.index))].sort((a, b) => a - b));
+    expect(wrong.length).toBeGreaterThan(0);
+    expect(wrong.length).toBeLessThan(plainReport.tasks.length);
+    expect(await page.evaluate(() => location.hash)).toBe("#?tarm=ckpt-b&tverdict=Wrong+region");
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    expect(await tasks()).toEqual(wrong);
+    expect(await page.$eval("#t-verdict", (s) => (s as HTMLSelectElement).value)).toBe("Wrong region");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("the report's tables sort by a header click too (the same cells reordered), and the first column goes back to the report's rank", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    const arms = (sel: string) => page.$$eval(`${sel} tbody tr`, (trs) => trs.map((t) => (t as HTMLElement).dataset.arm!));
+    const rank = plainReport.arms.map((a) => a.arm);
+    expect(await arms("#gr-board-arms")).toEqual(rank);
+    await page.click('#gr-board-arms th[data-col="median_km"]');
+    const byKm = [...plainReport.arms].sort((a, b) => (b.median_km ?? 0) - (a.median_km ?? 0)).map((a) => a.arm);
+    expect(await arms("#gr-board-arms")).toEqual(byKm);
+    await page.click('#gr-board-arms th[data-col="median_km"]');
+    expect(await arms("#gr-board-arms")).toEqual([...byKm].reverse());
+    await page.click('#gr-board-behaviour th[data-col="within_750km_pct"]');
+    const within = await page.$$eval('#gr-board-behaviour td[data-stat="within_750km_pct"]', (tds) =>
+      tds.map((td) => Number((td as HTMLElement).dataset.value)),
+    );
+    expect(within).toEqual([...within].sort((a, b) => b - a));
+    expect(await page.evaluate(() => location.hash)).toBe("#?asort=median_km%3A1&bsort=within_750km_pct%3A-1");
+    await page.reload();
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    expect(await arms("#gr-board-arms")).toEqual([...byKm].reverse());
+    await page.click('#gr-board-arms th[data-col="#"]');
+    expect(await arms("#gr-board-arms")).toEqual(rank);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("#compare/1/sonnet-5/base shows both arms' attempts side by side, the unscored duplicate apart", async () => {
+    const { page, log, close } = await open(unpairedOut, "#compare/1/sonnet-5/base");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    const blocks = await page.$$eval("#gr-compare .cmp-attempt", (bs) =>
+      bs.map((b) =>
+        [...b.querySelectorAll(":scope > .cmp-grid:not(.cmp-turn) > .cmp-col")].map(
+          (c) => `${(c as HTMLElement).dataset.arm} ${(c as HTMLElement).dataset.episode}`,
+        ),
+      ),
+    );
+    expect(blocks.length).toBe(6);
+    for (const [a, b] of blocks) {
+      expect(a).toMatch(/^sonnet-5 sonnet-5-/);
+      expect(b).toMatch(/^base base-/);
+      expect(a.replace(/.* sonnet-5-/, "")).toBe(b.replace(/.* base-/, ""));
+    }
+    expect(await page.$$eval("#gr-compare .cmp-uncounted li", (lis) => lis.map((li) => (li as HTMLElement).dataset.episode))).toEqual([fixture.duplicate]);
+    // No baseline: the header gives each arm's report numbers, no delta against an arm the page does not pair.
+    const stats = await page.textContent("#gr-compare .cmp-stats");
+    const base = plainReport.tasks.find((t) => t.index === 1)!.arms.find((a) => a.arm === "base")!;
+    expect(stats).toContain(`base: mean ${base.mean.toFixed(4)} over ${base.attempts} counted attempts`);
+    expect(stats).not.toContain("delta");
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("picks any two arms: the per-task link opens them, the compare selects change them; an unknown arm names the board's arms", async () => {
+    const { page, log, close } = await open(unpairedOut);
+    await page.selectOption("#t-arm", "ckpt-b");
+    await page.selectOption("#t-vs", "ckpt-a");
+    await page.click('#t-rows tr[data-task="3"] a.cmp-link');
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#compare\/3\/ckpt-b\/ckpt-a\b/);
+    const arms = () =>
+      page.$$eval("#gr-compare .cmp-attempt > .cmp-grid:not(.cmp-turn) > .cmp-col", (cs) => [...new Set(cs.map((c) => (c as HTMLElement).dataset.arm))]);
+    expect(await arms()).toEqual(["ckpt-b", "ckpt-a"]);
+    await page.selectOption('#gr-compare select[data-side="a"]', "sonnet-5");
+    await page.waitForFunction(() => (document.getElementById("gr-compare") as HTMLElement).dataset.a === "sonnet-5");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-compare .cmp-attempt").length > 0);
+    expect(await arms()).toEqual(["sonnet-5", "ckpt-a"]);
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#compare\/3\/sonnet-5\/ckpt-a\b/);
+    await page.evaluate(() => (location.hash = "#compare/2/sonnet-5/bsae"));
+    await page.waitForSelector("#gr-compare .cmp-unknown");
+    expect(await page.textContent("#gr-compare .cmp-unknown")).toBe(
+      `No arm named “bsae” on this board. Its arms are: ${plainReport.arms.map((a) => a.arm).join(", ")}. Pick two above.`,
+    );
+    expect(log.errors).toEqual([]);
     await close();
   });
 });
@@ -262,9 +467,9 @@ describe("transcripts", () => {
   });
 
   it("clamps a long reply to its first lines with a button to show all; expand all and a search match inside it show it whole", async () => {
-    // base's copy of the sweep fixture's first episode: turn 2's reply is 2,349 chars.
+    // base's copy of the sweep fixture's first episode (a run page): turn 2's reply is 2,349 chars.
     const id = "base-cf6f80ba15e6";
-    const { page, log, close } = await open(sweepOut, `#${id}/2`);
+    const { page, log, close } = await open(runOut, `#${id}/2`);
     await shownEpisode(page, id);
     const reply = page.locator(`[id="t-${id}-2"] .reply`);
     const md = reply.locator(".md");
@@ -492,7 +697,7 @@ describe("layout and views", () => {
   });
 
   it("enlarges a view by click and by key, and Escape closes it", async () => {
-    const { page, log, close } = await open(sweepOut);
+    const { page, log, close } = await open(runOut);
     const id = (await listIds(page))[0];
     await page.click(`#gr-rows tr[data-id="${id}"]`);
     await shownEpisode(page, id);

@@ -31,7 +31,8 @@ import { bundleScript } from "../src/page/script-bundle.ts";
 import type { PageEpisode, PageTurn } from "../src/page/model.ts";
 import type { BoardData, BoardEpisodeRow } from "../src/page/board/data.ts";
 import { reprojectRgba } from "../src/page/reproject.ts";
-import { episodesByTask, taskRows } from "../src/page/client/app/tasks/rows.ts";
+import { sortedOrder, parseTableSort } from "../src/page/client/app/report/sort.ts";
+import { episodesByTask, formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters } from "../src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../replay/render/reproject.ts";
 
 const turn = (reply: string | null, reasoning: string | null = null, extra: Partial<PageTurn> = {}): PageTurn =>
@@ -338,10 +339,10 @@ describe("board client: reprojection and per-task rows", () => {
     pano: { width: 1024, height: 512 },
   } satisfies BoardData;
   const byTask = episodesByTask(data.episodes);
-  const f = { country: "", verdict: "", order: "task" as const };
+  const f: TaskFilters = { country: "", verdict: "", q: "", order: "task" };
 
   it("lists each task with the report's means and delta, attempts in attempt order", () => {
-    const rows = taskRows(data, byTask, "a", f);
+    const rows = taskRows(data, byTask, "a", "base", f);
     expect(rows.map((r) => [r.index, r.baseMean, r.mean, r.delta])).toEqual([
       [1, 0.5, 0.6, 0.1],
       [2, 0.5, 0.2, -0.3],
@@ -353,11 +354,49 @@ describe("board client: reprojection and per-task rows", () => {
   });
 
   it("sorts by delta (most improved / most regressed, tasks without a delta last) and filters by country and verdict", () => {
-    expect(taskRows(data, byTask, "a", { ...f, order: "improved" }).map((r) => r.index)).toEqual([4, 1, 2, 3]);
-    expect(taskRows(data, byTask, "a", { ...f, order: "regressed" }).map((r) => r.index)).toEqual([2, 1, 4, 3]);
-    expect(taskRows(data, byTask, "a", { ...f, country: "Chile" }).map((r) => r.index)).toEqual([1, 3]);
-    expect(taskRows(data, byTask, "a", { ...f, country: "(unknown)" }).map((r) => r.index)).toEqual([4]);
-    expect(taskRows(data, byTask, "a", { ...f, verdict: "far" }).map((r) => r.index)).toEqual([1, 2]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, order: "improved" }).map((r) => r.index)).toEqual([4, 1, 2, 3]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, order: "regressed" }).map((r) => r.index)).toEqual([2, 1, 4, 3]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, country: "Chile" }).map((r) => r.index)).toEqual([1, 3]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, country: "(unknown)" }).map((r) => r.index)).toEqual([4]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, verdict: "far" }).map((r) => r.index)).toEqual([1, 2]);
+  });
+
+  it("sorts by any column (the address form `key:dir`), filters by text, and takes any second arm or none", () => {
+    expect(taskRows(data, byTask, "a", "base", { ...f, order: { key: "mean", dir: -1 } }).map((r) => r.index)).toEqual([4, 1, 2, 3]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, order: { key: "base_mean", dir: 1 } }).map((r) => r.index)).toEqual([3, 1, 2, 4]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, order: { key: "country", dir: 1 } }).map((r) => r.index)).toEqual([1, 3, 2, 4]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, q: "peru" }).map((r) => r.index)).toEqual([2]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, q: "B4" }).map((r) => r.index)).toEqual([4]);
+    expect(taskRows(data, byTask, "a", "base", { ...f, q: "task 3" }).map((r) => r.index)).toEqual([3]);
+    // The baseline against an arm: the difference of the report's means (no report delta for the baseline itself).
+    expect(taskRows(data, byTask, "base", "a", f).map((r) => r.delta)).toEqual([0.5 - 0.6, 0.5 - 0.2, null, 0.5 - 0.9]);
+    // One arm: no second arm, no delta.
+    const alone = taskRows(data, byTask, "a", null, f);
+    expect(alone.map((r) => [r.index, r.mean, r.best, r.k, r.baseMean, r.delta, r.baseEpisodes.length])).toEqual([
+      [1, 0.6, 0.7, 2, null, null, 0],
+      [2, 0.2, 0.2, 1, null, null, 0],
+      [4, 0.9, 0.9, 1, null, null, 0],
+    ]);
+    expect(parseTaskOrder("delta:-1")).toEqual({ key: "delta", dir: -1 });
+    expect(parseTaskOrder("improved")).toBe("improved");
+    expect(parseTaskOrder("nope:1")).toBe("task");
+    expect(formatTaskOrder({ key: "k", dir: 1 })).toBe("k:1");
+    expect(nextTaskOrder("task", "mean")).toEqual({ key: "mean", dir: -1 });
+    expect(nextTaskOrder({ key: "mean", dir: -1 }, "mean")).toEqual({ key: "mean", dir: 1 });
+    expect(nextTaskOrder("improved", "delta")).toEqual({ key: "delta", dir: 1 });
+    expect(nextTaskOrder("task", "task")).toEqual({ key: "task", dir: -1 });
+    expect(nextTaskOrder({ key: "delta", dir: -1 }, "country")).toEqual({ key: "country", dir: 1 });
+  });
+});
+
+describe("report tables' order (app/report/sort.ts)", () => {
+  it("orders by a column, missing values last either way, ties in the report's order; parses the address form", () => {
+    expect(sortedOrder([0.5, null, 0.7, 0.5], -1)).toEqual([2, 0, 3, 1]);
+    expect(sortedOrder([0.5, null, 0.7, 0.5], 1)).toEqual([0, 3, 2, 1]);
+    expect(sortedOrder(["ckpt-b", "base", "ckpt-a"], 1)).toEqual([1, 2, 0]);
+    expect(parseTableSort("median_km:-1")).toEqual({ col: "median_km", dir: -1 });
+    expect(parseTableSort("#:1")).toEqual({ col: "#", dir: 1 });
+    expect(parseTableSort("nope")).toBeNull();
   });
 });
 

@@ -660,7 +660,7 @@ const rowCells = (page: Page, selector: string) =>
       ) as Record<string, string>,
       links: [...tr.querySelectorAll("a.ep-link")].map((a) => ({
         id: (a as HTMLElement).dataset.id!,
-        sample: (a.parentElement as HTMLElement).dataset.sample ?? null,
+        sample: (a as HTMLElement).dataset.sample ?? (a.parentElement as HTMLElement).dataset.sample ?? null,
       })),
     })),
   );
@@ -689,7 +689,7 @@ describe("page of every recording format", () => {
     await buildPage({ episodes: [exampleDir], out: exampleOut });
   });
 
-  it("sweep: mean-of-k, best-of-k and the attempts of each task side by side, as computed from the JSONL files (geoeval's reward)", async () => {
+  it("sweep (one arm, no --baseline): a board page with mean-of-k, best-of-k and the attempts of each task side by side, as computed from the JSONL files (geoeval's reward)", async () => {
     // Independently: every episodes.jsonl under the sweep; a task's attempts share model_name x task.index;
     // each is scored with geoeval's recomputed reward (the numbers of `georeplay report`).
     const files: string[] = [];
@@ -708,31 +708,36 @@ describe("page of every recording format", () => {
       tasks.set(key, [...(tasks.get(key) ?? []), e]);
     }
     const models = [...new Set(eps.map((e) => e.model_name as string))];
+    expect(models).toHaveLength(1);
     const { page, log, close } = await open(sweepOut);
-    const modelRows = await rowCells(page, "#gr-sweep-models tbody tr");
-    expect(modelRows.map((r) => r.data.model)).toEqual(models.sort());
+    // A board page that opens at its tables, even with one arm.
+    expect(await page.evaluate(() => scrollY)).toBe(0);
+    const modelRows = await rowCells(page, "#gr-board-arms tbody tr");
+    expect(modelRows.map((r) => r.data.arm)).toEqual(models);
     for (const row of modelRows) {
-      const mine = [...tasks.entries()].filter(([k]) => k.startsWith(`${row.data.model}\u0000`)).map(([, v]) => v.map((e) => geoevalReward(e.outcome)));
+      const mine = [...tasks.entries()].filter(([k]) => k.startsWith(`${row.data.arm}\u0000`)).map(([, v]) => v.map((e) => geoevalReward(e.outcome)));
       expect(Number(row.cells.tasks)).toBe(mine.length);
       expect(Number(row.cells.episodes)).toBe(mine.flat().length);
       expect(Number(row.cells.k)).toBeCloseTo(meanOf(mine.map((r) => r.length)), 12);
       expect(Number(row.cells.mean_of_k)).toBeCloseTo(meanOf(mine.map(meanOf)), 12);
       expect(Number(row.cells.best_of_k)).toBeCloseTo(meanOf(mine.map((r) => Math.max(...r))), 12);
-      const spread = mine.filter((r) => r.length > 1).map((r) => Math.sqrt(meanOf(r.map((x) => (x - meanOf(r)) ** 2))));
-      expect(Number(row.cells.mean_std)).toBeCloseTo(meanOf(spread), 12);
     }
-    const taskRows = await rowCells(page, "#gr-sweep-tasks tbody tr");
+    // One arm: no second arm to pick, no compare link; the attempts of each task in attempt order.
+    expect(await page.locator("#t-vs, #t-rows a.cmp-link").count()).toBe(0);
+    const taskRows = await rowCells(page, "#t-rows tr");
     expect(taskRows).toHaveLength(tasks.size);
     for (const row of taskRows) {
-      const attempts = tasks.get(`${row.data.model}\u0000${row.data.index}`)!;
-      // Side by side in attempt order (task.sample), every attempt of the task once.
+      const attempts = tasks.get(`${row.data.arm}\u0000${row.data.task}`)!;
       expect(row.links.map((l) => l.id).sort()).toEqual(attempts.map((e) => e.episode_id).sort());
       expect(row.links.map((l) => Number(l.sample))).toEqual(attempts.map((e) => e.task.sample).sort((a: number, b: number) => a - b));
-      expect(Number(row.cells.best)).toBe(Math.max(...attempts.map((e) => geoevalReward(e.outcome))));
+      const rewards = attempts.map((e) => geoevalReward(e.outcome));
+      expect(Number(row.cells.best)).toBe(Math.max(...rewards));
+      expect(Number(row.cells.mean)).toBeCloseTo(meanOf(rewards), 12);
+      expect(Number(row.cells.k)).toBe(attempts.length);
     }
     // One click opens an attempt, shown where it can be seen.
     const target = taskRows[0].links[2].id;
-    await page.click(`#gr-sweep-tasks a[data-id="${target}"]`);
+    await page.click(`#t-rows a[data-id="${target}"]`);
     await page.waitForFunction((id) => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === id, target);
     expect(await page.textContent("#gr-detail .meta")).toMatch(/attempt \d/);
     expect(await page.$eval("#gr-detail", (d) => d.getBoundingClientRect().top < innerHeight)).toBe(true);

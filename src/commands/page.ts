@@ -36,7 +36,7 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   baseline: {
     flags: "--baseline <arm>",
     description:
-      "a board page: geoeval's tables (same numbers as `georeplay report --baseline ARM`), the paired deltas as a forest plot, per-task deltas and a side-by-side compare view (#compare/<task>/<armA>/<armB>)",
+      "pair a board page's arms against this one: the paired deltas of `georeplay report --baseline ARM` and their forest plot, per-task deltas against it (also makes episodes files named one by one a board page)",
   },
   maxMb: {
     flags: "--max-mb <mb>",
@@ -84,10 +84,14 @@ export function registerPage(program: Command): void {
         "                 replaced as a whole, any other non-empty folder is refused.\n" +
         "A target that cannot be written (a file where the folder should be, a path under a file, a\n" +
         "read-only place) is refused before any work (exit 2).\n\n" +
-        "Sweep folders add geoeval's mean-of-k / best-of-k and the attempts of each task side by side; GRPO\n" +
-        "training traces add per-step charts (mean reward, in-group spread, frac_reward_zero_std,\n" +
-        "turns, never guessed); example-rollout folders show their recorded images as they are\n" +
-        '(badged "recorded image"; no --tasks/--panos needed).\n\n' +
+        "A sweep or board folder (its **/episodes.jsonl, as `georeplay report` reads them) is a board\n" +
+        "page, with or without --baseline: it opens at geoeval's tables (the numbers of `georeplay\n" +
+        "report`: arms ranked by mean-of-k, behaviour; with --baseline ARM the paired deltas and a forest\n" +
+        "plot), then a per-task table of any two arms (click a header to sort; filter by country,\n" +
+        "verdict or text), a compare view (#compare/<task>/<armA>/<armB>: both arms' attempts side by\n" +
+        "side) and every episode. GRPO training traces add per-step charts (mean reward, in-group\n" +
+        "spread, frac_reward_zero_std, turns, never guessed); example-rollout folders show their\n" +
+        'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
@@ -100,7 +104,7 @@ export function registerPage(program: Command): void {
       "\nExamples:\n" +
         "  georeplay page run/episodes.jsonl --tasks tasks/ --panos panos/ -o run.html\n" +
         "  georeplay page traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ -o training.html\n" +
-        "  georeplay page sweep/ --tasks tasks/ --panos panos/ -o sweep.html --json\n" +
+        "  georeplay page board/ --tasks tasks/ --panos panos/ -o board.html --json\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board/\n" +
         "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
@@ -143,7 +147,7 @@ export function registerPage(program: Command): void {
             r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
           ].filter(Boolean);
           const images =
-            o.baseline !== undefined
+            r.board
               ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
               : `${r.images} distinct images`;
           const where = r.form === "folder" ? `${r.out} (a folder of ${r.files} files: open ${r.out.replace(/\/?$/, "/")}index.html)` : r.out;

@@ -30,6 +30,7 @@ import { summariseSweep, type Attempt } from "./sweep.ts";
 import { readBoard, boardReport } from "../../replay/board/index.ts";
 import { summariseTraining, type Rollout } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
+import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
 import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
 import { PlayerEmbed, playerTail } from "./player/embed.ts";
@@ -48,6 +49,9 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
   if (opts.baseline !== undefined) return buildBoardPage({ ...opts, baseline: opts.baseline });
   const target = checkTarget(opts.out);
   const sources = await resolveInputs(opts.episodes, opts.format);
+  // A sweep or board folder is a board page with or without a baseline (board/input.ts).
+  const board = await boardOfInputs(sources, opts.episodes, opts.signal);
+  if (board !== null) return buildBoardPage({ ...opts, board });
   const sweepFiles = new Set(sources.filter((s) => s.sweep !== null).map((s) => s.file));
   const folder = target.form === "folder" ? new PageFolder(target.path) : null;
   // Temp part files sit beside the target (never inside the folder being built); the page goes to `pagePath`.

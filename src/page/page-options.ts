@@ -75,6 +75,8 @@ export interface BuildPageResult {
   /** Episodes that errored in the environment (nothing to replay; listed in the page). */
   erroredEpisodes: ProblemEntry[];
   warnings: ProblemEntry[];
+  /** A board page (a sweep or board folder, or --baseline): its images are panoramas. */
+  board?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * `buildPage` with a baseline: a board page. The report's numbers come from
+ * `buildPage` of a board (a sweep or board folder, or any eval input with
+ * --baseline): a board page. The report's numbers come from
  * the report engine (replay/board: readBoard -> boardReport), never
  * recomputed here. Episodes stream from verifyRun as for every page: each
  * episode's detail (every word) goes to its task's gzip chunk, each panorama
@@ -9,7 +10,7 @@
  * memory.
  */
 import { basename } from "node:path";
-import { readBoard, boardReport } from "../../../replay/board/index.ts";
+import { readBoard, boardReport, type Board } from "../../../replay/board/index.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { geoevalReward } from "../../../replay/rules/reward.ts";
 import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
@@ -36,15 +37,23 @@ import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
-/** The board's own report, or why there is none for this baseline. */
-async function reportFor(opts: BuildPageOptions & { baseline: string }): Promise<{ report: Report; notes: string[] }> {
-  const board = await readBoard(opts.episodes, { signal: opts.signal });
-  const report = boardReport(board, { baseline: opts.baseline });
-  if (!report.paired) {
+/**
+ * The board's own report: the engine's object for these inputs and this
+ * --baseline, exactly as `georeplay report [--baseline ARM] --json` gives it.
+ * Without --baseline the page pairs nothing (baseline null): the user picks
+ * any two arms to compare.
+ */
+async function reportFor(opts: BoardPageOptions): Promise<{ report: Report; notes: string[]; baseline: string | null }> {
+  const board = opts.board ?? (await readBoard(opts.episodes, { signal: opts.signal }));
+  const report = boardReport(board, opts.baseline === undefined ? {} : { baseline: opts.baseline });
+  if (opts.baseline !== undefined && !report.paired) {
     throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
   }
-  return { report, notes: board.notes };
+  return { report, notes: board.notes, baseline: opts.baseline ?? null };
 }
+
+/** A board page's options: --baseline optional; `board` when the caller has read it already (board/input.ts). */
+export type BoardPageOptions = BuildPageOptions & { board?: Board };
 
 /** Views the verifier rendered (a view it could not render already has its problem reported). */
 const RENDERED = new Set(["match", "resolved", "mismatch"]);
@@ -101,10 +110,10 @@ async function compactEpisode(
   return { episode: { ...page, turns }, problems: said };
 }
 
-export async function buildBoardPage(opts: BuildPageOptions & { baseline: string }): Promise<BuildPageResult> {
+export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageResult> {
   const budget = viewBudget(opts);
   const target = checkTarget(opts.out);
-  const { report, notes } = await reportFor(opts);
+  const { report, notes, baseline } = await reportFor(opts);
   const folder = target.form === "folder" ? new PageFolder(target.path) : null;
   // Temp part files sit beside the target (never inside the folder being built); the page goes to `pagePath`.
   const beside = target.path;
@@ -199,7 +208,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       if (!(String(r.task) in countries) || countries[String(r.task)] === null) countries[String(r.task)] = r.country;
     }
     const data: BoardData = {
-      baseline: opts.baseline,
+      baseline,
       arms: report.arms.map((a) => a.arm),
       tasks: report.tasks,
       countries,
@@ -207,7 +216,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       pano: { width: panos.width, height: panos.height },
     };
 
-    const result = unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors);
+    const result = { ...unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors), board: true };
     if (errors.length && !opts.partial) return result;
 
     const compare = (task: number) => {
@@ -234,7 +243,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         recorded: 0,
         sections: "",
         incomplete: errors.map((e) => e.message),
-        board: boardSections(report, notes),
+        board: boardSections(report, notes, baseline),
       },
       summariseRun(stats),
       player !== null && player.count > 0,

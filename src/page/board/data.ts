@@ -16,7 +16,8 @@ export interface BoardEpisodeRow extends ListRow {
 }
 
 export interface BoardData {
-  baseline: string;
+  /** --baseline's arm; null without one (nothing paired: the reader picks any two arms). */
+  baseline: string | null;
   /** Arms in rank order (the report's). */
   arms: string[];
   tasks: Report["tasks"];

@@ -65,31 +65,50 @@ export function pairedSection(r: Report): string {
 <figure class="forest-box">${forestPlot(p.baseline, p.comparisons)}<figcaption>delta of the per-task mean reward against ${escapeHtml(p.baseline)}, with its 95% CI (delta ± 1.96·se); filled: SIGNIFICANT</figcaption></figure></div>${skipped}`;
 }
 
-/** The board sections: tables, forest plot, and the per-task and compare shells the client fills. */
-export function boardSections(r: Report, notes: string[]): string {
+/** Without --baseline nothing is paired: say how to get the paired table and forest plot. */
+function unpairedNote(arms: number): string {
+  const below = arms < 2 ? "" : "; below, the per-task table and the compare view take any two arms";
+  return `<p class="explain" id="gr-board-unpaired">No arm is paired against a baseline on this page. Build it with <code>--baseline ARM</code> for the paired deltas (n, delta, se, 95% CI, better on) and the forest plot, as <code>georeplay report --baseline ARM</code> prints them${below}.</p>`;
+}
+
+/** The per-task table's head: one arm's report numbers, and a second arm's beside them (the baseline's by default). */
+function taskSection(r: Report, baseline: string | null): string {
+  const single = r.arms.length < 2;
+  const explain = single
+    ? "The arm's mean and best reward over its attempts on each task and how many the report counts (its per-task numbers); its attempts by attempt number."
+    : `One arm's mean and best reward over its attempts on each task and how many the report counts (its per-task numbers), beside a second arm's${baseline === null ? "" : ` (${escapeHtml(baseline)}, the baseline, unless you pick another)`} and the delta between the two means. Click a header to sort (again to reverse): by delta for the most improved or most regressed tasks; a task's link opens both arms' attempts side by side.`;
+  const vs = single ? "" : `<select id="t-vs" aria-label="second arm"></select>`;
+  const vsHead = single ? "" : `<th data-sort="base_mean" class="base-h">second arm mean</th><th data-sort="delta">delta</th>`;
+  return `<section class="board-tasks" id="gr-tasks" aria-labelledby="gr-tasks-h">
+<h2 id="gr-tasks-h">Per task</h2>
+<p class="explain">${explain}</p>
+<div class="filters" role="search">
+<select id="t-arm" aria-label="arm"></select>${vs}
+<select id="t-country" aria-label="country"><option value="">all countries</option></select>
+<select id="t-verdict" aria-label="verdict of an attempt"><option value="">any verdict</option></select>
+<input id="t-q" type="text" placeholder="filter tasks: index, country, episode id" aria-label="filter tasks by text" autocomplete="off" spellcheck="false">
+<select id="t-sort" aria-label="order"><option value="task">task order</option>${single ? "" : '<option value="improved">most improved first</option><option value="regressed">most regressed first</option>'}<option value="column" disabled>by a column (header)</option></select>
+<span class="count" id="t-count"></span>
+</div>
+<div class="scroll tall"><table class="stats sortable" id="gr-task-table"><thead><tr><th data-sort="task">task</th><th data-sort="country">country</th><th data-sort="mean" class="arm-h">arm mean</th><th data-sort="best">best</th><th data-sort="k">k</th>${vsHead}<th class="arm-att-h">attempts (arm)</th>${single ? "" : '<th class="vs-h">attempts (second arm)</th>'}</tr></thead><tbody id="t-rows"></tbody></table></div>
+</section>`;
+}
+
+/** The board sections: tables, forest plot (with a baseline), and the per-task and compare shells the client fills. */
+export function boardSections(r: Report, notes: string[], baseline: string | null): string {
   const dropped = r.dropped_unscored
     ? `<p class="explain">Left out: ${r.dropped_unscored} unscored episode(s) with no env reward (${r.dropped_by_arm.map((d) => `${escapeHtml(String(d.arm))} ${d.episodes}`).join(", ")}), as geoeval does; they stay in the episode list.</p>`
     : "";
+  const command = baseline === null ? "georeplay report" : `georeplay report --baseline ${escapeHtml(baseline)}`;
   return `<section class="board" id="gr-board" aria-labelledby="gr-board-h">
 <h2 id="gr-board-h">Board: ${r.episodes} episodes over ${r.arms.length} arm(s)</h2>
-<p class="explain">The numbers of <code>georeplay report --baseline ${escapeHtml(r.paired!.baseline)}</code> (geoeval ${r.geoeval_version}). The reward is recomputed from distance and action cost as <code>geoeval report</code> does: R = min(1, 0.5·e<sup>−d/1492.7</sup> + 0.5·e<sup>−d/5000</sup>) · (1 − min(cost, 0.2)); the environment's stored reward is shown apart, as “env reward”. Arms are ranked by mean-of-k.</p>
+<p class="explain">The numbers of <code>${command}</code> (geoeval ${r.geoeval_version}). The reward is recomputed from distance and action cost as <code>geoeval report</code> does: R = min(1, 0.5·e<sup>−d/1492.7</sup> + 0.5·e<sup>−d/5000</sup>) · (1 − min(cost, 0.2)); the environment's stored reward is shown apart, as “env reward”. Arms are ranked by mean-of-k.</p>
 ${dropped}${notes.map((n) => `<p class="explain">${escapeHtml(n)}</p>`).join("")}
 ${armsTable(r)}
 <h3>Behaviour per arm (per episode)</h3>
 ${behaviourTable(r)}
-${pairedSection(r)}
+${baseline === null ? unpairedNote(r.arms.length) : pairedSection(r)}
 </section>
-<section class="board-tasks" id="gr-tasks" aria-labelledby="gr-tasks-h">
-<h2 id="gr-tasks-h">Per task</h2>
-<p class="explain">Each arm's mean reward over its attempts on a task, and its delta against ${escapeHtml(r.paired!.baseline)} (the report's per-task numbers). Sort by delta for the most improved or most regressed tasks; a task's cells open its attempts side by side.</p>
-<div class="filters" role="search">
-<select id="t-arm" aria-label="arm"></select>
-<select id="t-country" aria-label="country"><option value="">all countries</option></select>
-<select id="t-verdict" aria-label="verdict of an attempt"><option value="">any verdict</option></select>
-<select id="t-sort" aria-label="order"><option value="task">task order</option><option value="improved">most improved first</option><option value="regressed">most regressed first</option></select>
-<span class="count" id="t-count"></span>
-</div>
-<div class="scroll tall"><table class="stats" id="gr-task-table"><thead><tr><th>task</th><th>country</th><th class="base-h">baseline mean</th><th>arm mean</th><th data-sort="delta">delta</th><th>attempts (arm)</th><th>attempts (baseline)</th></tr></thead><tbody id="t-rows"></tbody></table></div>
-</section>
+${taskSection(r, baseline)}
 <section class="compare" id="gr-compare" aria-live="polite" hidden></section>`;
 }

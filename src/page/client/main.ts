@@ -1,7 +1,7 @@
 /**
  * The page client's entry point, bundled by esbuild into the page's one
  * inline script (pinned by its hash in the CSP; see ../view/client.ts).
- * A board page (built with --baseline) carries its board data; any other
+ * A board page (a sweep or board folder, or --baseline) carries its board data; any other
  * page is a run page.
  *
  * Layout: state/ holds the page state (the store, the address, the list's

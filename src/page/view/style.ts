@@ -140,6 +140,10 @@ section.board-tasks .filters{position:static;padding:6px 0;border:0;background:n
 .scroll.tall{max-height:60vh;overflow:auto}
 #gr-task-table td.up{color:var(--ok)}
 #gr-task-table td.down{color:var(--bad)}
+#gr-task-table th[data-sort],#gr-board th[data-col]{cursor:pointer;white-space:nowrap}
+#gr-task-table th[aria-sort=ascending]::after,#gr-board th[aria-sort=ascending]::after{content:" \\25B2"}
+#gr-task-table th[aria-sort=descending]::after,#gr-board th[aria-sort=descending]::after{content:" \\25BC"}
+section.board-tasks .filters input#t-q{flex:0 1 22em}
 #gr-task-table td.attempts{text-align:left}
 table.episodes tr.more td{color:var(--accent);text-align:center}
 .media canvas.view{display:block;width:100%;height:100%}

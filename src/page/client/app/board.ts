@@ -16,6 +16,7 @@ import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
 import { playerHooks } from "./player/player.ts";
 import { TaskTable } from "./tasks/tasks.ts";
+import { ReportTables } from "./report/sort.ts";
 import { episodesByTask } from "./tasks/rows.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
@@ -81,6 +82,7 @@ export function startBoard(): void {
     ),
   );
   new TaskTable(doc, store, data, byTask).render(store.get());
+  new ReportTables(doc, store).render(store.get());
   const compare = new CompareView(doc, store, data, byTask, (c) => chunks.task(c), media);
   const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null));
   bindLightbox(doc);

@@ -148,7 +148,9 @@ export class CompareView {
     const stat = (arm: string, listed: number) => {
       const st = tr?.arms.find((x) => x.arm === arm);
       if (!st) return `${arm}: no counted attempt`;
-      const d = st.delta != null ? `, delta ${sgn(st.delta)} vs ${data.baseline}` : arm === data.baseline ? ` (the baseline)` : "";
+      // The report's delta is against the page's baseline; without one it is not shown (the report's default pairing is not this page's).
+      const d =
+        data.baseline === null ? "" : st.delta != null ? `, delta ${sgn(st.delta)} vs ${data.baseline}` : arm === data.baseline ? ` (the baseline)` : "";
       return `${arm}: mean ${st.mean.toFixed(4)} over ${st.attempts} counted attempt${st.attempts === 1 ? "" : "s"} (${listed} listed), best ${st.best.toFixed(4)}${d}`;
     };
     const stats = el("p", "meta cmp-stats", `${stat(a, pairing.counted.a)} · ${stat(b, pairing.counted.b)}`);

@@ -1,31 +1,37 @@
 /**
- * The board page's per-task table, rendered from the store (arm, country,
- * verdict and order live in the address as tarm, tcountry, tverdict,
- * torder): each task's report mean and delta for one arm against the
- * baseline, its attempts by attempt number (not-counted ones marked), and a
- * link to the compare view.
+ * The board page's per-task table, rendered from the store (arm, second arm,
+ * country, verdict, text and order live in the address as tarm, tvs,
+ * tcountry, tverdict, tq, torder): each task's report numbers for one arm
+ * beside a second arm's (the baseline's by default; without --baseline the
+ * next-ranked arm) and the delta, its attempts by attempt number
+ * (not-counted ones marked), and a link to the compare view of the two.
+ * A header click sorts by its column, again reverses it.
  */
 import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
 import { el, fillSelect, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
 import { selectValues } from "../../state/rows.ts";
-import { taskRows, type TaskFilters } from "./rows.ts";
+import { formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters, type TaskSortKey } from "./rows.ts";
 
 const sgn = (x: number | null) => (x == null ? "–" : (x >= 0 ? "+" : "") + x.toFixed(4));
-const KEYS = ["tarm", "tcountry", "tverdict", "torder"];
+const KEYS = ["tarm", "tvs", "tcountry", "tverdict", "tq", "torder"] as const;
+type Key = (typeof KEYS)[number];
 
 export function attemptLink(r: BoardEpisodeRow): HTMLAnchorElement {
   const a = el("a", "ep-link" + (r.env === null ? " uncounted" : ""), `${r.sample ?? "?"}: ${r.score.toFixed(3)}`) as HTMLAnchorElement;
   a.href = episodeHash(r.id, null);
   a.dataset.id = r.id;
+  a.dataset.sample = r.sample === null ? "" : String(r.sample);
+  a.dataset.counted = String(r.env !== null);
   a.title = `${r.arm} · attempt ${r.sample ?? "?"} · episode ${r.id} · reward ${r.score.toFixed(4)} · env reward ${fmt(r.env, 4)}${r.env === null ? " · not counted: unscored (no env reward)" : ""}`;
   return a;
 }
 
 export class TaskTable {
-  private readonly c: Record<"tarm" | "tcountry" | "tverdict" | "torder", HTMLSelectElement>;
+  private readonly c: Partial<Record<Key, HTMLSelectElement | HTMLInputElement>>;
   private readonly defaultArm: string;
+  private readonly defaultVs: string | null;
 
   constructor(
     private readonly doc: Document,
@@ -33,45 +39,86 @@ export class TaskTable {
     private readonly data: BoardData,
     private readonly byTask: Map<number, Map<string, BoardEpisodeRow[]>>,
   ) {
-    const $ = (id: string) => doc.getElementById(id) as HTMLSelectElement;
-    this.c = { tarm: $("t-arm"), tcountry: $("t-country"), tverdict: $("t-verdict"), torder: $("t-sort") };
-    const compared = data.arms.filter((a) => a !== data.baseline);
-    this.defaultArm = (compared.length ? compared : [data.baseline])[0];
-    fillSelect(this.c.tarm, compared.length ? compared : [data.baseline]);
-    fillSelect(this.c.tcountry, selectValues(Object.values(data.countries)));
-    fillSelect(this.c.tverdict, selectValues(data.episodes.map((e) => e.verdict)));
-    (doc.querySelector("#gr-task-table .base-h") as HTMLElement).textContent = `${data.baseline} mean`;
-    for (const [k, s] of Object.entries(this.c))
+    // A one-arm board has no second-arm select: only the controls the page has.
+    const ids: Record<Key, string> = { tarm: "t-arm", tvs: "t-vs", tcountry: "t-country", tverdict: "t-verdict", tq: "t-q", torder: "t-sort" };
+    this.c = {};
+    for (const k of KEYS) {
+      const ctl = doc.getElementById(ids[k]) as HTMLSelectElement | HTMLInputElement | null;
+      if (ctl) this.c[k] = ctl;
+    }
+    // With a baseline: the first other arm against it (the report's pairing); without: the top two arms by mean-of-k.
+    const others = data.arms.filter((a) => a !== data.baseline);
+    this.defaultArm = data.baseline !== null ? (others[0] ?? data.baseline) : data.arms[0];
+    this.defaultVs = data.arms.length < 2 ? null : (data.baseline ?? data.arms[1]);
+    fillSelect(this.c.tarm as HTMLSelectElement, data.baseline !== null && others.length ? others : data.arms);
+    if (this.c.tvs) fillSelect(this.c.tvs as HTMLSelectElement, data.arms, (a) => (a === data.baseline ? `vs ${a} (baseline)` : `vs ${a}`));
+    fillSelect(this.c.tcountry as HTMLSelectElement, selectValues(Object.values(data.countries)));
+    fillSelect(this.c.tverdict as HTMLSelectElement, selectValues(data.episodes.map((e) => e.verdict)));
+    for (const [k, s] of Object.entries(this.c) as [Key, HTMLSelectElement | HTMLInputElement][])
       s.addEventListener("input", () => store.set({ query: { [k]: s.value === this.defaults(k) ? "" : s.value } }, "replace"));
-    doc.querySelector('#gr-task-table th[data-sort="delta"]')!.addEventListener("click", () => {
-      store.set({ query: { torder: store.q("torder") === "improved" ? "regressed" : "improved" } }, "replace");
-    });
+    for (const th of Array.from(doc.querySelectorAll<HTMLElement>("#gr-task-table th[data-sort]"))) {
+      th.tabIndex = 0;
+      th.title = "sort by this column (again: reverse)";
+      const sort = () => {
+        const next = nextTaskOrder(parseTaskOrder(store.q("torder")), th.dataset.sort as TaskSortKey);
+        const v = formatTaskOrder(next);
+        store.set({ query: { torder: v === "task:1" ? "" : v } }, "replace");
+      };
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", (e: KeyboardEvent) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          sort();
+        }
+      });
+    }
     store.subscribe((s, prev) => {
       if (KEYS.some((k) => (s.query[k] ?? "") !== (prev.query[k] ?? ""))) this.render(s);
     });
   }
 
-  private defaults(k: string): string {
-    return k === "tarm" ? this.defaultArm : k === "torder" ? "task" : "";
+  private defaults(k: Key): string {
+    return k === "tarm" ? this.defaultArm : k === "tvs" ? (this.defaultVs ?? "") : k === "torder" ? "task" : "";
   }
 
   render(s: PageState): void {
     const doc = this.doc;
-    const val = (k: string) => s.query[k] || this.defaults(k);
-    for (const [k, sel] of Object.entries(this.c)) if (sel.value !== val(k)) sel.value = val(k);
-    const arm = val("tarm");
-    const f: TaskFilters = { country: val("tcountry"), verdict: val("tverdict"), order: val("torder") as TaskFilters["order"] };
-    const rows = taskRows(this.data, this.byTask, arm, f);
+    const val = (k: Key) => s.query[k] || this.defaults(k);
+    const order = parseTaskOrder(val("torder"));
+    for (const [k, ctl] of Object.entries(this.c) as [Key, HTMLSelectElement | HTMLInputElement][]) {
+      const want = k === "torder" && typeof order !== "string" ? "column" : val(k);
+      if (ctl.value !== want) ctl.value = want;
+    }
+    const arm = this.data.arms.includes(val("tarm")) ? val("tarm") : this.defaultArm;
+    const vs = this.defaultVs === null ? null : this.data.arms.includes(val("tvs")) ? val("tvs") : this.defaultVs;
+    const sorted = typeof order === "string" ? (order === "task" ? { key: "task", dir: 1 } : { key: "delta", dir: order === "improved" ? -1 : 1 }) : order;
+    for (const th of Array.from(doc.querySelectorAll<HTMLElement>("#gr-task-table th[data-sort]"))) {
+      if (th.dataset.sort === sorted.key) th.setAttribute("aria-sort", sorted.dir === 1 ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    }
+    const head = (sel: string, text: string) => {
+      const h = doc.querySelector<HTMLElement>(`#gr-task-table ${sel}`);
+      if (h) h.textContent = text;
+    };
+    head(".arm-h", `${arm} mean`);
+    head(".arm-att-h", `attempts (${arm})`);
+    head(".base-h", `${vs ?? ""} mean`);
+    head(".vs-h", `attempts (${vs ?? ""})`);
+    const f: TaskFilters = { country: val("tcountry"), verdict: val("tverdict"), q: val("tq"), order };
+    const rows = taskRows(this.data, this.byTask, arm, vs, f);
     const frag = doc.createDocumentFragment();
     for (const r of rows) {
       const tr = doc.createElement("tr");
       tr.dataset.task = String(r.index);
       tr.dataset.arm = arm;
+      if (vs !== null) tr.dataset.vs = vs;
       const c0 = el("td");
-      const a = el("a", "cmp-link", `task ${r.index}`) as HTMLAnchorElement;
-      a.href = compareHash(r.index, arm, this.data.baseline);
-      a.title = `${arm} and ${this.data.baseline} side by side on task ${r.index}`;
-      c0.appendChild(a);
+      if (vs !== null) {
+        const a = el("a", "cmp-link", `task ${r.index}`) as HTMLAnchorElement;
+        a.href = compareHash(r.index, arm, vs);
+        a.title = `${arm} and ${vs} side by side on task ${r.index}`;
+        c0.appendChild(a);
+      } else c0.textContent = `task ${r.index}`;
       tr.appendChild(c0);
       tr.appendChild(el("td", null, r.country ?? "–"));
       const num = (stat: string, v: number | null, text: string) => {
@@ -81,11 +128,15 @@ export class TaskTable {
         tr.appendChild(td);
         return td;
       };
-      num("base_mean", r.baseMean, fmt(r.baseMean, 4));
       num("mean", r.mean, fmt(r.mean, 4));
-      const d = num("delta", r.delta, sgn(r.delta));
-      if (r.delta != null) d.className = r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
-      for (const eps of [r.armEpisodes, r.baseEpisodes]) {
+      num("best", r.best, fmt(r.best, 4));
+      num("k", r.k, r.k == null ? "–" : String(r.k));
+      if (vs !== null) {
+        num("base_mean", r.baseMean, fmt(r.baseMean, 4));
+        const d = num("delta", r.delta, sgn(r.delta));
+        if (r.delta != null) d.className = r.delta > 0 ? "up" : r.delta < 0 ? "down" : "";
+      }
+      for (const eps of vs !== null ? [r.armEpisodes, r.baseEpisodes] : [r.armEpisodes]) {
         const td = el("td", "attempts");
         eps.forEach((e) => {
           td.appendChild(attemptLink(e));
@@ -96,6 +147,7 @@ export class TaskTable {
       frag.appendChild(tr);
     }
     (doc.getElementById("t-rows") as HTMLElement).replaceChildren(frag);
-    (doc.getElementById("t-count") as HTMLElement).textContent = `${rows.length} tasks`;
+    const all = this.data.tasks.filter((t) => t.arms.some((a) => a.arm === arm || a.arm === vs)).length;
+    (doc.getElementById("t-count") as HTMLElement).textContent = rows.length === all ? `${rows.length} tasks` : `${rows.length} of ${all} tasks`;
   }
 }
