@@ -31,6 +31,7 @@ import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
+import { PageMapCells, mapCellsTail } from "./map-cells.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /** Replies, reasoning and prompts are cut here in board pages: the full text of 12,800 episodes is over a GB. */
@@ -132,7 +133,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
   try {
     const panos = new PanoTable(panoPart);
     const exactViews = new ExactViewTable(exactPart, exactMb * 1e6);
-    const compareMaps = new CompareMapTable();
+    const mapCells = new PageMapCells();
+    const compareMaps = new CompareMapTable(mapCells);
     const player = opts.player === false ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
@@ -161,7 +163,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           panos,
           { table: exactViews, views: v.views },
           {
-            addMap: (map) => chunks.addMap(page.index, scriptJson(map)),
+            addMap: (map) => chunks.addMap(page.index, scriptJson(mapCells.share(map))),
           },
         );
         for (const p of problems) {
@@ -173,7 +175,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           });
         }
         const play = player ? await player.record(v, compact, panos, opts.panos) : null;
-        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact));
+        const stored = { ...compact, outcomeMap: compact.outcomeMap && mapCells.share(compact.outcomeMap) };
+        const at = chunks.add(page.index, scriptJson(play ? { ...stored, play } : stored));
         compareMaps.add(page.index, v.episode);
         const o = v.episode.outcome ?? null;
         rows.push({
@@ -246,7 +249,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       summariseRun(stats),
       player !== null && player.count > 0,
     );
-    const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;
+    // One table of atlas cells for the page's maps and its player.
+    const tail = mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, [...mapCells.cells(), ...(player?.count ? player.cellKeys() : [])]);
     const bytes = await writePage(
       opts.out,
       [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],

@@ -11,6 +11,7 @@ import type { TaskChunk } from "../board/data.ts";
 import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "../reproject.ts";
 import { LazyImages } from "./images.ts";
+import { loadMapCells } from "./map-cells.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {
   if (document.readyState !== "loading") resolve();
@@ -48,6 +49,8 @@ export class Chunks {
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
     const chunk = JSON.parse(text) as TaskChunk;
+    // Its maps are drawn from the page's atlas cells: read once, before the first chunk is shown.
+    await loadMapCells();
     // Each distinct map is stored once per chunk: the turns get theirs back (shared objects).
     for (const e of chunk.episodes) for (const t of e.turns) if (t.mapRef != null) t.map = chunk.maps?.[t.mapRef] ?? null;
     return chunk;
