@@ -250,7 +250,10 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       player !== null && player.count > 0,
     );
     // One table of atlas cells for the page's maps and its player.
-    const tail = mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, [...mapCells.cells(), ...(player?.count ? player.cellKeys() : [])]);
+    const tail = mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, [
+      ...mapCells.cells(),
+      ...(player?.count ? player.cellKeys() : []),
+    ]);
     const bytes = await writePage(
       opts.out,
       [parts.head, scriptJson(data), parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
