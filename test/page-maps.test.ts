@@ -187,7 +187,8 @@ describe("a board page's maps over one table of atlas cells", () => {
     const from = html.indexOf(">", html.indexOf(`<script type="application/json" id="${id}">`)) + 1;
     return html.slice(from, html.indexOf("</script>", from));
   };
-  const chunksOf = (html: string) => (JSON.parse(read(html, "gr-chunks")) as string[]).map((b) => JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as TaskChunk);
+  const chunksOf = (html: string) =>
+    (JSON.parse(read(html, "gr-chunks")) as string[]).map((b) => JSON.parse(gunzipSync(Buffer.from(b, "base64")).toString("utf8")) as TaskChunk);
   const mapsOf = (c: TaskChunk): MapSpec[] => [
     ...(c.maps ?? []),
     ...c.episodes.flatMap((e) => (e.outcomeMap ? [e.outcomeMap] : [])),
@@ -196,7 +197,19 @@ describe("a board page's maps over one table of atlas cells", () => {
 
   beforeAll(() => {
     const fixture = makeFourArmBoard(join(dir, "four-arm"));
-    const r = runCli(["page", fixture.dir, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress", "--baseline", "base", "-o", board]);
+    const r = runCli([
+      "page",
+      fixture.dir,
+      "--tasks",
+      join(MIXED, "tasks.jsonl"),
+      "--panos",
+      join(MIXED, "panos"),
+      "--no-progress",
+      "--baseline",
+      "base",
+      "-o",
+      board,
+    ]);
     expect(r.code, r.stderr).toBe(1); // the fixture's drifted views on purpose: exit 1, page written
   }, 300_000);
 
@@ -213,7 +226,8 @@ describe("a board page's maps over one table of atlas cells", () => {
       expect(m).not.toHaveProperty("landPath");
       expect(m.prims.some((p) => p.t === "inset" && "landPath" in p)).toBe(false);
       const frames = [{ frame: m.frame, w: m.size, h: m.size }, ...m.prims.flatMap((p) => (p.t === "inset" ? [{ frame: p.frame, w: p.w, h: p.h }] : []))];
-      for (const f of frames) for (const ref of cellsFor(atlasFor(f.frame), mapProjection(f.frame, f.w, f.h).view)) expect(ref.key in table, ref.key).toBe(true);
+      for (const f of frames)
+        for (const ref of cellsFor(atlasFor(f.frame), mapProjection(f.frame, f.w, f.h).view)) expect(ref.key in table, ref.key).toBe(true);
     }
   });
 
@@ -228,7 +242,10 @@ describe("a board page's maps over one table of atlas cells", () => {
       ...c,
       maps: c.maps?.map(inline),
       episodes: c.episodes.map((e) => ({ ...e, outcomeMap: e.outcomeMap && inline(e.outcomeMap) })),
-      compare: c.compare && { ...c.compare, paints: c.compare.paints.map((p) => inline({ ...p, size: PAGE_MAP_SIZE, prims: [], has: { guess: false, truth: false, pins: false } })) },
+      compare: c.compare && {
+        ...c.compare,
+        paints: c.compare.paints.map((p) => inline({ ...p, size: PAGE_MAP_SIZE, prims: [], has: { guess: false, truth: false, pins: false } })),
+      },
     }));
     const gz = (v: unknown) => gzipSync(JSON.stringify(v), { level: 9 }).length;
     const now = chunks.reduce((n, c) => n + gz(c), 0);
