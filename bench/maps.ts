@@ -39,7 +39,7 @@ for (const [name, make] of maps) {
   const ms = performance.now() - t0;
   const bytes = JSON.stringify(m).length;
   console.log(
-    `  ${name.padEnd(40)} ${(bytes / 1024).toFixed(1).padStart(6)} KB (land ${(m.landPath.length / 1024).toFixed(1)} KB, ${m.prims.length} primitives) · ${ms.toFixed(0)} ms`,
+    `  ${name.padEnd(40)} ${(bytes / 1024).toFixed(1).padStart(6)} KB (land ${((m.landPath ?? "").length / 1024).toFixed(1)} KB, ${m.prims.length} primitives) · ${ms.toFixed(0)} ms`,
   );
 }
 

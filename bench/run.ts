@@ -3,13 +3,27 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { run, ROOT } from "./common.ts";
 
-const benches = ["verify", "frames", "render", "batch", "page", "player", "report", "board-page", "board-folder", "board-player", "maps"];
+// The board page twice: the held-out board's size (640 episodes: its own goals), then the full board.
+const benches: [string, ...string[]][] = [
+  ["verify"],
+  ["frames"],
+  ["render"],
+  ["batch"],
+  ["page"],
+  ["player"],
+  ["report"],
+  ["board-page", "--held-out"],
+  ["board-page"],
+  ["board-folder"],
+  ["board-player"],
+  ["maps"],
+];
 let failed = 0;
-for (const name of benches) {
+for (const [name, ...args] of benches) {
   const file = join(ROOT, "dist", "bench", `${name}.js`);
   if (!existsSync(file)) continue;
-  console.log(`\n=== ${name}`);
-  const r = run(process.execPath, [file]);
+  console.log(`\n=== ${[name, ...args].join(" ")}`);
+  const r = run(process.execPath, [file, ...args]);
   process.stdout.write(r.stdout);
   if (r.code !== 0) {
     failed++;

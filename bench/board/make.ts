@@ -19,6 +19,9 @@
  * move) belongs to one episode: ~20,000 distinct views. Their image_sha256 come from georeplay's
  * own renderer (this board measures scale, not fidelity), rendered on worker threads.
  * About 1 row in 700 is an errored row (no outcome), 1 in 60 has no guess, 1 in 25 a forced guess.
+ * Truths lie in twelve countries on every continent; guesses spread as a real board's do: near
+ * the truth (closer for a stronger arm) or, for 10-28% of attempts, on another continent, with
+ * each attempt's pins around its guess (bench/board-page.ts reports the map frames this gives).
  *
  * --placeholder-hashes: no panoramas, no rendering; image_sha256 = sha256 of the view's key. Same
  * episodes, sizes and view counts in minutes instead of an hour of rendering, for benchmarks that
@@ -110,10 +113,81 @@ export async function ensureBoard(
   return built;
 }
 
-const COUNTRIES = ["France", "Brazil", "Japan", "Kenya", "Canada", "Australia", "India", "Norway", "Mexico", "Poland", "Chile", "Thailand"];
+/** Each task's country and roughly where in it (every continent): its truth lies within a few degrees of it. */
+const COUNTRY_AT: [string, number, number][] = [
+  ["France", 46.6, 2.4],
+  ["Brazil", -12.0, -50.0],
+  ["Japan", 36.5, 138.5],
+  ["Kenya", 0.2, 37.9],
+  ["Canada", 52.0, -100.0],
+  ["Australia", -25.0, 134.0],
+  ["India", 22.0, 79.0],
+  ["Norway", 61.5, 9.5],
+  ["Mexico", 23.0, -102.0],
+  ["Poland", 52.0, 19.3],
+  ["Chile", -33.5, -70.8],
+  ["Thailand", 15.5, 101.0],
+];
+const COUNTRIES = COUNTRY_AT.map((c) => c[0]);
 
-function taskLatLon(t: number): [number, number] {
-  return [Math.round((unit(`lat:${t}`) * 120 - 55) * 1e6) / 1e6, Math.round((unit(`lon:${t}`) * 360 - 180) * 1e6) / 1e6];
+/**
+ * Where arms guess when they miss the continent: places on every continent, as a real board's
+ * wrong guesses are (its tasks' countries and more), so the page's maps take the frames users'
+ * boards give them rather than one cluster.
+ */
+const FAR_GUESSES: [number, number][] = [
+  ...COUNTRY_AT.map(([, lat, lon]): [number, number] => [lat, lon]),
+  [39.5, -98.0], // United States
+  [35.0, 103.0], // China
+  [-29.0, 24.5], // South Africa
+  [-34.5, -64.0], // Argentina
+  [26.5, 30.0], // Egypt
+  [56.0, 45.0], // Russia
+  [-2.5, 118.0], // Indonesia
+  [40.2, -3.7], // Spain
+  [9.1, 8.7], // Nigeria
+  [-41.3, 173.0], // New Zealand
+  [4.6, -74.1], // Colombia
+  [39.0, 35.0], // Turkey
+];
+
+const r6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+export function taskLatLon(t: number): [number, number] {
+  const [, lat, lon] = COUNTRY_AT[t % COUNTRY_AT.length];
+  return [r6(lat + (unit(`lat:${t}`) - 0.5) * 6), r6(lon + (unit(`lon:${t}`) - 0.5) * 8)];
+}
+
+const EARTH_KM = 6371.0088;
+const RAD = Math.PI / 180;
+
+/** The point `km` from `from` along `bearingDeg` (great circle). */
+function destination(from: [number, number], km: number, bearingDeg: number): [number, number] {
+  const d = km / EARTH_KM;
+  const b = bearingDeg * RAD;
+  const la1 = from[0] * RAD;
+  const lo1 = from[1] * RAD;
+  const la2 = Math.asin(Math.sin(la1) * Math.cos(d) + Math.cos(la1) * Math.sin(d) * Math.cos(b));
+  const lo2 = lo1 + Math.atan2(Math.sin(b) * Math.sin(d) * Math.cos(la1), Math.cos(d) - Math.sin(la1) * Math.sin(la2));
+  return [r6(la2 / RAD), r6(((((lo2 / RAD + 540) % 360) + 360) % 360) - 180)];
+}
+
+export function haversine(a: [number, number], b: [number, number]): number {
+  const h = Math.sin(((b[0] - a[0]) * RAD) / 2) ** 2 + Math.cos(a[0] * RAD) * Math.cos(b[0] * RAD) * Math.sin(((b[1] - a[1]) * RAD) / 2) ** 2;
+  return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * An attempt's guess: near the truth (an exponential miss, closer for a stronger arm, in a
+ * seeded direction) or, for a share of attempts that falls with skill, on another continent.
+ */
+export function guessFor(key: string, truth: [number, number], skill: number): [number, number] {
+  if (unit(`far:${key}`) < 0.35 - skill * 0.3) {
+    const [lat, lon] = FAR_GUESSES[Math.floor(unit(`where:${key}`) * FAR_GUESSES.length)];
+    return [r6(lat + (unit(`flat:${key}`) - 0.5) * 8), r6(lon + (unit(`flon:${key}`) - 0.5) * 10)];
+  }
+  const km = -Math.log(1 - unit(`d:${key}`) * 0.999) * 1500 * (1.2 - skill);
+  return destination(truth, km, unit(`bearing:${key}`) * 360);
 }
 
 function writeTasks(file: string, shape: BoardShape): void {
@@ -239,17 +313,20 @@ function episode(shape: BoardShape, a: number, p: number, t: number, hashes: Rec
   const views = episodeViews(a, p, t);
   const planned: Planned[] = [{ action: { action: "reset" }, camera: START_CAMERA, kind: "view" }];
   let cam = START_CAMERA;
+  const skill = 0.25 + (a % 8) * 0.07;
+  const guess = guessFor(key, [lat, lon], skill);
   for (const v of views) {
     planned.push({ action: v.action, camera: v.camera, kind: "view" });
     cam = v.camera;
-    planned.push({ action: { action: "place_pin", lat: lat + unit(`pin:${key}:${planned.length}`) * 10, lon, span_deg: 2.0 }, camera: cam, kind: "map" });
+    // Pins around where the attempt ends up guessing (its maps' frames follow its guesses).
+    const pin = [r6(guess[0] + (unit(`pin:${key}:${planned.length}`) - 0.5) * 10), guess[1]];
+    planned.push({ action: { action: "place_pin", lat: Math.max(-80, Math.min(80, pin[0])), lon: pin[1], span_deg: 2.0 }, camera: cam, kind: "map" });
   }
-  const skill = 0.25 + (a % 8) * 0.07;
   const noGuess = unit(`ng:${key}`) < 1 / 60;
   const forced = !noGuess && unit(`fg:${key}`) < 1 / 25;
-  const distance = noGuess ? null : Math.round(-Math.log(1 - unit(`d:${key}`) * 0.999) * 3000 * (1.2 - skill) * 1000) / 1000;
+  const distance = noGuess ? null : Math.round(haversine([lat, lon], guess) * 1000) / 1000;
   while (planned.length < 10) planned.push({ action: { action: "view_map", span_deg: 8 }, camera: cam, kind: "map" });
-  planned.push({ action: { action: "guess", lat, lon }, camera: cam, kind: "map" });
+  planned.push({ action: { action: "guess", lat: guess[0], lon: guess[1] }, camera: cam, kind: "map" });
   let perTurn = 0;
   const build = () => buildTurns(planned, key, arm, t, perTurn, hashes);
   // Size the replies so the line lands near lineBytes: measure the line without them, then fill.
@@ -264,8 +341,8 @@ function episode(shape: BoardShape, a: number, p: number, t: number, hashes: Rec
     planned,
     cost,
     key,
-    lat,
-    lon,
+    [lat, lon],
+    guess,
     noGuess,
     forced,
     distance,
@@ -325,8 +402,8 @@ function finish(
   planned: Planned[],
   cost: number,
   key: string,
-  lat: number,
-  lon: number,
+  truth: [number, number],
+  guess: [number, number],
   noGuess: boolean,
   forced: boolean,
   distance: number | null,
@@ -341,7 +418,7 @@ function finish(
       train_reward: envReward,
       distance_km: distance,
       parsed_ok: !noGuess,
-      guess: noGuess ? null : [lat, lon],
+      guess: noGuess ? null : guess,
       guess_country: null,
       verdict: noGuess ? "No guess" : "Guessed",
       country_hit: noGuess ? null : distance! < 400,
@@ -350,7 +427,7 @@ function finish(
       n_maps: planned.filter((x) => x.kind === "map").length,
       n_pins: views.length,
       n_moves: views.filter((v) => v.action.action === "move").length,
-      truth: [lat, lon],
+      truth,
       action_cost: cost,
       total_moved_meters: 0,
       forced_guess: forced,

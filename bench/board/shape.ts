@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 
 /** Bump when the output changes: the cache is keyed by it. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 export interface BoardShape {
   arms: number;

@@ -28,14 +28,19 @@ export { haversineKm, pinsFrame, revealFrame, separationDeg, type LatLon } from 
 export const PAGE_MAP_SIZE = 280;
 const UNIT = 0.8;
 
-/** A map's colours and its land and borders as SVG path data (in map pixels). */
+/**
+ * A map's colours, its frame and its land and borders as SVG path data (in map pixels).
+ * A board page leaves the paths out (sharedGeometry): its client draws them from the
+ * page's one table of atlas cells, the same paths from the same cells.
+ */
 export interface MapPaint {
   sea: string;
   land: string;
   border: string;
   lw: number;
-  landPath: string;
-  bordersPath: string;
+  frame: MapFrame;
+  landPath?: string;
+  bordersPath?: string;
 }
 
 /** An inset map (the locator of a close map): its box and its paint. */
@@ -91,6 +96,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
         land: p.land,
         border: p.border,
         lw: r1(p.lw),
+        frame: p.frame,
         landPath: svgPath(r.land, p.w, p.h, true),
         bordersPath: svgPath(r.borders, p.w, p.h, false),
       });
@@ -104,16 +110,33 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
     land: map.land,
     border: map.border,
     lw: map.lw,
+    frame: map.frame,
     ...paths,
     prims,
     has: { guess: guess !== null, truth: truth !== null, pins: pins.length > 0 },
   };
 }
 
-/** The last frame's land and borders: a board draws every map of a task's compare rows in one frame. */
-let lastPaths: { key: string; paths: Pick<MapPaint, "landPath" | "bordersPath"> } | null = null;
+/**
+ * The map as a board page stores it: frames, colours and primitives, without its land and
+ * borders (the page carries the atlas cells once; the client cuts the paths from them).
+ */
+export function sharedGeometry(m: MapSpec): MapSpec {
+  const { landPath: _l, bordersPath: _b, ...rest } = m;
+  return {
+    ...rest,
+    prims: m.prims.map((p) => {
+      if (p.t !== "inset") return p;
+      const { landPath: _pl, bordersPath: _pb, ...inset } = p;
+      return inset;
+    }),
+  };
+}
 
-function landAndBorders(frame: MapFrame, size: number): Pick<MapPaint, "landPath" | "bordersPath"> {
+/** The last frame's land and borders: a board draws every map of a task's compare rows in one frame. */
+let lastPaths: { key: string; paths: { landPath: string; bordersPath: string } } | null = null;
+
+function landAndBorders(frame: MapFrame, size: number): { landPath: string; bordersPath: string } {
   const key = JSON.stringify([frame, size]);
   if (lastPaths?.key !== key) {
     const rings = mapRings(frame, size, size, readMapCell);

@@ -35,6 +35,7 @@ import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
+import { PageMapCells, mapCellsTail } from "./map-cells.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /**
@@ -134,7 +135,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
   const off = onAbort(opts.signal, cleanup);
   try {
     const panos = new PanoTable(panoPart);
-    const compareMaps = new CompareMapTable();
+    const mapCells = new PageMapCells();
+    const compareMaps = new CompareMapTable(mapCells);
     const player = opts.player === false ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
@@ -163,7 +165,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
           panos,
           { table: exactViews, views: v.views },
           {
-            addMap: (map) => chunks.addMap(page.index, scriptJson(map)),
+            addMap: (map) => chunks.addMap(page.index, scriptJson(mapCells.share(map))),
           },
         );
         for (const p of problems) {
@@ -175,7 +177,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
           });
         }
         const play = player ? await player.record(v, compact, panos, opts.panos) : null;
-        const at = chunks.add(page.index, scriptJson(play ? { ...compact, play } : compact), detailText(compact));
+        const stored = { ...compact, outcomeMap: compact.outcomeMap && mapCells.share(compact.outcomeMap) };
+        const at = chunks.add(page.index, scriptJson(play ? { ...stored, play } : stored), detailText(compact));
         compareMaps.add(page.index, v.episode);
         const o = v.episode.outcome ?? null;
         rows.push({
@@ -249,7 +252,11 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       player !== null && player.count > 0,
       target.form,
     );
-    const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;
+    // One table of atlas cells for the page's maps and its player.
+    const tail = mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, [
+      ...mapCells.cells(),
+      ...(player?.count ? player.cellKeys() : []),
+    ]);
     const dataJson = scriptJson(data);
     // The one-file form: the views fill what the rest of the page leaves of --max-mb (or --exact-zooms-mb, if given).
     await Promise.all([chunkPart.close(), panoPart.close()]);

@@ -4,10 +4,12 @@
  * pair share a scale and a centre (an episode's own detail keeps its own,
  * closer frame). The frame needs every guess of the task, so the maps are
  * drawn after the episodes have streamed, from the few coordinates kept per
- * episode; land and borders are stored once per task and frame.
+ * episode; each map is its frame, colours and pins (the page's one table of
+ * atlas cells holds the land and borders: map-cells.ts).
  */
 import type { Episode } from "../../../replay/schema/episode.ts";
 import { mapSpec, sharedFrame, type LatLon, type MapPaint } from "../geo.ts";
+import type { PageMapCells } from "./map-cells.ts";
 import { outcomeMarks } from "../model.ts";
 import type { CompareMaps } from "./data.ts";
 
@@ -20,6 +22,8 @@ interface Marks {
 export class CompareMapTable {
   /** Task index -> its truth and each episode's marks (a few numbers per episode). */
   private tasks = new Map<number, { truth: LatLon | null; episodes: Marks[] }>();
+
+  constructor(private readonly cells: PageMapCells) {}
 
   add(task: number, ep: Episode): void {
     const { pins, guess, truth } = outcomeMarks(ep);
@@ -40,8 +44,8 @@ export class CompareMapTable {
     const out: CompareMaps = { paints: [], maps: {} };
     const paintAt = new Map<string, number>();
     for (const e of t.episodes) {
-      const spec = mapSpec(frame, e.pins, e.guess, t.truth);
-      const paint: MapPaint = { sea: spec.sea, land: spec.land, border: spec.border, lw: spec.lw, landPath: spec.landPath, bordersPath: spec.bordersPath };
+      const spec = this.cells.share(mapSpec(frame, e.pins, e.guess, t.truth));
+      const paint: MapPaint = { sea: spec.sea, land: spec.land, border: spec.border, lw: spec.lw, frame: spec.frame };
       const key = JSON.stringify(paint);
       let at = paintAt.get(key);
       if (at === undefined) paintAt.set(key, (at = out.paints.push(paint) - 1));

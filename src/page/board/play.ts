@@ -16,7 +16,7 @@ import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
 import { MapReads } from "../../film/shared/map-reads.ts";
 import { cellsFor, type Atlas } from "../../../video/map/atlas.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";
-import { readMapCell, readPlaces } from "../../film/shared/map-data.ts";
+import { readPlaces } from "../../film/shared/map-data.ts";
 import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
 import { scriptJson } from "../escape.ts";
 import { boardVideo } from "../player/board-episode.ts";
@@ -128,6 +128,12 @@ export class BoardPlayer {
     }
   }
 
+  /** The atlas cells the player reads: its episodes' framings and every 50m and 110m cell (see metaJson). */
+  cellKeys(): string[] {
+    const world = { lon: [-180, 179.999] as [number, number], lat: [-90, 89.999] as [number, number] };
+    return [...this.reads.cells(), ...WIDE_ATLASES.flatMap((a) => cellsFor(a, world).map((c) => c.key))];
+  }
+
   /**
    * The page-wide table, as JSON safe inside a script element. Besides what the episodes'
    * maps read: every 50m and 110m atlas cell and every place a framing that wide names, for
@@ -137,7 +143,6 @@ export class BoardPlayer {
    */
   metaJson(): string {
     const world = { lon: [-180, 179.999] as [number, number], lat: [-90, 89.999] as [number, number] };
-    const cells = new Set([...this.reads.cells(), ...WIDE_ATLASES.flatMap((a) => cellsFor(a, world).map((c) => c.key))]);
     const places: Record<string, Place[]> = {};
     const read = new Set(this.reads.placeCells());
     for (const { key } of placeCellsFor(world)) {
@@ -154,7 +159,7 @@ export class BoardPlayer {
       kind: "board",
       // Every face of the video's two families (whichever a board's episodes need: ~0.4 MB once), only the subsets its text reaches.
       fonts: fontsFor(this.chars),
-      cells: gz(Object.fromEntries([...cells].sort().map((k) => [k, readMapCell(k)]))),
+      // The atlas cells are the page's one table (map-cells.ts), shared with the page's maps: cellKeys().
       places: gz(places),
       episodes: {},
       inputs: this.inputs,

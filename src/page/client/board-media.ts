@@ -15,6 +15,7 @@ import { reprojectRgba } from "../reproject.ts";
 import { LazyImages } from "./images.ts";
 import { dataFile, isFolderForm } from "./data-files.ts";
 import { detailText } from "./state/rows.ts";
+import { loadMapCells } from "./map-cells.ts";
 
 const domReady: Promise<void> = new Promise((resolve) => {
   if (document.readyState !== "loading") resolve();
@@ -66,6 +67,8 @@ export class Chunks {
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
     const chunk = JSON.parse(text) as TaskChunk;
+    // Its maps are drawn from the page's atlas cells: read once, before the first chunk is shown.
+    await loadMapCells();
     // Each distinct map is stored once per chunk: the turns get theirs back (shared objects).
     for (const e of chunk.episodes)
       for (const t of e.turns) {

@@ -2,8 +2,11 @@
  * Outcome and pin maps: the primitives the map module laid out in Node
  * (src/page/geo.ts), written as SVG: sea, land and borders, then circles,
  * lines and text, exactly as the video's painter draws them on a canvas.
+ * A board page's maps carry no land or borders: they are cut here from the
+ * page's one table of cells (map-cells.ts), by the code that cut them in Node.
  */
-import type { MapSpec } from "../geo.ts";
+import type { MapPaint, MapSpec } from "../geo.ts";
+import { framePaths } from "./map-cells.ts";
 import { el, svg } from "./dom.ts";
 import { fontFamilies } from "../../../video/text/fonts.ts";
 
@@ -13,18 +16,25 @@ const family = (role: "sans" | "mono") =>
     .map((f) => (f.includes(" ") ? `'${f}'` : f))
     .join(", ");
 
+/** A map's land and borders: its own path data (run pages), or cut from the page's cells. */
+function paths(p: MapPaint, width: number, height: number): { landPath: string; bordersPath: string } {
+  return p.landPath !== undefined && p.bordersPath !== undefined ? { landPath: p.landPath, bordersPath: p.bordersPath } : framePaths(p.frame, width, height);
+}
+
 export function drawMap(m: MapSpec, label: string): SVGElement {
+  const own = paths(m, m.size, m.size);
   const s = svg("svg", { viewBox: `0 0 ${m.size} ${m.size}`, class: "map", role: "img", "aria-label": label });
   s.appendChild(svg("rect", { x: 0, y: 0, width: m.size, height: m.size, fill: m.sea }));
-  s.appendChild(svg("path", { d: m.landPath, fill: m.land, "fill-rule": "evenodd" }));
-  s.appendChild(svg("path", { d: m.bordersPath, fill: "none", stroke: m.border, "stroke-width": m.lw }));
+  s.appendChild(svg("path", { d: own.landPath, fill: m.land, "fill-rule": "evenodd" }));
+  s.appendChild(svg("path", { d: own.bordersPath, fill: "none", stroke: m.border, "stroke-width": m.lw }));
   for (const p of m.prims) {
     if (p.t === "inset") {
       // A locator map: its own box, clipped by a nested <svg>, land and borders in its own pixels.
       const inner = svg("svg", { x: p.x, y: p.y, width: p.w, height: p.h, viewBox: `0 0 ${p.w} ${p.h}` });
+      const its = paths(p, p.w, p.h);
       inner.appendChild(svg("rect", { x: 0, y: 0, width: p.w, height: p.h, fill: p.sea }));
-      inner.appendChild(svg("path", { d: p.landPath, fill: p.land, "fill-rule": "evenodd" }));
-      inner.appendChild(svg("path", { d: p.bordersPath, fill: "none", stroke: p.border, "stroke-width": p.lw }));
+      inner.appendChild(svg("path", { d: its.landPath, fill: p.land, "fill-rule": "evenodd" }));
+      inner.appendChild(svg("path", { d: its.bordersPath, fill: "none", stroke: p.border, "stroke-width": p.lw }));
       s.appendChild(inner);
     } else if (p.t === "rect") {
       const fill = typeof p.fill === "string" ? p.fill : "none";

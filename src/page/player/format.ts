@@ -19,6 +19,8 @@ export const PLAYER_OUTPUT = { width: 1280, height: 720 } as const;
 export const REPROJECTION_SIZE = 320;
 
 export const PLAYER_META_ID = "gr-player";
+/** A board page's one table of atlas cells (src/page/board/map-cells.ts): its maps' and its player's. */
+export const MAP_CELLS_ID = "gr-map-cells";
 export const PLAYER_PANOS_ID = "gr-player-panos";
 
 /**
@@ -55,8 +57,11 @@ export interface PlayerMeta {
    */
   kind?: "run" | "board";
   fonts: PlayerFont[];
-  /** The atlas cells the episodes' maps read (video/map's cells, key -> cell or null), gzip JSON as base64. */
-  cells: string;
+  /**
+   * The atlas cells the episodes' maps read (video/map's cells, key -> cell or null), gzip JSON as base64.
+   * Board pages leave it out: their player reads the page's one table (MAP_CELLS_ID), shared with the page's maps.
+   */
+  cells?: string;
   /** Board pages: the gazetteer cells the maps read (key -> places some framing names), gzip JSON as base64. */
   places?: string;
   /** episode id -> gzip JSON (base64) of a PlayerEpisode (run pages; a board's are in its chunks). */

@@ -9,7 +9,7 @@ import type { Place } from "../../../video/map/places.ts";
 
 /** The board page's panorama table (src/page/pano-table.ts). */
 const BOARD_PANOS_ID = "gr-panos";
-import { PLAYER_META_ID, PLAYER_PANOS_ID, rangeKey, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
+import { MAP_CELLS_ID, PLAYER_META_ID, PLAYER_PANOS_ID, rangeKey, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -60,7 +60,8 @@ export function pageAssets(): Promise<PageAssets> {
         (document.fonts as unknown as { add(f: FontFace): void }).add(face);
       }),
     );
-    const cells = (await gunzipJson(meta.cells)) as Record<string, MapCell | null>;
+    // A board page's cells are its one table, shared with its maps.
+    const cells = (await gunzipJson(meta.cells ?? table<string>(MAP_CELLS_ID) ?? "")) as Record<string, MapCell | null>;
     const places = meta.places ? ((await gunzipJson(meta.places)) as Record<string, Place[]>) : {};
     // A board's views are reprojected from its own panorama table; a run page's player has its own.
     const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
