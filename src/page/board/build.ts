@@ -22,6 +22,7 @@ import { ioReason } from "../../../replay/io/jsonl.ts";
 import { PartFile, writePage } from "../part-file.ts";
 import { DEFAULT_EXACT_MB, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
+import { analysisFields } from "../list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
 import { pageParts } from "../view/template.ts";
@@ -191,6 +192,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
           km: page.distanceKm,
           turns: page.turnsUsed,
           flags: page.flags,
+          ...analysisFields(page),
           chunk: -1,
           at,
         });

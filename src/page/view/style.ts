@@ -160,6 +160,9 @@ td.uncounted{text-decoration:none;font-style:italic}
 .filters input#f-expr{flex:1 1 100%;font-family:"JetBrains Mono",ui-monospace,monospace}
 .filters input[aria-invalid=true]{border-color:var(--bad)}
 .expr-error{flex:1 1 100%;color:var(--bad);font-size:.78rem;margin:0}
+.filters .list-summary{flex:1 1 100%;margin:0;font-size:.75rem;color:var(--muted)}
+.filters .list-summary .stat+.stat::before{content:" · "}
+.filters .list-summary b{color:var(--ink);font-weight:600}
 .filters details.fields{flex:1 1 100%;font-size:.75rem;color:var(--muted);margin:0}
 .filters button,.ep-tools button,.reply-head button,.cmp-head button{font:inherit;font-size:.78rem;padding:2px 8px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);cursor:pointer}
 .reply-head button[aria-pressed=true]{background:var(--sel)}
