@@ -208,7 +208,7 @@ function slug(s: string, max: number): string {
 }
 
 /**
- * The CSV's file name: the page's title (the run, or what `-t` named it; the
+ * The CSV's file name: the page's title (the run, or what `--title` named it; the
  * default's input file names and "georeplay" left out) and the filter that
  * made the rows, e.g. `held-out-haiku-tokens-gt-1000.csv`; `-all` when
  * nothing filters. `query` is the list's state as the address keeps it.
