@@ -324,6 +324,15 @@ describe("board page (four arms): the same list", () => {
     expect(heads).toContainEqual(["attempt", "sample"]);
     expect(heads).toContainEqual(["turns", "turns"]);
     checkSummary(await summary(page), rows);
+    // At 1280 px both new columns show and nothing is cut.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const fit = await page.evaluate(() => {
+      const aside = document.querySelector("aside.list") as HTMLElement;
+      const shown = [...aside.querySelectorAll("table.episodes thead th")].filter((th) => getComputedStyle(th).display !== "none");
+      return { heads: shown.map((th) => th.textContent), overflow: aside.scrollWidth - aside.clientWidth };
+    });
+    expect(fit.heads).toEqual(expect.arrayContaining(["attempt", "turns", "views"]));
+    expect(fit.overflow).toBeLessThanOrEqual(0);
 
     await page.click('table.episodes th[data-sort="sample"]');
     const samples = await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((tr) => Number((tr.children[3] as HTMLElement).textContent)));

@@ -117,7 +117,9 @@ export class EpisodeList<R extends ListRow> {
     fillSelect(this.controls.verdict as HTMLSelectElement, selectValues(rows.map((r) => r.verdict)));
     fillSelect(this.controls.status as HTMLSelectElement, selectValues(rows.flatMap((r) => r.flags)));
     fillSelect(this.controls.task as HTMLSelectElement, [...new Set(rows.map((r) => r.task))].sort((a, b) => a - b).map(String), (v) => `task ${v}`);
-    if ((this.controls.arm as HTMLSelectElement).options.length <= 2) (this.body.closest("aside") as HTMLElement | null)?.classList.add("one-model");
+    if ((this.controls.arm as HTMLSelectElement).options.length <= 2) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-model");
+    // One attempt number throughout (a run of single attempts): its column would say nothing.
+    if (new Set(rows.map((r) => r.sample)).size <= 1) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-attempt");
     ($("f-fields") as HTMLElement).textContent = FIELDS.map((f) => `${f.name} (${f.help})`).join(" · ");
 
     for (const [key, c] of Object.entries(this.controls)) {
@@ -215,7 +217,7 @@ export class EpisodeList<R extends ListRow> {
       model.title = r.arm;
       tr.appendChild(model);
       if (this.src.kind === "board") tr.appendChild(el("td", "num", String(r.task)));
-      tr.appendChild(el("td", "num opt", r.sample === null ? "–" : String(r.sample)));
+      tr.appendChild(el("td", "num opt attempt", r.sample === null ? "–" : String(r.sample)));
       tr.appendChild(el("td", null, r.country ?? "–"));
       tr.appendChild(el("td", "wide", r.verdict ?? "–"));
       const score = el("td", "num", r.score.toFixed(3));
