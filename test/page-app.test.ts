@@ -572,7 +572,9 @@ describe("search, filters and the address", () => {
     const csv = readFileSync(await (await download).path(), "utf8")
       .trim()
       .split("\r\n");
-    expect(csv[0]).toBe("episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags");
+    expect(csv[0]).toBe(
+      "episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags,tokens_in,tokens_out,tokens,cost,latency_s,temperature,max_tokens,source",
+    );
     expect(
       csv
         .slice(1)

@@ -51,6 +51,13 @@ const row = (id: string, o: Partial<ListRow> = {}): ListRow => ({
   km: null,
   turns: 0,
   flags: [],
+  tokensIn: null,
+  tokensOut: null,
+  cost: null,
+  latency: null,
+  temperature: null,
+  maxTokens: null,
+  source: "episodes.jsonl:1",
   ...o,
 });
 
@@ -145,8 +152,10 @@ describe("episode list: search, filter and sort (state/rows.ts, both pages)", ()
 
   it("writes the filtered rows as CSV (RFC 4180 quoting; no formula can run)", () => {
     const csv = toCsv([row("x", { verdict: 'said "hi", left', country: "=HYPERLINK(1)", flags: ["a", "b"] })]).split("\r\n");
-    expect(csv[0]).toBe("episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags");
-    expect(csv[1]).toBe(`x,m,eval,0,0,'=HYPERLINK(1),"said ""hi"", left",0,0,,0,a b`);
+    expect(csv[0]).toBe(
+      "episode_id,arm,split,task,attempt,country,verdict,reward,env_reward,km,turns,flags,tokens_in,tokens_out,tokens,cost,latency_s,temperature,max_tokens,source",
+    );
+    expect(csv[1]).toBe(`x,m,eval,0,0,'=HYPERLINK(1),"said ""hi"", left",0,0,,0,a b,,,,,,,,episodes.jsonl:1`);
   });
 });
 
@@ -229,10 +238,11 @@ describe("client bundle", () => {
     expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
     // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the one search text, the views' reprojection
     // (shared with the player), markdown-it, the video's font names (the maps' labels), and of the player only its
-    // play-button hook and clock (its own bundle is separate).
+    // play-button hook and clock (its own bundle is separate), and the one rule making a list row of an episode.
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.startsWith("node_modules/"));
     expect(outside.sort()).toEqual([
       "src/page/attempts.ts",
+      "src/page/list-row.ts",
       "src/page/player/clock.ts",
       "src/page/player/hook.ts",
       "src/page/reproject.ts",
@@ -295,6 +305,13 @@ describe("board client: reprojection and per-task rows", () => {
     km: 1,
     turns: 3,
     flags: [],
+    tokensIn: null,
+    tokensOut: null,
+    cost: null,
+    latency: null,
+    temperature: null,
+    maxTokens: null,
+    source: "episodes.jsonl:1",
     chunk: 0,
     at: 0,
   });

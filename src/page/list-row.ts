@@ -1,8 +1,11 @@
 /**
  * One episode as the pages' lists show it: the run page derives it from the
  * full episode, the board page ships it as it is (its detail loads per task).
- * Typed once here for the board's data and the browser client (type-only).
+ * Typed once here for the board's data and the browser client; made from a
+ * page episode by one rule (listRowOf) for both.
  */
+import type { PageEpisode } from "./model.ts";
+
 export interface ListRow {
   id: string;
   arm: string;
@@ -20,6 +23,54 @@ export interface ListRow {
   km: number | null;
   turns: number;
   flags: string[];
+  /** Tokens over the episode (outcome.tokens_in/out, else the turns' sum); null when not recorded. */
+  tokensIn: number | null;
+  tokensOut: number | null;
+  /** outcome.action_cost, when recorded. */
+  cost: number | null;
+  /** Model latency over the episode, seconds (outcome.model_latency_s, else the turns' sum). */
+  latency: number | null;
+  /** The model's settings as recorded (episode.model.temperature, max_tokens). */
+  temperature: number | null;
+  maxTokens: number | null;
+  /** Where the record is: file:line (relative to its input folder). */
+  source: string;
   /** Example rollouts, training traces: shown with their own badge. */
   format?: string;
+}
+
+const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+
+/** The list's row of a page episode (both pages: the run page in the browser, the board page at build). */
+export function listRowOf(e: PageEpisode): ListRow {
+  return {
+    id: e.id,
+    arm: e.model,
+    split: e.split,
+    task: e.index,
+    taskId: e.taskId ?? null,
+    sample: e.sample,
+    country: e.country,
+    verdict: e.verdict,
+    score: e.score,
+    env: e.reward,
+    km: e.distanceKm,
+    turns: e.turnsUsed,
+    flags: e.flags,
+    format: e.format,
+    ...analysisFields(e),
+  };
+}
+
+/** The fields the list analyses beyond what it shows: tokens, cost, latency, the model's settings, and file:line. */
+export function analysisFields(e: PageEpisode): Pick<ListRow, "tokensIn" | "tokensOut" | "cost" | "latency" | "temperature" | "maxTokens" | "source"> {
+  return {
+    tokensIn: e.tokensIn ?? null,
+    tokensOut: e.tokensOut ?? null,
+    cost: e.cost,
+    latency: e.latencyS ?? null,
+    temperature: num(e.settings?.temperature),
+    maxTokens: num(e.settings?.max_tokens),
+    source: e.source,
+  };
 }

@@ -108,6 +108,12 @@ export interface PageEpisode {
   errors: string[];
   /** The episode's `config` as recorded (mode, prompt_version, max_turns, ...): scalar values only. */
   config: Record<string, string | number | boolean | null> | null;
+  /** The model's settings as recorded (`model`: provider, model, temperature, max_tokens, thinking, ...): scalar values only. */
+  settings: Record<string, string | number | boolean | null> | null;
+  /** Over the episode: tokens and model latency (outcome's totals, else the turns' sums); null when not recorded. */
+  tokensIn: number | null;
+  tokensOut: number | null;
+  latencyS: number | null;
   outcomeMap: MapSpec | null;
   turns: PageTurn[];
   /** Board pages: what the browser plans this episode's video from (absent: it does not play). */
@@ -305,6 +311,10 @@ export async function pageEpisode(
     credit: { creator: credit?.creator_username ?? null, licence: credit?.licence ?? null, source: credit?.source ?? null },
     errors: v.errors,
     config: scalarConfig(ep.config),
+    settings: scalarConfig(ep.model),
+    tokensIn: numOrNull(out?.tokens_in) ?? sumTurns((t) => t.tokensIn),
+    tokensOut: numOrNull(out?.tokens_out) ?? sumTurns((t) => t.tokensOut),
+    latencyS: numOrNull(out?.model_latency_s) ?? sumTurns((t) => t.latencyS),
     outcomeMap: outcomeMap(ep, outcomeMarks(ep).pins),
     turns,
   };
@@ -313,9 +323,9 @@ export async function pageEpisode(
     reward: page.reward,
     distanceKm: page.distanceKm,
     turns: turnsUsed,
-    tokensIn: numOrNull(out?.tokens_in) ?? sumTurns((t) => t.tokensIn),
-    tokensOut: numOrNull(out?.tokens_out) ?? sumTurns((t) => t.tokensOut),
-    latencyS: numOrNull(out?.model_latency_s) ?? sumTurns((t) => t.latencyS),
+    tokensIn: page.tokensIn,
+    tokensOut: page.tokensOut,
+    latencyS: page.latencyS,
     errors: modelErrors,
     match: views.match,
     resolved: views.resolved,

@@ -26,6 +26,7 @@ import { checkTarget } from "../output/target.ts";
 import { PageFolder } from "../output/folder.ts";
 import { detailText } from "../search-text.ts";
 import { pageEpisode, type PageEpisode } from "../model.ts";
+import { analysisFields } from "../list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
 import { pageParts } from "../view/template.ts";
@@ -196,6 +197,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
           km: page.distanceKm,
           turns: page.turnsUsed,
           flags: page.flags,
+          ...analysisFields(page),
           chunk: -1,
           at,
         });

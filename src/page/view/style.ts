@@ -87,6 +87,11 @@ details{margin:6px 0}
 summary{cursor:pointer;color:var(--muted);font-size:.85rem}
 pre.text{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:8px;border-radius:6px;margin:4px 0;max-height:26em;overflow:auto}
 table.episodes.one-model .model{display:none}
+table.episodes.one-attempt .attempt{display:none}
+table.episodes thead th{font-size:.74rem}
+table.episodes th,table.episodes td{padding-left:4px;padding-right:4px}
+table.episodes th.num,table.episodes td.num{padding-left:3px;padding-right:3px}
+table.episodes td:not(.id):not(.model):not(.num){max-width:6.5em}
 .outcome .media{width:260px;flex:0 0 auto}
 .legend{font-size:.78rem;color:var(--muted)}
 .legend i{display:inline-block;width:9px;height:9px;border-radius:50%;margin:0 3px 0 8px}
@@ -164,6 +169,9 @@ td.uncounted{text-decoration:none;font-style:italic}
 .filters input#f-expr{flex:1 1 100%;font-family:"JetBrains Mono",ui-monospace,monospace}
 .filters input[aria-invalid=true]{border-color:var(--bad)}
 .expr-error{flex:1 1 100%;color:var(--bad);font-size:.78rem;margin:0}
+.filters .list-summary{flex:1 1 100%;margin:0;font-size:.75rem;color:var(--muted)}
+.filters .list-summary .stat+.stat::before{content:" · "}
+.filters .list-summary b{color:var(--ink);font-weight:600}
 .filters details.fields{flex:1 1 100%;font-size:.75rem;color:var(--muted);margin:0}
 .filters button,.ep-tools button,.reply-head button,.cmp-head button{font:inherit;font-size:.78rem;padding:2px 8px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);cursor:pointer}
 .reply-head button[aria-pressed=true]{background:var(--sel)}

@@ -85,8 +85,8 @@ export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"):
   return `<table class="stats" id="gr-summary"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
-const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th>views</th>`;
+const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
+const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
 
 export interface PageParts {
   /** Everything up to and including the opening tag of the episode JSON. */
@@ -168,9 +168,10 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <input type="number" id="f-reward" step="0.05" min="0" max="1" placeholder="reward ≥" aria-label="minimum reward (geoeval's)">
 <input type="text" id="f-expr" spellcheck="false" autocomplete="off" placeholder='filter: km &gt; 750 and turns &gt;= 8 and model == "base"' aria-label="filter expression" aria-describedby="f-expr-error">
 <p class="expr-error" id="f-expr-error" role="alert" hidden></p>
-<details class="fields"><summary>fields for the filter expression</summary><span id="f-fields"></span>; operators == != &gt; &gt;= &lt; &lt;= ~ (contains), and, or, not, ( ).</details>
+<details class="fields"><summary>fields for the filter expression</summary><span id="f-fields"></span>; operators == != &gt; &gt;= &lt; &lt;= (or ≠ ≥ ≤) ~ (contains), and, or, not, ( ).</details>
 <span class="count" id="gr-count"></span>
 <button type="button" id="f-csv" title="download the filtered rows as CSV">CSV</button>
+<p class="list-summary" id="gr-list-summary" aria-live="polite"></p>
 </div>
 <table class="episodes"><thead><tr>${info.board ? BOARD_LIST_HEAD : RUN_LIST_HEAD}</tr></thead>
 <tbody id="gr-rows"></tbody></table>

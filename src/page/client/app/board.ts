@@ -54,6 +54,7 @@ export function startBoard(): void {
     })());
 
   const store = storeFromAddress();
+  const noMatch = () => detail.clear("No episode matches the search and filters.");
   const rewardLine = (e: PageEpisode) => {
     const r = byId.get(e.id);
     if (!r) return null;
@@ -84,7 +85,7 @@ export function startBoard(): void {
   new TaskTable(doc, store, data, byTask).render(store.get());
   new ReportTables(doc, store).render(store.get());
   const compare = new CompareView(doc, store, data, byTask, (c) => chunks.task(c), media);
-  const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null));
+  const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null), noMatch);
   bindLightbox(doc);
 
   const episodeKeys = episodeKeyMap({

@@ -77,6 +77,7 @@ export function startRun(): void {
   const rows = src.rows;
 
   const store = storeFromAddress();
+  const noMatch = () => detail.clear("No episode matches the search and filters.");
   const root = doc.getElementById("gr-detail") as HTMLElement;
   const detail: DetailView = new DetailView(
     doc,
@@ -85,7 +86,7 @@ export function startRun(): void {
     new LazyImages("gr-images"),
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );
-  const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null));
+  const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null), noMatch);
   bindLightbox(doc);
   const episodeKeys = episodeKeyMap({
     open: () => (detail.current ? { id: detail.current.id, turns: detail.current.turns.map((t) => t.turn), turn: detail.currentTurn } : null),
@@ -99,6 +100,7 @@ export function startRun(): void {
   list.apply();
   const s = store.get();
   if (s.route.kind !== "none") void detail.render(s, null);
+  else if (rows.length && !list.shown.length) noMatch();
   else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
     // The first episode, shown without a history entry (the address stays as it was).
     store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");

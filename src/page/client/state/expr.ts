@@ -9,7 +9,8 @@
  *   or    := and ("or" and)*
  *   and   := unary ("and" unary)*
  *   unary := "not" unary | "(" expr ")" | field op value | field
- *   op    := == != > >= < <= ~      (~: contains, case-insensitive)
+ *   op    := == != > >= < <= ~      (~: contains, case-insensitive;
+ *            ≥ ≤ ≠ as typed or pasted mean >= <= !=)
  *   value := number | "text" | 'text' | true | false | null | word
  */
 import type { ListRow } from "../../list-row.ts";
@@ -23,6 +24,11 @@ export interface Field {
   get(r: ListRow): Value | string[];
 }
 
+/** Tokens in + out; null when neither was recorded. */
+export function totalTokens(r: Pick<ListRow, "tokensIn" | "tokensOut">): number | null {
+  return r.tokensIn === null && r.tokensOut === null ? null : (r.tokensIn ?? 0) + (r.tokensOut ?? 0);
+}
+
 export const FIELDS: Field[] = [
   { name: "id", type: "text", help: "episode id", get: (r) => r.id },
   { name: "model", type: "text", help: "model_name (the arm)", get: (r) => r.arm },
@@ -34,8 +40,17 @@ export const FIELDS: Field[] = [
   { name: "verdict", type: "text", help: "outcome verdict", get: (r) => r.verdict },
   { name: "reward", type: "number", help: "geoeval's recomputed reward", get: (r) => r.score },
   { name: "env", type: "number", help: "the environment's stored reward (null: unscored)", get: (r) => r.env },
+  { name: "env_reward", type: "number", help: "same as env", get: (r) => r.env },
   { name: "km", type: "number", help: "guess distance", get: (r) => r.km },
   { name: "turns", type: "number", help: "turns used", get: (r) => r.turns },
+  { name: "tokens", type: "number", help: "tokens in + out over the episode", get: (r) => totalTokens(r) },
+  { name: "tokens_in", type: "number", help: "input tokens over the episode", get: (r) => r.tokensIn },
+  { name: "tokens_out", type: "number", help: "output tokens over the episode", get: (r) => r.tokensOut },
+  { name: "cost", type: "number", help: "action cost (outcome.action_cost)", get: (r) => r.cost },
+  { name: "latency", type: "number", help: "model latency over the episode, seconds", get: (r) => r.latency },
+  { name: "temperature", type: "number", help: "the model's sampling temperature", get: (r) => r.temperature },
+  { name: "max_tokens", type: "number", help: "the model's max_tokens setting", get: (r) => r.maxTokens },
+  { name: "source", type: "text", help: "the record's file:line", get: (r) => r.source },
   { name: "counted", type: "bool", help: "counted by geoeval's report (has an env reward)", get: (r) => r.env !== null },
   { name: "flags", type: "list", help: "status flags (== matches one)", get: (r) => r.flags },
 ];
@@ -50,6 +65,9 @@ export class ExprError extends Error {
 }
 
 type Tok = { t: "num" | "str" | "word" | "op" | "(" | ")"; v: string; at: number };
+
+/** `=` and the signs people type or paste from prose, as the operators they mean. */
+const OP_ALIASES: Record<string, string> = { "=": "==", "≥": ">=", "≤": "<=", "≠": "!=" };
 
 function tokenize(s: string): Tok[] {
   const out: Tok[] = [];
@@ -71,9 +89,9 @@ function tokenize(s: string): Tok[] {
       i = j + 1;
       continue;
     }
-    const op = /^(==|!=|>=|<=|>|<|~|=)/.exec(s.slice(i));
+    const op = /^(==|!=|>=|<=|>|<|~|=|≥|≤|≠)/.exec(s.slice(i));
     if (op) {
-      out.push({ t: "op", v: op[1] === "=" ? "==" : op[1], at: i });
+      out.push({ t: "op", v: OP_ALIASES[op[1]] ?? op[1], at: i });
       i += op[1].length;
       continue;
     }
@@ -83,7 +101,7 @@ function tokenize(s: string): Tok[] {
       i += num[0].length;
       continue;
     }
-    const w = /^[^\s()=!<>~"']+/.exec(s.slice(i));
+    const w = /^[^\s()=!<>~"'≥≤≠]+/.exec(s.slice(i));
     if (!w) throw new ExprError(`unexpected ${JSON.stringify(c)}`, i);
     out.push({ t: "word", v: w[0], at: i });
     i += w[0].length;

@@ -6,32 +6,16 @@
  */
 import type { PageEpisode } from "../../model.ts";
 import type { BoardEpisodeRow } from "../../board/data.ts";
-import type { Predicate } from "./expr.ts";
-import type { ListRow } from "../../list-row.ts";
+import { totalTokens, type Predicate } from "./expr.ts";
+import { listRowOf, type ListRow } from "../../list-row.ts";
 
 export type { ListRow };
 
 /** Label for a missing value in the select filters. */
 export const UNKNOWN = "(unknown)";
 
-export function rowOfEpisode(e: PageEpisode): ListRow {
-  return {
-    id: e.id,
-    arm: e.model,
-    split: e.split,
-    task: e.index,
-    taskId: e.taskId ?? null,
-    sample: e.sample,
-    country: e.country,
-    verdict: e.verdict,
-    score: e.score,
-    env: e.reward,
-    km: e.distanceKm,
-    turns: e.turnsUsed,
-    flags: e.flags,
-    format: e.format,
-  };
-}
+/** The run page's rows: its episodes' (the board page gets its rows made at build, by the same rule). */
+export const rowOfEpisode = (e: PageEpisode): ListRow => listRowOf(e);
 
 export const rowOfBoard = (r: BoardEpisodeRow): ListRow => r;
 
@@ -71,8 +55,9 @@ export interface ListFilters {
 
 export const NO_FILTERS: ListFilters = { q: "", arm: "", country: "", verdict: "", status: "", task: "", minScore: null };
 
-export type SortKey = "id" | "arm" | "task" | "country" | "verdict" | "score" | "env" | "km" | "turns";
-export const SORT_KEYS: SortKey[] = ["id", "arm", "task", "country", "verdict", "score", "env", "km", "turns"];
+/** "sample" is the attempt column (task.sample). */
+export type SortKey = "id" | "arm" | "task" | "sample" | "country" | "verdict" | "score" | "env" | "km" | "turns";
+export const SORT_KEYS: SortKey[] = ["id", "arm", "task", "sample", "country", "verdict", "score", "env", "km", "turns"];
 export interface Sort {
   key: SortKey;
   dir: 1 | -1;
@@ -142,11 +127,101 @@ const csvCell = (v: string | number | null): string => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-export const CSV_COLUMNS = ["episode_id", "arm", "split", "task", "attempt", "country", "verdict", "reward", "env_reward", "km", "turns", "flags"];
+export const CSV_COLUMNS = [
+  "episode_id",
+  "arm",
+  "split",
+  "task",
+  "attempt",
+  "country",
+  "verdict",
+  "reward",
+  "env_reward",
+  "km",
+  "turns",
+  "flags",
+  "tokens_in",
+  "tokens_out",
+  "tokens",
+  "cost",
+  "latency_s",
+  "temperature",
+  "max_tokens",
+  "source",
+];
 
 export function toCsv(rows: readonly ListRow[]): string {
   const lines = [CSV_COLUMNS.join(",")];
   for (const r of rows)
-    lines.push([r.id, r.arm, r.split, r.task, r.sample, r.country, r.verdict, r.score, r.env, r.km, r.turns, r.flags.join(" ")].map(csvCell).join(","));
+    lines.push(
+      [
+        r.id,
+        r.arm,
+        r.split,
+        r.task,
+        r.sample,
+        r.country,
+        r.verdict,
+        r.score,
+        r.env,
+        r.km,
+        r.turns,
+        r.flags.join(" "),
+        r.tokensIn,
+        r.tokensOut,
+        totalTokens(r),
+        r.cost,
+        r.latency,
+        r.temperature,
+        r.maxTokens,
+        r.source,
+      ]
+        .map(csvCell)
+        .join(","),
+    );
   return lines.join("\r\n") + "\r\n";
+}
+
+/** Operators as words a file name can hold. */
+const OP_WORDS: [RegExp, string][] = [
+  [/>=|≥/g, " ge "],
+  [/<=|≤/g, " le "],
+  [/!=|≠/g, " ne "],
+  [/==?/g, " eq "],
+  [/>/g, " gt "],
+  [/</g, " lt "],
+  [/~/g, " has "],
+];
+
+/** Safe file-name characters only: letters, digits, dot, dash and underscore; runs of anything else become one dash. */
+function slug(s: string, max: number): string {
+  let t = s;
+  for (const [re, w] of OP_WORDS) t = t.replace(re, w);
+  t = t
+    .normalize("NFKD")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/-{2,}/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "");
+  return t.slice(0, max).replace(/[-.]+$/, "");
+}
+
+/**
+ * The CSV's file name: the page's title (the run, or what `--title` named it; the
+ * default's input file names and "georeplay" left out) and the filter that
+ * made the rows, e.g. `held-out-haiku-tokens-gt-1000.csv`; `-all` when
+ * nothing filters. `query` is the list's state as the address keeps it.
+ */
+export function csvFileName(title: string, query: Record<string, string>): string {
+  const parts = title
+    .split(" · ")
+    .map((p) => p.trim())
+    .filter((p) => p && p !== "georeplay");
+  // A default title starts with the input files' names (episodes.jsonl, ...): the rest names the run better.
+  const named = parts.filter((p) => !/^[^,]*\.jsonl?(, [^,]*\.jsonl?)*$/.test(p));
+  const run = slug((named.length ? named : parts).join(" "), 60) || "episodes";
+  const filter = ["q", "arm", "country", "verdict", "status", "task", "min", "expr"]
+    .filter((k) => (query[k] ?? "").trim() !== "")
+    .map((k) => (k === "q" || k === "expr" ? query[k] : k === "min" ? `reward ge ${query[k]}` : k === "task" ? `task ${query[k]}` : query[k]))
+    .join(" ");
+  return `${run}-${slug(filter, 80) || "all"}.csv`;
 }

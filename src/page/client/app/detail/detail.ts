@@ -222,6 +222,36 @@ export function configBox(e: PageEpisode): HTMLElement | null {
   return d;
 }
 
+/** The settings shown first, in this order, under the names people search for; the rest follow as recorded. */
+const SETTINGS_ORDER: [string, string][] = [
+  ["provider", "provider"],
+  ["model", "model"],
+  ["temperature", "temperature"],
+  ["max_tokens", "max tokens"],
+  ["thinking", "thinking"],
+];
+
+/** The model's settings as recorded (provider, model, temperature, max tokens, thinking, ...), in sight beside the config. */
+export function settingsLine(e: PageEpisode): HTMLElement | null {
+  const s = e.settings;
+  if (!s || !Object.keys(s).length) return null;
+  const line = el("div", "kv settings");
+  line.setAttribute("aria-label", "the model's settings");
+  line.appendChild(el("span", "label", "model settings"));
+  const known = new Set(SETTINGS_ORDER.map(([k]) => k));
+  const show = (k: string, label: string) => {
+    if (!(k in s)) return;
+    const v = s[k];
+    const span = el("span", null, label + " ");
+    span.dataset.setting = k;
+    span.appendChild(el("b", null, v === null ? "null" : String(v)));
+    line.appendChild(span);
+  };
+  for (const [k, label] of SETTINGS_ORDER) show(k, label);
+  for (const k of Object.keys(s)) if (!known.has(k)) show(k, k);
+  return line;
+}
+
 /** One button that opens (or closes) every collapsed part of the episode: prompts, reasoning, config, long replies. */
 function expandAll(root: () => ParentNode): HTMLElement {
   const b = el("button", "expand-all", "expand all") as HTMLButtonElement;
@@ -244,6 +274,8 @@ export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "rewa
   const head = el("div", "ep-head");
   head.appendChild(el("h2", null, `Episode ${e.id}`));
   head.appendChild(el("div", "meta", episodeMeta(e)));
+  const settings = settingsLine(e);
+  if (settings) head.appendChild(settings);
   const tools = el("div", "ep-tools");
   tools.appendChild(expandAll(() => head.parentElement ?? head));
   const cfg = configBox(e);

@@ -93,6 +93,15 @@ export class DetailView {
     this.hooks.shown?.(e, this.root, s, fresh);
   }
 
+  /** Shows no episode, saying why (the list's filters left none). */
+  clear(message: string): void {
+    this.shownId = null;
+    this.current = null;
+    this.currentTurn = null;
+    delete this.root.dataset.episode;
+    this.root.replaceChildren(el("p", "empty", message));
+  }
+
   /** Marks a turn's card as the current one (and scrolls to it if asked). */
   markTurn(turn: number | null, scroll: boolean): void {
     this.root.querySelectorAll(".turn.current").forEach((n) => {

@@ -2,13 +2,27 @@
  * The episode list of both pages, rendered from the store: the filter
  * controls (search, arm, country, verdict, status, task, minimum reward, a
  * filter expression), the sortable table with search matches marked, "no
- * results" when nothing matches, paging, and the filtered rows as CSV.
- * Controls write to the store; the table re-renders from it.
+ * results" when nothing matches, paging, the filtered rows' means and
+ * medians, and the filtered rows as CSV. Controls write to the store; the
+ * table re-renders from it. The open episode follows the filters: when they
+ * leave it out, the first row shown opens instead (or none, said so).
  */
 import { badge, el, fillSelect, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compileExpr, ExprError, FIELDS, type Predicate } from "../../state/expr.ts";
-import { filterAndSort, formatSort, nextSortDir, parseSort, selectValues, toCsv, type ListFilters, type ListRow, type SortKey } from "../../state/rows.ts";
+import {
+  csvFileName,
+  filterAndSort,
+  formatSort,
+  nextSortDir,
+  parseSort,
+  selectValues,
+  toCsv,
+  type ListFilters,
+  type ListRow,
+  type SortKey,
+} from "../../state/rows.ts";
+import { summarise, type Stat } from "../../state/summary.ts";
 import { highlight } from "../detail/highlight.ts";
 
 const PAGE_ROWS = 300;
@@ -19,8 +33,26 @@ export interface ListSource<R extends ListRow> {
   text(r: ListRow): string;
   /** Board pages: read every episode's text (once) so that search reaches replies; resolves when done. */
   loadText?(): Promise<void>;
-  /** Columns: the run page shows turns, the board page the task. */
+  /** Columns: the board page adds the task. */
   kind: "run" | "board";
+}
+
+const num = (x: number | null, digits: number) =>
+  x === null ? "–" : x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** One number of the summary line, its exact values in data attributes (what tests and tools read). */
+function statCell(doc: Document, key: string, label: string, s: Stat, digits: number, unit = ""): HTMLElement {
+  const span = doc.createElement("span");
+  span.className = "stat";
+  span.dataset.stat = key;
+  span.dataset.n = String(s.n);
+  span.dataset.mean = s.mean === null ? "" : String(s.mean);
+  span.dataset.median = s.median === null ? "" : String(s.median);
+  span.appendChild(doc.createTextNode(`${label} `));
+  span.appendChild(el("b", null, s.n ? `${num(s.mean, digits)}${unit}` : "–"));
+  span.appendChild(doc.createTextNode(s.n ? ` mean, ${num(s.median, digits)}${unit} median` : " (none recorded)"));
+  if (s.n) span.title = `${label}: mean and median over ${s.n} counted row(s) that recorded it`;
+  return span;
 }
 
 /** The list filters the store's query names. */
@@ -37,6 +69,9 @@ export function filtersOf(s: PageState): ListFilters {
   };
 }
 
+/** The episode the route opens, if any. */
+const openId = (s: PageState): string | null => (s.route.kind === "episode" || s.route.kind === "moment" ? s.route.id : null);
+
 const LIST_KEYS = ["q", "arm", "country", "verdict", "status", "task", "min", "expr", "sort"];
 
 export class EpisodeList<R extends ListRow> {
@@ -46,19 +81,25 @@ export class EpisodeList<R extends ListRow> {
   private exprSrc = "";
   private readonly body: HTMLTableSectionElement;
   private readonly count: HTMLElement;
+  private readonly summary: HTMLElement | null;
   private readonly controls: Record<"q" | "arm" | "country" | "verdict" | "status" | "task" | "min" | "expr", HTMLInputElement | HTMLSelectElement>;
   private readonly exprError: HTMLElement;
   private searching = false;
+  /** The filters left no row and the open episode was closed for it. */
+  private cleared = false;
 
   constructor(
     private readonly doc: Document,
     private readonly store: Store,
     private readonly src: ListSource<R>,
     private readonly onOpen: (id: string) => void,
+    /** The filters left no row: the detail says so rather than show an episode the list does not. */
+    private readonly onNoMatch: () => void = () => {},
   ) {
     const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
     this.body = $("gr-rows");
     this.count = $("gr-count");
+    this.summary = doc.getElementById("gr-list-summary");
     this.exprError = $("f-expr-error");
     this.controls = {
       q: $("f-q"),
@@ -76,7 +117,9 @@ export class EpisodeList<R extends ListRow> {
     fillSelect(this.controls.verdict as HTMLSelectElement, selectValues(rows.map((r) => r.verdict)));
     fillSelect(this.controls.status as HTMLSelectElement, selectValues(rows.flatMap((r) => r.flags)));
     fillSelect(this.controls.task as HTMLSelectElement, [...new Set(rows.map((r) => r.task))].sort((a, b) => a - b).map(String), (v) => `task ${v}`);
-    if ((this.controls.arm as HTMLSelectElement).options.length <= 2) (this.body.closest("aside") as HTMLElement | null)?.classList.add("one-model");
+    if ((this.controls.arm as HTMLSelectElement).options.length <= 2) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-model");
+    // One attempt number throughout (a run of single attempts): its column would say nothing.
+    if (new Set(rows.map((r) => r.sample)).size <= 1) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-attempt");
     ($("f-fields") as HTMLElement).textContent = FIELDS.map((f) => `${f.name} (${f.help})`).join(" · ");
 
     for (const [key, c] of Object.entries(this.controls)) {
@@ -99,13 +142,17 @@ export class EpisodeList<R extends ListRow> {
     });
     ($("f-csv") as HTMLButtonElement).addEventListener("click", () => this.download());
     store.subscribe((s, prev) => {
-      if (LIST_KEYS.some((k) => (s.query[k] ?? "") !== (prev.query[k] ?? ""))) this.apply();
-      else if (s.route !== prev.route) this.markSelected();
+      if (LIST_KEYS.some((k) => (s.query[k] ?? "") !== (prev.query[k] ?? ""))) this.apply(true);
+      else if (s.route !== prev.route) this.markSelected(openId(s) !== openId(prev));
     });
   }
 
-  /** Reads the store into the controls, filters, sorts and renders. */
-  apply(): void {
+  /**
+   * Reads the store into the controls, filters, sorts and renders. `follow`
+   * (the filters changed): an open episode the rows leave out gives way to
+   * the first row shown, without a new history entry.
+   */
+  apply(follow = false): void {
     const s = this.store.get();
     for (const [key, c] of Object.entries(this.controls)) if (c.value !== (s.query[key] ?? "")) c.value = s.query[key] ?? "";
     const f = filtersOf(s);
@@ -133,6 +180,20 @@ export class EpisodeList<R extends ListRow> {
     this.shown = filterAndSort(this.src.rows, f, sort, (r) => this.src.text(r), this.expr);
     this.limit = PAGE_ROWS;
     this.renderRows();
+    this.renderSummary();
+    const open = openId(s);
+    // An episode the rows leave out, or none since the filters last left none: the first row shown opens.
+    const stale = open !== null ? !this.shown.some((r) => r.id === open) : this.cleared && s.route.kind === "none";
+    if (follow && stale) {
+      if (this.shown.length) {
+        this.cleared = false;
+        this.store.set({ route: { kind: "episode", id: this.shown[0].id, turn: null } }, "replace");
+      } else if (open !== null) {
+        this.cleared = true;
+        this.store.set({ route: { kind: "none" } }, "replace");
+        this.onNoMatch();
+      }
+    } else if (open !== null) this.reveal(open);
     if (f.q && this.src.loadText && !this.searching) {
       // Board pages: replies are in the task chunks; read them all once, then search again.
       this.searching = true;
@@ -156,6 +217,7 @@ export class EpisodeList<R extends ListRow> {
       model.title = r.arm;
       tr.appendChild(model);
       if (this.src.kind === "board") tr.appendChild(el("td", "num", String(r.task)));
+      tr.appendChild(el("td", "num opt attempt", r.sample === null ? "–" : String(r.sample)));
       tr.appendChild(el("td", null, r.country ?? "–"));
       tr.appendChild(el("td", "wide", r.verdict ?? "–"));
       const score = el("td", "num", r.score.toFixed(3));
@@ -166,7 +228,7 @@ export class EpisodeList<R extends ListRow> {
       tr.appendChild(score);
       tr.appendChild(el("td", "num opt", fmt(r.env, 3)));
       tr.appendChild(el("td", "num", r.km == null ? "–" : Math.round(r.km).toLocaleString("en-US")));
-      if (this.src.kind === "run") tr.appendChild(el("td", "num opt", String(r.turns)));
+      tr.appendChild(el("td", "num opt", String(r.turns)));
       const st = el("td");
       if (r.flags.indexOf("mismatch") >= 0) st.appendChild(badge("mismatch", "mismatch"));
       else if (r.flags.indexOf("view-error") >= 0) st.appendChild(badge("error", "error"));
@@ -203,20 +265,57 @@ export class EpisodeList<R extends ListRow> {
     this.count.textContent = `${this.shown.length} of ${this.src.rows.length}`;
   }
 
-  private markSelected(): void {
-    const r = this.store.get().route;
-    const id = r.kind === "episode" || r.kind === "moment" ? r.id : null;
-    this.body.querySelectorAll<HTMLElement>("tr[data-id]").forEach((tr) => {
-      tr.setAttribute("aria-selected", String(tr.dataset.id === id));
-      if (tr.dataset.id === id) tr.scrollIntoView({ block: "nearest" });
-    });
+  /** The filtered rows' count, and mean and median of reward, distance, tokens and cost (summary.ts). */
+  private renderSummary(): void {
+    if (!this.summary) return;
+    const doc = this.doc;
+    const m = summarise(this.shown);
+    const line = doc.createDocumentFragment();
+    const rows = el("span", "stat", `${m.rows.toLocaleString("en-US")} rows`);
+    rows.dataset.stat = "rows";
+    rows.dataset.rows = String(m.rows);
+    rows.dataset.counted = String(m.counted);
+    if (m.counted !== m.rows) rows.textContent += ` (${m.counted.toLocaleString("en-US")} counted)`;
+    rows.title = "counted: rows with an env reward; unscored ones are left out of every mean, as geoeval's report leaves them out";
+    line.appendChild(rows);
+    line.appendChild(statCell(doc, "reward", "reward", m.reward, 3));
+    line.appendChild(statCell(doc, "km", "distance", m.km, 0, " km"));
+    line.appendChild(statCell(doc, "tokens", "tokens", m.tokens, 0));
+    line.appendChild(statCell(doc, "cost", "cost", m.cost, 2));
+    this.summary.replaceChildren(line);
+  }
+
+  /** Marks the open episode's row; `scroll`: brings it into the list's view (another episode was opened, a deep link followed). */
+  private markSelected(scroll = false): void {
+    const id = openId(this.store.get());
+    this.body.querySelectorAll<HTMLElement>("tr[data-id]").forEach((tr) => tr.setAttribute("aria-selected", String(tr.dataset.id === id)));
+    if (scroll && id !== null) this.reveal(id);
+  }
+
+  /** Scrolls the list (not the page) to a row, showing more rows first when it is past the ones shown. */
+  reveal(id: string): void {
+    const i = this.shown.findIndex((r) => r.id === id);
+    if (i < 0) return;
+    if (i >= this.limit) {
+      this.limit = Math.ceil((i + 1) / PAGE_ROWS) * PAGE_ROWS;
+      this.renderRows();
+    }
+    const tr = this.body.querySelector<HTMLElement>(`tr[data-id="${CSS.escape(id)}"]`);
+    const box = this.body.closest("aside") as HTMLElement | null;
+    if (!tr || !box) return;
+    const at = tr.getBoundingClientRect();
+    const view = box.getBoundingClientRect();
+    const head = (box.querySelector(".filters") as HTMLElement | null)?.offsetHeight ?? 0;
+    // Already in sight below the sticky filters: leave the list where it is.
+    if (at.top >= view.top + head && at.bottom <= view.bottom) return;
+    box.scrollTop += at.top - view.top - head - (box.clientHeight - head - at.height) / 2;
   }
 
   private download(): void {
     const blob = new Blob([toCsv(this.shown)], { type: "text/csv;charset=utf-8" });
     const a = this.doc.createElement("a");
     a.href = URL.createObjectURL(blob);
-    a.download = "episodes.csv";
+    a.download = csvFileName(this.doc.title, this.store.get().query);
     this.doc.body.appendChild(a);
     a.click();
     a.remove();
