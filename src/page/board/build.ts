@@ -21,11 +21,12 @@ import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { ioReason } from "../../../replay/io/jsonl.ts";
 import { PartFile, writePage } from "../part-file.ts";
 import { DEFAULT_EXACT_MB, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
-import { pageEpisode, type PageEpisode } from "../model.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
 import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
+import { rowOfEpisode } from "../client/state/rows.ts";
 import { PanoTable } from "../pano-table.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
@@ -137,6 +138,8 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
+    // Episodes the environment failed: listed (and counted apart) after the others, in read order.
+    const errored: PageEpisode[] = [];
     // Panoramas the page could not embed: input problems like the verifier's own (exit 2, no page unless --partial).
     const embedErrors: ProblemEntry[] = [];
     const verified = await verifyRun({
@@ -149,6 +152,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       keepImages: exactMb > 0,
       signal: opts.signal,
       onProgress: opts.onProgress,
+      onErrored: (e) => errored.push(erroredPageEpisode(e, opts.episodes)),
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
@@ -197,6 +201,7 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
     });
     if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
+    for (const page of errored) rows.push({ ...rowOfEpisode(page), taskKey: page.index, chunk: -1, at: chunks.add(page.index, scriptJson(page)) });
     const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();
     const chunkOf = new Map(order.map((t, i) => [t, i]));
@@ -243,7 +248,10 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
         incomplete: errors.map((e) => e.message),
         board: boardSections(report, notes),
       },
-      summariseRun(stats),
+      summariseRun(
+        stats,
+        errored.map((e) => e.model),
+      ),
       player !== null && player.count > 0,
     );
     const tail = player?.count ? boardPlayerTail(parts.tail, player) : parts.tail;

@@ -79,7 +79,8 @@ main.detail{padding:14px 20px 60px;min-width:0}
 .turn h3 a{color:inherit;text-decoration:none}
 .kv{display:flex;flex-wrap:wrap;gap:2px 14px;font-size:.82rem;color:var(--muted);margin:2px 0 6px}
 .kv b{color:var(--ink);font-weight:600}
-.call{background:var(--code);padding:4px 7px;border-radius:5px;display:block;word-break:break-all;margin:4px 0}
+.call{background:var(--code);padding:4px 7px;border-radius:5px;display:block;overflow-wrap:normal;word-break:normal;overflow-x:auto;margin:4px 0}
+.call .arg{white-space:pre}
 .feedback{margin:6px 0;font-size:.9rem}
 .errors{color:var(--bad);font-size:.85rem;margin:4px 0}
 .note{font-size:.8rem;color:var(--muted);margin:4px 0}

@@ -33,7 +33,7 @@ export function startRun(): void {
   const detail: DetailView = new DetailView(
     doc,
     store,
-    { has: (id) => byId.has(id), get: (id) => byId.get(id) ?? null, rewardLabel: "env reward" },
+    { has: (id) => byId.has(id), get: (id) => byId.get(id) ?? null },
     new LazyImages("gr-images"),
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );
