@@ -205,7 +205,9 @@ describe("page data layer", () => {
     expect(toolCall({ op: "move", direction: "forward" })).toBe('move(direction="forward")');
     expect(toolCall(null)).toBeNull();
     // Rounded for people: angles to 0.1 degree, coordinates to 4 decimals, other numbers to 2 (raw views keep the reply as recorded).
-    expect(toolCall({ action: "look", heading_deg: -220.19516240133282, pitch_deg: 0.04, fov_deg: 90 })).toBe("look(heading_deg=-220.2, pitch_deg=0, fov_deg=90)");
+    expect(toolCall({ action: "look", heading_deg: -220.19516240133282, pitch_deg: 0.04, fov_deg: 90 })).toBe(
+      "look(heading_deg=-220.2, pitch_deg=0, fov_deg=90)",
+    );
     expect(toolCall({ action: "submit_guess", lat: 45.649512345, lon: 13.77681 })).toBe("submit_guess(lat=45.6495, lon=13.7768)");
     expect(toolCall({ action: "move", meters: 5.273740913385023, steps: 2 })).toBe("move(meters=5.27, steps=2)");
   });

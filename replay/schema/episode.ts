@@ -138,7 +138,7 @@ export const ErroredEpisodeSchema = z.looseObject({
   schema_version: z.number().nullish(),
   episode_id: z.string().nullish(),
   model_name: z.string().nullish(),
-  task: z.looseObject({ split: z.string().nullish(), index: z.number().nullish()}).nullish(),
+  task: z.looseObject({ split: z.string().nullish(), index: z.number().nullish() }).nullish(),
   error: z.unknown(),
   traceback: z.unknown().optional(),
 });

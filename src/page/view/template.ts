@@ -160,10 +160,10 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
 <style>${css}</style></head>
 <body>
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
-<p id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+<p><span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
 ${info.board ?? ""}
-<section class="summary"><h3>Per model: means over the episodes geoeval's report counts (reward: geoeval's, recomputed; env reward: the environment's stored one)</h3>${summaryTable(summary)}</section>
+<section class="summary"><h3>Per model, over the episodes geoeval's report counts (reward: geoeval's, recomputed; env reward: the environment's stored one)</h3>${summaryTable(summary)}</section>
 ${info.sections}
 ${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
 <div class="layout">
