@@ -356,6 +356,10 @@ describe("page file", () => {
     const t1 = byTurn.get(1) as { status: string; image: number };
     expect(t1.status).toBe("unparseable");
     expect(t1.image).toBe((byTurn.get(0) as { image: number }).image);
+    // "clean" means nothing flagged: an episode with an unparseable turn is not clean.
+    expect(ep.flags).toContain("unparseable");
+    expect(ep.flags).not.toContain("clean");
+    for (const e of eps as { flags: string[] }[]) expect(e.flags.includes("clean")).toBe(e.flags.length === 1);
     // The corrupted turns carry a mismatch badge; everything else matches.
     for (const c of corrupted) {
       const t = eps.find((e: { id: string }) => e.id === c.episode_id).turns.find((x: { turn: number }) => x.turn === c.turn);
