@@ -359,7 +359,7 @@ describe("page file", () => {
     // "clean" means nothing flagged: an episode with an unparseable turn is not clean.
     expect(ep.flags).toContain("unparseable");
     expect(ep.flags).not.toContain("clean");
-    for (const e of eps as { flags: string[] }[]) expect(e.flags.includes("clean")).toBe(e.flags.length === 1);
+    for (const e of eps as { flags: string[] }[]) expect(e.flags.includes("clean")).toBe(e.flags.every((f) => f === "clean"));
     // The corrupted turns carry a mismatch badge; everything else matches.
     for (const c of corrupted) {
       const t = eps.find((e: { id: string }) => e.id === c.episode_id).turns.find((x: { turn: number }) => x.turn === c.turn);
