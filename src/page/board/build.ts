@@ -26,7 +26,6 @@ import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
 import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
-import { rowOfEpisode } from "../client/state/rows.ts";
 import { PanoTable } from "../pano-table.ts";
 import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
@@ -201,7 +200,11 @@ export async function buildBoardPage(opts: BuildPageOptions & { baseline: string
       },
     });
     if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
-    for (const page of errored) rows.push({ ...rowOfEpisode(page), taskKey: page.index, chunk: -1, at: chunks.add(page.index, scriptJson(page)) });
+    for (const page of errored) {
+      const at = chunks.add(page.index, scriptJson(page));
+      const { id, model: arm, split, index: task, taskId, sample, country, verdict, score, reward: env, distanceKm: km, turnsUsed: turns, flags } = page;
+      rows.push({ id, arm, split, task, taskId, sample, country, verdict, score, env, km, turns, flags, taskKey: task, chunk: -1, at });
+    }
     const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();
     const chunkOf = new Map(order.map((t, i) => [t, i]));
