@@ -202,7 +202,7 @@ describe("render --versus refuses bad pairs before any work, with exit 2 and a r
 describe("compare pieces", () => {
   it("labels, same task, framing the score card's map on the points' span", () => {
     expect(sideLabels({ arm: "base", pass: 0 }, { arm: "ckpt200", pass: 0 })).toEqual(["A · base", "B · ckpt200"]);
-    expect(sideLabels({ arm: "m", pass: 0 }, { arm: "m", pass: 2 })).toEqual(["A · m pass 0", "B · m pass 2"]);
+    expect(sideLabels({ arm: "m", pass: 0 }, { arm: "m", pass: 2 })).toEqual(["A · m attempt 0", "B · m attempt 2"]);
     const f = spanFrame(
       [
         [45.65, 13.77],

@@ -103,8 +103,8 @@ describe("georeplay frames on a training rollout", () => {
       expect(e.feedback).toBe(raw.turns[i].feedback);
       expect(e.failed).toBe(false);
     }
-    expect(tl.trace[1]).toMatchObject({ actionName: "move", toolCall: 'move(direction="forward", meters=5.273740913385023)' });
-    expect(tl.trace[2].toolCall).toBe("look(heading_deg=-95.55021552616438, pitch_deg=0, fov_deg=90)");
+    expect(tl.trace[1]).toMatchObject({ actionName: "move", toolCall: 'move(direction="forward", meters=5.27)' });
+    expect(tl.trace[2].toolCall).toBe("look(heading_deg=-95.6, pitch_deg=0, fov_deg=90)");
     expect(tl.trace[5].actionName).toBe("submit_guess");
   });
 

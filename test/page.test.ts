@@ -148,13 +148,33 @@ describe("page data layer", () => {
     expect(median([])).toBeNull();
     const base = { turns: 4, tokensIn: 10, tokensOut: 5, latencyS: 1, errors: 0, match: 3, resolved: 1, mismatch: 1, viewErrors: 0 };
     const rows = summariseRun([
-      { ...base, model: "b", reward: 0.5, distanceKm: 0.5 },
-      { ...base, model: "b", reward: null, distanceKm: null },
-      { ...base, model: "a", reward: 1, distanceKm: 300 },
+      { ...base, model: "b", reward: 0.5, score: 0.25, distanceKm: 0.5 },
+      { ...base, model: "b", reward: null, score: 0, distanceKm: null },
+      { ...base, model: "a", reward: 1, score: 0.9, distanceKm: 300 },
     ]);
     expect(rows.map((r) => r.model)).toEqual(["a", "b", "all models"]);
-    expect(rows[1]).toMatchObject({ episodes: 2, meanReward: 0.5, medianDistanceKm: 0.5, within: [0.5, 0.5, 0.5, 0.5], checked: 8, match: 6, mismatch: 2 });
-    expect(rows[0].within).toEqual([0, 0, 0, 1]);
+    // The unscored episode (no env reward) is counted apart, as geoeval's report does; views count for every episode.
+    expect(rows[1]).toMatchObject({
+      episodes: 1,
+      unscored: 1,
+      errored: 0,
+      meanReward: 0.25,
+      meanEnvReward: 0.5,
+      medianDistanceKm: 0.5,
+      within: [100, 100, 100, 100],
+      checked: 8,
+      match: 6,
+      mismatch: 2,
+    });
+    expect(rows[0].within).toEqual([0, 0, 0, 100]);
+    // Errored episodes (no turns) are counted apart under their model.
+    const withErrored = summariseRun([{ ...base, model: "a", reward: 1, score: 1, distanceKm: 300 }], ["a", null]);
+    expect(withErrored.map((r) => [r.model, r.episodes, r.errored])).toEqual([
+      ["?", 0, 1],
+      ["a", 1, 1],
+      ["all models", 1, 2],
+    ]);
+    expect(withErrored[0].meanReward).toBeNull();
   });
 
   it("escapes trace strings in the server-rendered summary", () => {
@@ -162,6 +182,7 @@ describe("page data layer", () => {
       {
         model: '<img src=x onerror="alert(1)">',
         reward: 1,
+        score: 1,
         distanceKm: 1,
         turns: 1,
         tokensIn: 1,
@@ -183,6 +204,12 @@ describe("page data layer", () => {
     expect(toolCall({ action: "look", heading_deg: 90, fov_deg: 90 })).toBe("look(heading_deg=90, fov_deg=90)");
     expect(toolCall({ op: "move", direction: "forward" })).toBe('move(direction="forward")');
     expect(toolCall(null)).toBeNull();
+    // Rounded for people: angles to 0.1 degree, coordinates to 4 decimals, other numbers to 2 (raw views keep the reply as recorded).
+    expect(toolCall({ action: "look", heading_deg: -220.19516240133282, pitch_deg: 0.04, fov_deg: 90 })).toBe(
+      "look(heading_deg=-220.2, pitch_deg=0, fov_deg=90)",
+    );
+    expect(toolCall({ action: "submit_guess", lat: 45.649512345, lon: 13.77681 })).toBe("submit_guess(lat=45.6495, lon=13.7768)");
+    expect(toolCall({ action: "move", meters: 5.273740913385023, steps: 2 })).toBe("move(meters=5.27, steps=2)");
   });
 });
 
@@ -329,6 +356,10 @@ describe("page file", () => {
     const t1 = byTurn.get(1) as { status: string; image: number };
     expect(t1.status).toBe("unparseable");
     expect(t1.image).toBe((byTurn.get(0) as { image: number }).image);
+    // "clean" means nothing flagged: an episode with an unparseable turn is not clean.
+    expect(ep.flags).toContain("unparseable");
+    expect(ep.flags).not.toContain("clean");
+    for (const e of eps as { flags: string[] }[]) expect(e.flags.includes("clean")).toBe(e.flags.every((f) => f === "clean"));
     // The corrupted turns carry a mismatch badge; everything else matches.
     for (const c of corrupted) {
       const t = eps.find((e: { id: string }) => e.id === c.episode_id).turns.find((x: { turn: number }) => x.turn === c.turn);
@@ -368,11 +399,16 @@ describe("page in Chromium", () => {
       const dists = raw.map((e) => e.outcome.distance_km!).sort((a, b) => a - b);
       const mid = dists.length % 2 ? dists[(dists.length - 1) / 2] : (dists[dists.length / 2 - 1] + dists[dists.length / 2]) / 2;
       expect(Number(row.cells.episodes.value)).toBe(raw.length);
-      expect(Number(row.cells.mean_reward.value)).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / raw.length, 12);
-      expect(row.cells.mean_reward.text).toBe((rewards.reduce((a, b) => a + b, 0) / raw.length).toFixed(3));
+      // "reward" is geoeval's recomputed one; the stored one is "env reward", each named in its own column.
+      const scores = raw.map((e) => geoevalReward(e.outcome));
+      expect(Number(row.cells.mean_reward.value)).toBeCloseTo(scores.reduce((a, b) => a + b, 0) / raw.length, 12);
+      expect(row.cells.mean_reward.text).toBe((scores.reduce((a, b) => a + b, 0) / raw.length).toFixed(4));
+      expect(Number(row.cells.mean_env_reward.value)).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / raw.length, 12);
+      expect(row.cells.not_counted.text).toBe("0");
       expect(Number(row.cells.median_distance_km.value)).toBeCloseTo(mid, 9);
       for (const k of [1, 25, 200, 750]) {
-        expect(Number(row.cells[`within_${k}km`].value)).toBeCloseTo(dists.filter((d) => d < k).length / raw.length, 12);
+        // geoeval's rule: percent of the distances at most k km.
+        expect(Number(row.cells[`within_${k}km_pct`].value)).toBeCloseTo((100 * dists.filter((d) => d <= k).length) / dists.length, 12);
       }
       expect(Number(row.cells.mean_turns.value)).toBeCloseTo(raw.reduce((a, e) => a + e.outcome.turns_used, 0) / raw.length, 12);
       expect(Number(row.verified.match)).toBe(match);

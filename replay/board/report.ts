@@ -19,6 +19,9 @@ export interface BoardReportOptions {
 const nullIfNaN = (x: number): number | null => (Number.isNaN(x) ? null : x);
 const pct = (hits: number, n: number): number => (n === 0 ? Number.NaN : (100.0 * hits) / n);
 
+/** geoeval's "within" columns: percent of the distances (scored episodes that have one) at most `km`; NaN when none. Pages use it too. */
+export const withinPct = (distances: readonly number[], km: number): number => pct(distances.filter((v) => v <= km).length, distances.length);
+
 function armRow(a: ArmTally, taskMeans: Map<number, number>): ReportArm {
   const lists = [...a.tasks.values()];
   const d = a.distances;
@@ -37,8 +40,8 @@ function armRow(a: ArmTally, taskMeans: Map<number, number>): ReportArm {
     pins: mean("n_pins"),
     cost: mean("action_cost"),
     country_pct: nullIfNaN(pct(a.countryHit.hits, a.countryHit.n)),
-    within_200km_pct: nullIfNaN(pct(d.filter((v) => v <= 200).length, d.length)),
-    within_750km_pct: nullIfNaN(pct(d.filter((v) => v <= 750).length, d.length)),
+    within_200km_pct: nullIfNaN(withinPct(d, 200)),
+    within_750km_pct: nullIfNaN(withinPct(d, 750)),
     env_floor_pct: pct(a.envFloor, a.episodes),
     no_guess_pct: pct(a.noGuess, a.episodes),
     forced_pct: nullIfNaN(pct(a.forcedGuess.hits, a.forcedGuess.n)),

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { readJsonl } from "../io/jsonl.ts";
 import { describeValue } from "../io/errors.ts";
-import { classifyRecord } from "../schema/record.ts";
+import { classifyRecord, type ErroredRecord } from "../schema/record.ts";
 import { formatIssues } from "../schema/issues.ts";
 import type { Episode } from "../schema/episode.ts";
 import type { HashScheme } from "../render/hash.ts";
@@ -30,7 +30,7 @@ export type EpisodeRecord = { file: string; line: number; bytes: number } & (
       /** Sweep folder the file came from, if any. */
       sweep?: string | null;
     }
-  | { kind: "errored"; episodeId: string; error: string }
+  | ErroredRecord
   | { kind: "invalid"; problems: string[] }
   | { kind: "unreadable"; message: string }
 );

@@ -45,13 +45,26 @@ export function turnGuessed(t: Pick<Turn, "status" | "done" | "action">): boolea
   return t.done === true || t.status === "forced_guess" || (name !== null && GUESS_ACTIONS.has(name));
 }
 
-/** A parsed action written as a tool call: `look(heading_deg=90, fov_deg=90)`; null when nothing parsed. */
+/**
+ * A number as people read it (raw views show the reply as recorded): angles (`*_deg`,
+ * heading, pitch, fov) to 0.1 degree, coordinates (lat, lon) to 4 decimals (about 10 m),
+ * anything else to 2; no trailing zeros, and never "-0".
+ */
+export function roundForPeople(key: string, v: number): string {
+  if (!Number.isFinite(v) || Number.isInteger(v)) return JSON.stringify(v);
+  const k = key.toLowerCase();
+  const digits = /(_deg|^heading|^pitch|^fov)/.test(k) ? 1 : /^(lat|lon|lng|latitude|longitude)$/.test(k) ? 4 : 2;
+  const r = Number(v.toFixed(digits));
+  return String(r === 0 ? 0 : r);
+}
+
+/** A parsed action written as a tool call: `look(heading_deg=90, fov_deg=90)`, numbers rounded for people; null when nothing parsed. */
 export function toolCall(action: ActionObject): string | null {
   if (!action) return null;
   const name = actionNameOf(action) ?? "action";
   const args = Object.entries(action)
     .filter(([k]) => k !== "action" && k !== "op")
-    .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+    .map(([k, v]) => `${k}=${typeof v === "number" ? roundForPeople(k, v) : JSON.stringify(v)}`);
   return `${name}(${args.join(", ")})`;
 }
 

@@ -3,8 +3,17 @@ import { EpisodeSchema, ErroredEpisodeSchema, type Episode } from "./episode.ts"
 import { formatIssues } from "./issues.ts";
 import { describeValue } from "../io/errors.ts";
 
-export type RecordResult =
-  { kind: "episode"; episode: Episode } | { kind: "errored"; episodeId: string; error: string } | { kind: "invalid"; problems: string[] };
+/** An episode the environment failed: no turns, only who and what (model_name, task) and the error. */
+export interface ErroredRecord {
+  kind: "errored";
+  episodeId: string;
+  error: string;
+  /** model_name and task as recorded, when they read (pages list the episode under its arm and task). */
+  modelName?: string | null;
+  task?: { split: string | null; index: number | null; sample: number | null } | null;
+}
+
+export type RecordResult = { kind: "episode"; episode: Episode } | ErroredRecord | { kind: "invalid"; problems: string[] };
 
 export function classifyRecord(value: unknown): RecordResult {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
@@ -15,7 +24,14 @@ export function classifyRecord(value: unknown): RecordResult {
     const e = ErroredEpisodeSchema.safeParse(obj);
     const id = e.success && e.data.episode_id ? e.data.episode_id : "(no episode_id)";
     const err = typeof obj.error === "string" ? obj.error : JSON.stringify(obj.error);
-    return { kind: "errored", episodeId: id, error: firstLine(err ?? "error") };
+    const t = e.success ? e.data.task : null;
+    return {
+      kind: "errored",
+      episodeId: id,
+      error: firstLine(err ?? "error"),
+      modelName: e.success ? (e.data.model_name ?? null) : null,
+      task: t ? { split: t.split ?? null, index: t.index ?? null, sample: typeof t.sample === "number" ? t.sample : null } : null,
+    };
   }
   if (obj.schema_version !== 2) {
     const got = describeValue(obj.schema_version);

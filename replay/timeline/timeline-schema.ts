@@ -83,6 +83,8 @@ export const Outcome = z.object({
   guess: LatLon.nullable(),
   truth: LatLon.nullable(),
   distanceKm: z.number().nullable(),
+  // The environment's stored outcome.reward ("env reward"). Score cards show geoeval's reward, recomputed
+  // from distanceKm and cost (video/rollout/score-card.ts cardReward), as pages do.
   reward: z.number().nullable(),
   points: z.number().int().nullable(), // round(5000 * exp(-d / 1492.7))
   verdict: z.string().nullable(),

@@ -54,6 +54,8 @@ export interface VerifyOptions {
   keepImages?: boolean;
   episodeFilter?: (e: Episode, ordinal: number) => boolean;
   onEpisode?: (v: VerifiedEpisode) => void | Promise<void>;
+  /** An episode the environment failed (no turns; also in the report's errored_episodes): pages list it. */
+  onErrored?: (e: ErroredEpisodeInfo) => void;
   onProgress?: (p: VerifyProgress) => void;
   /** Cancels the run: reading stops, workers are stopped, the call rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -61,6 +63,18 @@ export interface VerifyOptions {
   pool?: JobPool;
   /** Called once with the number of distinct views rendered (repeats are rendered once per run). */
   onStats?: (s: { rendered: number }) => void;
+}
+
+/** What a record of a failed episode says: where it is, who ran which task, and the error (first line). */
+export interface ErroredEpisodeInfo {
+  file: string;
+  line: number;
+  episodeId: string;
+  error: string;
+  modelName: string | null;
+  task: { split: string | null; index: number | null; sample: number | null } | null;
+  /** The report's message for it. */
+  message: string;
 }
 
 export interface VerifiedEpisode {
@@ -283,11 +297,16 @@ function admit(ctx: RunContext, rec: EpisodeRecord, counter: { ordinal: number }
   }
   if (rec.kind === "errored") {
     report.skipped.errored_episodes++;
-    report.errored_episodes.push({
+    const message = `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`;
+    report.errored_episodes.push({ file: rec.file, line: rec.line, episode_id: rec.episodeId, message });
+    opts.onErrored?.({
       file: rec.file,
       line: rec.line,
-      episode_id: rec.episodeId,
-      message: `${rec.file}:${rec.line}: episode ${rec.episodeId} errored in the environment and has no turns: ${rec.error}`,
+      episodeId: rec.episodeId,
+      error: rec.error,
+      modelName: rec.modelName ?? null,
+      task: rec.task ?? null,
+      message,
     });
     return false;
   }

@@ -21,7 +21,7 @@ import { PageFolder } from "./output/folder.ts";
 import { RunBatches } from "./output/run-batches.ts";
 import { rowOfEpisode } from "./client/state/rows.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
-import { pageEpisode } from "./model.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
 import { scriptJson } from "./escape.ts";
 import { pageParts } from "./view/template.ts";
@@ -77,6 +77,11 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     const attempts: Attempt[] = [];
     const rollouts: Rollout[] = [];
     let views = 0;
+    // Every episode of the list, errored ones too (the list is the report's, counted apart).
+    let listed = 0;
+    const list = (page: PageEpisode) => epPart.write((listed++ ? "," : "[") + (batches ? batches.add(page, rowOfEpisode(page)) : scriptJson(page)));
+    // Errored records are read ahead of the episodes verified before them: listed after every episode, in read order (same bytes every run).
+    const errored: PageEpisode[] = [];
     const report = await verifyRun({
       episodes: opts.episodes,
       tasks: opts.tasks,
@@ -86,6 +91,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       keepImages: true,
       signal: opts.signal,
       onProgress: opts.onProgress,
+      onErrored: (e) => errored.push(erroredPageEpisode(e, opts.episodes)),
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes);
         views += v.views.length;
@@ -106,11 +112,12 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
             guessed: train.guessed,
           });
         }
-        await epPart.write((stats.length > 1 ? "," : "[") + (batches ? batches.add(page, rowOfEpisode(page)) : scriptJson(page)));
+        await list(page);
       },
     });
+    for (const e of errored) await list(e);
     batches?.flush();
-    await epPart.write(stats.length ? "]" : "[]");
+    await epPart.write(listed ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close(), panoPart.close()]);
     if (stats.length === 0) {
       const why = report.errors
@@ -153,7 +160,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         sections,
         incomplete: report.errors.map((e) => e.message),
       },
-      summariseRun(stats),
+      summariseRun(
+        stats,
+        errored.map((e) => e.model),
+      ),
       player !== null && player.count > 0,
       target.form,
     );

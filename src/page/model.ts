@@ -7,7 +7,7 @@
 import { basename, relative, sep } from "node:path";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import type { VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts";
+import type { ErroredEpisodeInfo, VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts";
 import type { Episode, Turn } from "../../replay/schema/episode.ts";
 import type { RecordFormat } from "../../replay/formats/records.ts";
 import type { TrainInfo } from "../../replay/formats/train.ts";
@@ -101,7 +101,10 @@ export interface PageEpisode {
   guessCountry: string | null;
   cost: number | null;
   turnsUsed: number;
-  /** Filterable states: clean, mismatch, view-error, forced-guess, no-guess, unparseable, provider-error, invalid-action, overwritten-images. */
+  /**
+   * Filterable states: mismatch, view-error, forced-guess, no-guess, unparseable, provider-error, invalid-action,
+   * overwritten-images, errored (the environment failed: no turns); clean when none of them.
+   */
   flags: string[];
   views: { match: number; resolved: number; mismatch: number; error: number };
   credit: { creator: string | null; licence: string | null; source: string | null };
@@ -272,9 +275,10 @@ export async function pageEpisode(
   const out = ep.outcome ?? null;
   if (views.mismatch) flags.add("mismatch");
   if (views.error || v.errors.length) flags.add("view-error");
-  if (!views.mismatch && !views.error && !v.errors.length) flags.add("clean");
   if (out?.forced_guess) flags.add("forced-guess");
   if (!out || out.parsed_ok === false || out.distance_km == null) flags.add("no-guess");
+  // Clean: nothing to look at: every view verified, every turn reached the environment, the model guessed itself.
+  if (flags.size === 0) flags.add("clean");
 
   const sumTurns = (f: (t: PageTurn) => number | null): number | null => {
     const xs = turns.map(f).filter((x): x is number => x !== null);
@@ -321,6 +325,7 @@ export async function pageEpisode(
   const stats: EpisodeStats = {
     model: page.model,
     reward: page.reward,
+    score: page.score,
     distanceKm: page.distanceKm,
     turns: turnsUsed,
     tokensIn: page.tokensIn,
@@ -334,6 +339,44 @@ export async function pageEpisode(
     recorded,
   };
   return { page, stats };
+}
+
+/**
+ * An episode the environment failed (a record with `error` and no turns) as the page lists it:
+ * under its arm and task, flagged "errored", its error as its text (search finds its id and
+ * error), no turns. geoeval's report reads it as unscored (no env reward): not counted.
+ */
+export function erroredPageEpisode(e: ErroredEpisodeInfo, inputs: readonly string[] = []): PageEpisode {
+  return {
+    id: e.episodeId,
+    format: "eval",
+    train: null,
+    model: e.modelName ?? "?",
+    source: `${sourceName(e.file, inputs)}:${e.line}`,
+    split: e.task?.split ?? "?",
+    index: e.task?.index ?? -1,
+    taskId: null,
+    sample: e.task?.sample ?? null,
+    country: null,
+    recordedAt: null,
+    mode: null,
+    verdict: "errored",
+    reward: null,
+    score: geoevalReward(null),
+    distanceKm: null,
+    guess: null,
+    truth: null,
+    guessCountry: null,
+    cost: null,
+    turnsUsed: 0,
+    flags: ["errored"],
+    views: { match: 0, resolved: 0, mismatch: 0, error: 0 },
+    credit: { creator: null, licence: null, source: null },
+    errors: [`errored in the environment, no turns: ${e.error}`],
+    config: null,
+    outcomeMap: null,
+    turns: [],
+  };
 }
 
 /**

@@ -3,7 +3,6 @@
  * by arm, framed by the shared rule), and both sides' distance, points,
  * geoeval reward and turns.
  */
-import { geoevalReward } from "../../replay/rules/reward.ts";
 import { spanFrame } from "../map/frame.ts";
 import { sameTask } from "./sides.ts";
 import type { CompareProps, CompareSide } from "./props.ts";
@@ -11,7 +10,7 @@ import { isStacked } from "../scene/layout.ts";
 import { compareScoreMotion } from "../scene/motion.ts";
 import { C, SIDE_COLOURS, SIDE_TEXT } from "../scene/theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
-import { formatKm } from "../rollout/score-card.ts";
+import { cardReward, formatKm, formatReward } from "../rollout/score-card.ts";
 import { worldMap, type Marker } from "../parts/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
@@ -22,7 +21,7 @@ export function sideResult(s: CompareSide, turns: number): { distanceKm: number 
     distanceKm,
     points: o?.points ?? null,
     // geoeval's recomputed reward (not the environment's stored one): no distance scores 0.
-    reward: o ? geoevalReward({ distance_km: distanceKm, action_cost: o.cost }) : null,
+    reward: cardReward(o),
     turns: o?.turnsUsed ?? turns,
   };
 }
@@ -107,7 +106,7 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
       );
       row(
         "Reward (geoeval)",
-        results.map((r) => (r.reward !== null ? (r.reward * count).toFixed(4) : "—")),
+        results.map((r) => (r.reward !== null ? formatReward(r.reward * count) : "—")),
         false,
       );
       row(
@@ -131,7 +130,7 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, n
       const lh = 11.5 * unit * 1.5;
       const foot: [string, string][] = sides.map((s, i) => [
         SIDE_COLOURS[i],
-        `${s.label.split(" · ")[0]}: ${s.arm} · pass ${s.pass ?? "—"} · episode ${s.timeline.episode.episodeId}${guesses[i] ? ` · guess ${guesses[i]![0].toFixed(4)}, ${guesses[i]![1].toFixed(4)}` : " · no guess"}`,
+        `${s.label.split(" · ")[0]}: ${s.arm} · attempt ${s.pass ?? "—"} · episode ${s.timeline.episode.episodeId}${guesses[i] ? ` · guess ${guesses[i]![0].toFixed(4)}, ${guesses[i]![1].toFixed(4)}` : " · no guess"}`,
       ]);
       if (truth) foot.push([C.truthDot, `truth ${truth[0].toFixed(4)}, ${truth[1].toFixed(4)}`]);
       let fy = side.y + side.h - foot.length * lh;

@@ -62,7 +62,7 @@ function caption(d: Draw, side: CompareSide, index: 0 | 1, b: Box, u: number): v
   const top = b.y + (b.h - lineBox(af.size) - lineBox(mf.size)) / 2;
   const mid = top + lineBox(af.size) / 2;
   const letter = index === 0 ? "A " : "B ";
-  const pass = `pass ${side.pass ?? "—"}`;
+  const pass = `attempt ${side.pass ?? "—"}`;
   const passW = d.width(pass, pf);
   d.text(letter, x, mid, af, SIDE_TEXT[index]);
   const lw = d.width(letter, af);

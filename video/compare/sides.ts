@@ -13,9 +13,9 @@ export function sameTask(p: { a: Side; b: Side }): boolean {
   return x.split === y.split && x.index === y.index;
 }
 
-/** Labels for the two sides: the arm names, made distinct with the pass (or A/B) when both arms are the same. */
+/** Labels for the two sides: the arm names, made distinct with the attempt (task.sample; or A/B) when both arms are the same. */
 export function sideLabels(a: { arm: string; pass: number | null }, b: { arm: string; pass: number | null }): [string, string] {
   if (a.arm !== b.arm) return [`A · ${a.arm}`, `B · ${b.arm}`];
-  if (a.pass !== b.pass) return [`A · ${a.arm} pass ${a.pass ?? "?"}`, `B · ${b.arm} pass ${b.pass ?? "?"}`];
+  if (a.pass !== b.pass) return [`A · ${a.arm} attempt ${a.pass ?? "?"}`, `B · ${b.arm} attempt ${b.pass ?? "?"}`];
   return [`A · ${a.arm}`, `B · ${b.arm}`];
 }

@@ -3,7 +3,8 @@
  * framed like the environment's reveal map, with a dashed great-circle line,
  * and the numbers a researcher quotes.
  */
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import type { Outcome, Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { geoevalReward } from "../../replay/rules/reward.ts";
 import { revealFrame, pinsFrame, WORLD_FRAME } from "../map/frame.ts";
 import { isStacked } from "../scene/layout.ts";
 import { scoreMotion } from "../scene/motion.ts";
@@ -17,6 +18,18 @@ export function formatKm(km: number): string {
   if (km < 100) return `${km.toFixed(1)} km`;
   return `${Math.round(km).toLocaleString("en-US")} km`;
 }
+
+/**
+ * The reward a score card shows: geoeval's, recomputed from the outcome's distance and action
+ * cost (the page's "reward", replay/rules/reward.ts), never the environment's stored one (the
+ * timeline's `outcome.reward`, the page's "env reward"). No distance scores 0; no outcome: null.
+ */
+export function cardReward(o: Pick<Outcome, "distanceKm" | "cost"> | null): number | null {
+  return o ? geoevalReward({ distance_km: o.distanceKm, action_cost: o.cost }) : null;
+}
+
+/** How a score card writes a reward (as the page does: 4 decimals). */
+export const formatReward = (r: number): string => r.toFixed(4);
 
 /** A label / value row with a rule under it; returns its height. */
 export function scoreRow(
@@ -84,10 +97,11 @@ export function scoreCard(d: Draw, t: Timeline, offset: number, width: number, h
       y += 8 * unit + gap;
       const count = m.count;
       const points = o?.points ?? null;
+      const reward = cardReward(o);
       const rows: [string, string, { big?: boolean; color?: string }][] = [
         ["Distance", o?.distanceKm != null ? formatKm(o.distanceKm * count) : "—", { big: true }],
         ["Points", points !== null ? `${Math.round(points * count)} / 5000` : "—", { big: true, color: C.accent }],
-        ["Reward", o?.reward != null ? (o.reward * count).toFixed(3) : "—", {}],
+        ["Reward", reward !== null ? formatReward(reward * count) : "—", {}],
         ["Cost", o?.cost != null ? o.cost.toFixed(2) : "—", {}],
         ["Turns", o?.turnsUsed != null ? String(o.turnsUsed) + (o.forcedGuess ? " (forced guess)" : "") : "—", {}],
         ["Model", ep.modelName, {}],

@@ -25,7 +25,7 @@ import { unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResul
 import { checkTarget } from "../output/target.ts";
 import { PageFolder } from "../output/folder.ts";
 import { detailText } from "../search-text.ts";
-import { pageEpisode, type PageEpisode } from "../model.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
 import { analysisFields } from "../list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../escape.ts";
@@ -142,6 +142,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     const stats: EpisodeStats[] = [];
     const rows: (BoardEpisodeRow & { taskKey: number })[] = [];
     let views = 0;
+    // Episodes the environment failed: listed (and counted apart) after the others, in read order.
+    const errored: PageEpisode[] = [];
     // Panoramas the page could not embed: input problems like the verifier's own (exit 2, no page unless --partial).
     const embedErrors: ProblemEntry[] = [];
     const verified = await verifyRun({
@@ -154,6 +156,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       keepImages: folder !== null || budget.spoolBytes > 0,
       signal: opts.signal,
       onProgress: opts.onProgress,
+      onErrored: (e) => errored.push(erroredPageEpisode(e, opts.episodes)),
       onEpisode: async (v) => {
         const { page, stats: s } = await pageEpisode(v, async () => -1, opts.episodes);
         views += v.views.length;
@@ -204,6 +207,11 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       },
     });
     if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
+    for (const page of errored) {
+      const at = chunks.add(page.index, scriptJson(page), detailText(page));
+      const { id, model: arm, split, index: task, taskId, sample, country, verdict, score, reward: env, distanceKm: km, turnsUsed: turns, flags } = page;
+      rows.push({ id, arm, split, task, taskId, sample, country, verdict, score, env, km, turns, flags, ...analysisFields(page), taskKey: task, chunk: -1, at });
+    }
     const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();
     const chunkOf = new Map(order.map((t, i) => [t, i]));
@@ -250,7 +258,10 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
         incomplete: errors.map((e) => e.message),
         board: boardSections(report, notes, baseline),
       },
-      summariseRun(stats),
+      summariseRun(
+        stats,
+        errored.map((e) => e.model),
+      ),
       player !== null && player.count > 0,
       target.form,
     );

@@ -77,16 +77,16 @@ export function trainingSection(steps: TrainStep[]): string {
     lineChart(
       series(
         (s) => s.meanReward,
-        (_, y) => `mean reward ${y.toFixed(3)}`,
+        (_, y) => `mean env reward ${y.toFixed(3)}`,
       ),
-      { key: "mean_reward", title: "mean reward", yRange: [0, 1] },
+      { key: "mean_reward", title: "mean env reward (the environment's stored reward, what GRPO trains on)", yRange: [0, 1] },
     ),
     lineChart(
       series(
         (s) => s.meanGroupStd,
         (_, y) => `mean in-group std ${y.toFixed(3)}`,
       ),
-      { key: "mean_group_std", title: "reward std inside groups", yDecimals: 3 },
+      { key: "mean_group_std", title: "env reward std inside groups", yDecimals: 3 },
     ),
     lineChart(
       series(
@@ -140,6 +140,6 @@ export function trainingSection(steps: TrainStep[]): string {
 <h2 id="gr-training-h">Training steps</h2>
 <p class="explain">A GRPO group is the rollouts sharing run, step, split and index. <code>frac_reward_zero_std</code> is the share of a step's groups whose rewards are all equal (a group of one counts): such groups teach nothing. Each reward below opens its rollout; each point opens its step.</p>
 <div class="charts">${charts}</div>${legend}
-<div class="scroll"><table class="stats steps" id="gr-steps"><thead><tr>${runs.length > 1 ? "<th>run</th>" : ""}<th>step</th><th>rollouts</th><th>groups</th><th>mean reward</th><th>in-group std</th><th>zero-std groups</th><th>turns</th><th>never guessed</th><th>groups (split/index: rewards)</th></tr></thead><tbody>${rows}</tbody></table></div>
+<div class="scroll"><table class="stats steps" id="gr-steps"><thead><tr>${runs.length > 1 ? "<th>run</th>" : ""}<th>step</th><th>rollouts</th><th>groups</th><th title="the environment's stored reward">mean env reward</th><th>in-group std</th><th>zero-std groups</th><th>turns</th><th>never guessed</th><th>groups (split/index: env rewards)</th></tr></thead><tbody>${rows}</tbody></table></div>
 </section>`;
 }

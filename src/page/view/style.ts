@@ -37,6 +37,9 @@ table.stats{font-size:.86rem;background:var(--panel);border:1px solid var(--line
 table.stats th,table.stats td{padding:4px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 table.stats th:first-child,table.stats td:first-child{text-align:left}
 table.stats thead th{color:var(--muted);font-weight:600;font-size:.78rem}
+#gr-summary th,#gr-summary td{padding:4px 6px}
+#gr-summary thead th{white-space:normal;vertical-align:bottom;min-width:3.5em}
+#gr-summary td[data-stat="verified"],#gr-summary td[data-stat="not_counted"]{white-space:normal;min-width:7em}
 /* The list is as wide as its columns need (ids are never cut; other text columns at 8em): the verdict column joins at 1200px. */
 .layout{display:grid;grid-template-columns:minmax(340px,520px) 1fr;gap:0;align-items:start}
 aside.list{position:sticky;top:0;max-height:100vh;overflow:auto;border-right:1px solid var(--line);background:var(--panel)}
@@ -79,7 +82,8 @@ main.detail{padding:14px 20px 60px;min-width:0}
 .turn h3 a{color:inherit;text-decoration:none}
 .kv{display:flex;flex-wrap:wrap;gap:2px 14px;font-size:.82rem;color:var(--muted);margin:2px 0 6px}
 .kv b{color:var(--ink);font-weight:600}
-.call{background:var(--code);padding:4px 7px;border-radius:5px;display:block;word-break:break-all;margin:4px 0}
+.call{background:var(--code);padding:4px 7px;border-radius:5px;display:block;overflow-wrap:normal;word-break:normal;overflow-x:auto;margin:4px 0}
+.call .arg{white-space:pre}
 .feedback{margin:6px 0;font-size:.9rem}
 .errors{color:var(--bad);font-size:.85rem;margin:4px 0}
 .note{font-size:.8rem;color:var(--muted);margin:4px 0}

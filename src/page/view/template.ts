@@ -39,25 +39,48 @@ export interface RunInfo {
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
-const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** "1 unscored, 1 errored", or "0". */
+function notCounted(r: Pick<ModelSummary, "unscored" | "errored">): string {
+  const parts = [r.unscored ? `${r.unscored} unscored` : "", r.errored ? `${r.errored} errored` : ""].filter(Boolean);
+  return parts.join(", ") || "0";
+}
+
+/**
+ * The header's episode count, as geoeval's report counts: the counted episodes, then the ones it
+ * leaves out (unscored, errored) apart. Training and example rollouts are named as such.
+ */
+export function episodeCount(info: Pick<RunInfo, "formats">, total: Pick<ModelSummary, "episodes" | "unscored" | "errored"> | undefined): string {
+  const f = info.formats;
+  const out = total && (total.unscored || total.errored) ? ` (+ ${notCounted(total)}: not counted)` : "";
+  if (!f.train && !f.example) return total ? `${total.episodes} episodes${out}` : "0 episodes";
+  const kinds = [
+    f.eval ? `${f.eval} episodes` : "",
+    f.train ? `${f.train} training rollouts` : "",
+    f.example ? `${f.example} example-rollout episodes` : "",
+  ].filter(Boolean);
+  return (kinds.join(" + ") || "0 episodes") + (total ? ` · ${total.episodes} counted${out}` : "");
+}
 
 function cell(stat: string, value: number | null, text: string): string {
   return `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
 }
 
-export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"): string {
-  const head = [
-    "model",
-    "episodes",
-    rewardLabel,
-    "median distance",
-    ...WITHIN_KM.map((k) => `≤ ${k} km`),
-    "mean turns",
-    "tokens in / ep",
-    "tokens out / ep",
-    "latency / ep",
-    "errors",
-    "views verified",
+export function summaryTable(rows: ModelSummary[]): string {
+  const head: [string, string?][] = [
+    ["model"],
+    ["episodes", "counted as geoeval's report counts them: episodes with a stored env reward"],
+    ["not counted", "unscored (no env reward) + errored (the environment failed): in the list, left out of every mean"],
+    ["mean reward", "geoeval's recomputed reward, over the counted episodes"],
+    ["mean env reward", "the environment's stored reward, over the counted episodes"],
+    ["median distance"],
+    ...WITHIN_KM.map((k): [string, string] => [`≤ ${k} km`, "of the counted episodes with a distance (geoeval's rule)"]),
+    ["mean turns"],
+    ["tokens in / ep"],
+    ["tokens out / ep"],
+    ["latency / ep"],
+    ["errors", "turns that failed on the model side, over every episode"],
+    ["views verified", "over every episode"],
   ];
   const body = rows
     .map((r) => {
@@ -70,9 +93,11 @@ export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"):
       return (
         `<tr data-model="${escapeHtml(r.model)}"><td>${escapeHtml(r.model)}</td>` +
         cell("episodes", r.episodes, String(r.episodes)) +
-        cell("mean_reward", r.meanReward, n(r.meanReward, 3)) +
+        cell("not_counted", r.unscored + r.errored, notCounted(r)) +
+        cell("mean_reward", r.meanReward, n(r.meanReward, 4)) +
+        cell("mean_env_reward", r.meanEnvReward, n(r.meanEnvReward, 4)) +
         cell("median_distance_km", r.medianDistanceKm, r.medianDistanceKm == null ? "–" : `${n(r.medianDistanceKm, 1)} km`) +
-        r.within.map((w, i) => cell(`within_${WITHIN_KM[i]}km`, w, pct(w))).join("") +
+        r.within.map((w, i) => cell(`within_${WITHIN_KM[i]}km_pct`, w, w === null ? "–" : `${w.toFixed(1)}%`)).join("") +
         cell("mean_turns", r.meanTurns, n(r.meanTurns, 1)) +
         cell("tokens_in", r.meanTokensIn, r.meanTokensIn == null ? "–" : Math.round(r.meanTokensIn).toLocaleString("en-US")) +
         cell("tokens_out", r.meanTokensOut, r.meanTokensOut == null ? "–" : Math.round(r.meanTokensOut).toLocaleString("en-US")) +
@@ -82,7 +107,8 @@ export function summaryTable(rows: ModelSummary[], rewardLabel = "mean reward"):
       );
     })
     .join("");
-  return `<table class="stats" id="gr-summary"><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join("")}</tr></thead><tbody>${body}</tbody></table>`;
+  const th = ([h, title]: [string, string?]) => `<th${title ? ` title="${escapeHtml(title)}"` : ""}>${escapeHtml(h)}</th>`;
+  return `<table class="stats" id="gr-summary"><thead><tr>${head.map(th).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
 const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
@@ -134,11 +160,6 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
         : `${info.match} of ${info.checked} recorded views reproduce; ${info.mismatch} mismatch`;
   const incomplete = new Set(info.incomplete);
   const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
-  const kinds = [
-    info.formats.eval ? `${info.formats.eval} episodes` : "",
-    info.formats.train ? `${info.formats.train} training rollouts` : "",
-    info.formats.example ? `${info.formats.example} example-rollout episodes` : "",
-  ].filter(Boolean);
   const rerendered = info.views ? ` · ${info.views} view turns re-rendered` : "";
   const images = info.recorded ? ` · ${info.recorded} recorded images` : "";
   const head = `<!doctype html>
@@ -150,10 +171,10 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
 <style>${css}</style></head>
 <body>
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
-<p>${kinds.join(" + ") || "0 episodes"}${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+<p><span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
 ${info.board ?? ""}
-<section class="summary">${info.board ? `<h3>Per model, over every episode (the environment's stored reward)</h3>` : ""}${summaryTable(summary, "mean env reward")}</section>
+<section class="summary"><h3>Per model, over the episodes geoeval's report counts (reward: geoeval's, recomputed; env reward: the environment's stored one)</h3>${summaryTable(summary)}</section>
 ${info.sections}
 ${problems.length ? `<details class="problems"><summary>${problems.length} problem(s) while building this page</summary><ul>${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></details>` : ""}
 <div class="layout">

@@ -59,11 +59,13 @@ export function startBoard(): void {
     const r = byId.get(e.id);
     if (!r) return null;
     const counted = r.env !== null;
+    const errored = r.flags.includes("errored");
     return el(
       "p",
       "meta reward-line" + (counted ? "" : " uncounted"),
-      `reward ${r.score.toFixed(4)} (geoeval's, recomputed from distance and cost) · env reward ${fmt(r.env, 4)} (the environment's stored reward)` +
-        (counted ? "" : " · not counted: unscored (no env reward), so geoeval's report and every mean on this page leave it out"),
+      (errored ? "errored in the environment: no turns, no reward" : `reward ${r.score.toFixed(4)} (geoeval's, recomputed from distance and cost)`) +
+        ` · env reward ${fmt(r.env, 4)} (the environment's stored reward)` +
+        (counted ? "" : ` · not counted: ${errored ? "errored" : "unscored (no env reward)"}, so geoeval's report and every mean on this page leave it out`),
     );
   };
   const detail = new DetailView(
@@ -73,7 +75,6 @@ export function startBoard(): void {
       has: (id) => byId.has(id),
       get: async (id) => (await chunks.get(byId.get(id)!.chunk))[byId.get(id)!.at] ?? null,
       header: rewardLine,
-      rewardLabel: "env reward",
     },
     media,
     playerHooks(

@@ -82,7 +82,7 @@ export function startRun(): void {
   const detail: DetailView = new DetailView(
     doc,
     store,
-    { has: src.has, get: src.get, rewardLabel: "env reward" },
+    { has: src.has, get: src.get },
     new LazyImages("gr-images"),
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );

@@ -262,7 +262,7 @@ export class CompareView {
     col.appendChild(h);
     col.appendChild(el("div", "meta", `${episodeMeta(e)} · ${e.id}`));
     // Both sides in the task's one frame (every arm's guess fits it): the pair reads at one scale.
-    col.appendChild(outcomeBox(e, "env reward", (maps && compareMap(maps, e.id)) ?? e.outcomeMap));
+    col.appendChild(outcomeBox(e, (maps && compareMap(maps, e.id)) ?? e.outcomeMap));
     return f;
   }
 }

@@ -33,7 +33,7 @@ export interface Pairing<R> {
 
 const key = (s: number | null) => (s === null ? "none" : String(s));
 
-export function pairAttempts<R extends Pick<ListRow, "sample" | "env">>(a: readonly R[], b: readonly R[]): Pairing<R> {
+export function pairAttempts<R extends Pick<ListRow, "sample" | "env"> & { flags?: readonly string[] }>(a: readonly R[], b: readonly R[]): Pairing<R> {
   const group = (xs: readonly R[]) => {
     const m = new Map<string, R[]>();
     for (const r of xs) {
@@ -61,7 +61,8 @@ export function pairAttempts<R extends Pick<ListRow, "sample" | "env">>(a: reado
     for (const r of xs) {
       if (r.env !== null) continue;
       const dup = g.has(key(r.sample)) ? `; a duplicate of attempt ${r.sample ?? "?"}, which is counted` : "";
-      uncounted.push({ side, row: r, why: `unscored (no env reward): geoeval's report leaves it out${dup}` });
+      const what = r.flags?.includes("errored") ? "errored in the environment (no turns)" : "unscored (no env reward)";
+      uncounted.push({ side, row: r, why: `${what}: geoeval's report leaves it out${dup}` });
     }
   }
   return { rows, uncounted, counted: { a: a.filter((r) => r.env !== null).length, b: b.filter((r) => r.env !== null).length } };

@@ -113,9 +113,13 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   a.href = episodeHash(e.id, t.turn);
   h.appendChild(a);
   if (t.status !== "ok") h.appendChild(badge(t.failed ? "warn" : "muted", t.status));
-  if (t.reward != null) h.appendChild(badge("match", "reward " + t.reward.toFixed(3)));
+  // The turn the environment scored: geoeval's reward (the page's "reward"), and the stored one named as such.
+  if (t.reward != null) {
+    h.appendChild(badge("match", "reward " + e.score.toFixed(4)));
+    h.appendChild(badge("muted", "env reward " + t.reward.toFixed(4)));
+  }
   body.appendChild(h);
-  if (t.call) body.appendChild(el("code", "call", t.call));
+  if (t.call) body.appendChild(callCode(t.call));
   const k1 = el("div", "kv");
   if (t.camera) {
     const c = t.camera;
@@ -161,8 +165,18 @@ export function episodeMeta(e: PageEpisode): string {
   return [e.model, run, `${e.split}/${e.index}`, attempt, kind, e.mode, e.recordedAt, e.source].filter(Boolean).join(" · ");
 }
 
-/** The outcome box: the map of guess and truth, and the outcome's numbers. */
-export function outcomeBox(e: PageEpisode, rewardLabel = "reward", map: MapSpec | null = e.outcomeMap): HTMLElement {
+/** A tool call that wraps only between its arguments: each `key=value` is one unbreakable piece. */
+export function callCode(call: string): HTMLElement {
+  const code = el("code", "call");
+  call.split(/(?<=,) (?=[A-Za-z_][A-Za-z0-9_]*=)/).forEach((part, i) => {
+    if (i) code.appendChild(document.createTextNode(" "));
+    code.appendChild(el("span", "arg", part));
+  });
+  return code;
+}
+
+/** The outcome box: the map of guess and truth, and the outcome's numbers ("reward": geoeval's; "env reward": the stored one). */
+export function outcomeBox(e: PageEpisode, map: MapSpec | null = e.outcomeMap): HTMLElement {
   const out = el("section", "outcome");
   if (map) {
     const box = el("div");
@@ -180,7 +194,8 @@ export function outcomeBox(e: PageEpisode, rewardLabel = "reward", map: MapSpec 
   };
   row("verdict", e.verdict ?? "–");
   row("distance", km(e.distanceKm));
-  row(rewardLabel, fmt(e.reward, 4));
+  row("reward", e.flags.includes("errored") ? "–" : e.score.toFixed(4));
+  row("env reward", fmt(e.reward, 4));
   row("country", e.country);
   row(
     "guess",
@@ -269,7 +284,7 @@ function expandAll(root: () => ParentNode): HTMLElement {
   return b;
 }
 
-export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "reward"): DocumentFragment {
+export function renderEpisode(e: PageEpisode, images: Media): DocumentFragment {
   const frag = document.createDocumentFragment();
   const head = el("div", "ep-head");
   head.appendChild(el("h2", null, `Episode ${e.id}`));
@@ -282,7 +297,7 @@ export function renderEpisode(e: PageEpisode, images: Media, rewardLabel = "rewa
   if (cfg) tools.appendChild(cfg);
   head.appendChild(tools);
   frag.appendChild(head);
-  frag.appendChild(outcomeBox(e, rewardLabel));
+  frag.appendChild(outcomeBox(e));
   for (const msg of e.errors) frag.appendChild(el("div", "errors", msg));
   const reprojected = e.turns.filter((t) => t.pano && t.image == null);
   const exact = e.turns.filter((t) => t.pano && t.image != null);

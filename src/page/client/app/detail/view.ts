@@ -15,7 +15,6 @@ export interface EpisodeSource {
   get(id: string): PageEpisode | null | Promise<PageEpisode | null>;
   /** Board pages: the reward line above the outcome (geoeval's, and whether it is counted). */
   header?(e: PageEpisode): HTMLElement | null;
-  rewardLabel: string;
 }
 
 /** What another feature adds to the open episode once it is shown (the run page's player). */
@@ -74,7 +73,7 @@ export class DetailView {
         this.root.replaceChildren(el("p", "empty", `Episode ${r.id}: its detail is missing from this page.`));
         return;
       }
-      const frag = renderEpisode(e, this.media, this.source.rewardLabel);
+      const frag = renderEpisode(e, this.media);
       const extra = this.source.header?.(e);
       if (extra) frag.insertBefore(extra, frag.childNodes[1]);
       this.root.replaceChildren(frag);

@@ -223,14 +223,15 @@ export class EpisodeList<R extends ListRow> {
       const score = el("td", "num", r.score.toFixed(3));
       if (r.env === null) {
         score.classList.add("uncounted");
-        score.title = "not counted: unscored (no env reward), left out by geoeval's report";
+        score.title = `not counted: ${r.flags.includes("errored") ? "errored in the environment" : "unscored (no env reward)"}, left out by geoeval's report`;
       }
       tr.appendChild(score);
       tr.appendChild(el("td", "num opt", fmt(r.env, 3)));
       tr.appendChild(el("td", "num", r.km == null ? "–" : Math.round(r.km).toLocaleString("en-US")));
       tr.appendChild(el("td", "num opt", String(r.turns)));
       const st = el("td");
-      if (r.flags.indexOf("mismatch") >= 0) st.appendChild(badge("mismatch", "mismatch"));
+      if (r.flags.indexOf("errored") >= 0) st.appendChild(badge("error", "errored"));
+      else if (r.flags.indexOf("mismatch") >= 0) st.appendChild(badge("mismatch", "mismatch"));
       else if (r.flags.indexOf("view-error") >= 0) st.appendChild(badge("error", "error"));
       else if (r.flags.indexOf("overwritten-images") >= 0) st.appendChild(badge("warn", "overwritten"));
       else if (r.format === "example") st.appendChild(badge("muted", "recorded"));
