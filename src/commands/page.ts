@@ -146,10 +146,9 @@ export function registerPage(program: Command): void {
             r.views || !r.recordedImages.checked ? `${r.views} views` : "",
             r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
           ].filter(Boolean);
-          const images =
-            r.board
-              ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
-              : `${r.images} distinct images`;
+          const images = r.board
+            ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
+            : `${r.images} distinct images`;
           const where = r.form === "folder" ? `${r.out} (a folder of ${r.files} files: open ${r.out.replace(/\/?$/, "/")}index.html)` : r.out;
           process.stdout.write(`wrote ${where} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
         }

@@ -374,6 +374,10 @@ export function erroredPageEpisode(e: ErroredEpisodeInfo, inputs: readonly strin
     credit: { creator: null, licence: null, source: null },
     errors: [`errored in the environment, no turns: ${e.error}`],
     config: null,
+    settings: null,
+    tokensIn: null,
+    tokensOut: null,
+    latencyS: null,
     outcomeMap: null,
     turns: [],
   };

@@ -210,7 +210,25 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     for (const page of errored) {
       const at = chunks.add(page.index, scriptJson(page), detailText(page));
       const { id, model: arm, split, index: task, taskId, sample, country, verdict, score, reward: env, distanceKm: km, turnsUsed: turns, flags } = page;
-      rows.push({ id, arm, split, task, taskId, sample, country, verdict, score, env, km, turns, flags, ...analysisFields(page), taskKey: task, chunk: -1, at });
+      rows.push({
+        id,
+        arm,
+        split,
+        task,
+        taskId,
+        sample,
+        country,
+        verdict,
+        score,
+        env,
+        km,
+        turns,
+        flags,
+        ...analysisFields(page),
+        taskKey: task,
+        chunk: -1,
+        at,
+      });
     }
     const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();
