@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { ROOT } from "./helpers.ts";
 import { cropRgb, paintNative, psnr, rolloutRegions } from "./video-helpers.ts";
@@ -361,14 +361,20 @@ describe("in-between frames from the exact views", () => {
 });
 
 describe("theatre", () => {
-  it("f fills a 1280x800 window with the canvas at its own 1280x720, sharp; Escape and f leave; the button too", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  /** The sample page opened with the player ready at 0:10, and the page errors it raises. */
+  async function playerAt10s(context: BrowserContext): Promise<{ page: Page; errors: string[] }> {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`file://${pageFile}${timeHash(ID, 10)}`);
+    await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+    return { page, errors };
+  }
+
+  it("f fills a 1280x800 window with the canvas at its own 1280x720, sharp; Escape and f leave; the button too", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await playerAt10s(context);
     try {
-      await page.goto(`file://${pageFile}${timeHash(ID, 10)}`);
-      await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
       const state = () =>
         page.evaluate(() => {
           const p = document.querySelector(".player") as HTMLElement;
@@ -434,12 +440,8 @@ describe("theatre", () => {
     await context.addInitScript(() => {
       Element.prototype.requestFullscreen = () => Promise.reject(new TypeError("Permissions check failed"));
     });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
+    const { page, errors } = await playerAt10s(context);
     try {
-      await page.goto(`file://${pageFile}${timeHash(ID, 10)}`);
-      await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
       await page.focus(".player");
       await page.keyboard.press("f");
       await page.waitForTimeout(200); // the refusal settles

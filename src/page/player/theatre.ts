@@ -100,8 +100,7 @@ export class Theatre {
     this.changed();
   }
 
-  /** Sizes the canvas to the viewport (CSSOM writes: the CSP's style hash does not cover them, and need not). */
-  /** Whether the backing store changed. */
+  /** Sizes the canvas to the viewport (CSSOM writes: the CSP's style hash does not cover them, and need not); whether the backing store changed. */
   private fit(): boolean {
     if (!this.on) return false;
     const f = theatreFit(window.innerWidth, window.innerHeight, this.chrome(), window.devicePixelRatio || 1);
