@@ -8,7 +8,7 @@
  * are compared on the sample episode in test/player.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { exactViewsFor, overlaps, overlayExact } from "../src/page/player/exact.ts";
+import { exactViewsFor, overlaps, overlayExact, readablePixels } from "../src/page/player/exact.ts";
 import type { FileSource } from "../src/page/player/format.ts";
 
 /** A deterministic, non-flat picture (so a shifted sample would show). */
@@ -79,5 +79,22 @@ describe("exact views for in-between frames", () => {
     const away = grey();
     overlayExact(away, W, W, { heading: 210, pitch: 0, fov: 60 }, [view]);
     expect(away.every((v) => v === 128)).toBe(true);
+  });
+});
+
+describe("which view pixels a page may read", () => {
+  const file = { protocol: "file:", href: "file:///tmp/page/index.html", origin: "null" };
+  const http = { protocol: "http:", href: "http://127.0.0.1:8080/run/index.html", origin: "http://127.0.0.1:8080" };
+  it("its own data: and blob: URLs, anywhere", () => {
+    expect(readablePixels("data:image/jpeg;base64,AAAA", file)).toBe(true);
+    expect(readablePixels("blob:null/1234", file)).toBe(true);
+  });
+  it("never a file beside a page opened from disk (the browser taints it)", () => {
+    expect(readablePixels("views/ab.jpg", file)).toBe(false);
+    expect(readablePixels("file:///tmp/page/views/ab.jpg", file)).toBe(false);
+  });
+  it("a file of the page's own http origin, not another's", () => {
+    expect(readablePixels("views/ab.jpg", http)).toBe(true);
+    expect(readablePixels("http://example.com/views/ab.jpg", http)).toBe(false);
   });
 });

@@ -123,3 +123,14 @@ function sample(v: ExactPixels, px: number, py: number, out: Uint8ClampedArray, 
   }
   out[o + 3] = 255;
 }
+
+/** Whether the page may read an image's pixels: its own data:/blob: URLs, or a file of its own http(s) origin. */
+export function readablePixels(src: string, page: Pick<Location, "protocol" | "href" | "origin"> = location): boolean {
+  if (/^(data|blob):/.test(src)) return true;
+  if (page.protocol === "file:") return false;
+  try {
+    return new URL(src, page.href).origin === page.origin;
+  } catch {
+    return false;
+  }
+}

@@ -7,11 +7,16 @@
  * (exact.ts: a zoom's motion frames). Each frame file is made once into a
  * canvas of the video's frame-file size and kept for the next frames that
  * show it (a crossfade shows two).
+ *
+ * A folder page opened from disk (file://) shows its view files but may not
+ * read their pixels (the browser treats each file as another origin): there
+ * the keyframes are still the view files, and in-between frames come from
+ * the panorama alone.
  */
 import { reprojectRgba, type ReprojectionSpec } from "../reproject.ts";
 import { isView, type ExactView, type FileSource } from "./format.ts";
 import { GlReprojector } from "./gl.ts";
-import { exactViewsFor, overlaps, overlayExact } from "./exact.ts";
+import { exactViewsFor, overlaps, overlayExact, readablePixels } from "./exact.ts";
 
 /** The shader where WebGL2 works, else the JS path; "js" forces it (the fallback's test and benchmark). */
 export type Reprojection = "webgl2" | "js";
@@ -86,7 +91,7 @@ export class FrameSource {
     return exactViewsFor(at.files, at.index).flatMap((view) => {
       const img = this.views.get(view[0]);
       const vp = { heading: view[2], pitch: view[3], fov: view[4] };
-      return img && overlaps(pose, vp) ? [{ view, img, pose: vp }] : [];
+      return img && readablePixels(img.src) && overlaps(pose, vp) ? [{ view, img, pose: vp }] : [];
     });
   }
 
