@@ -260,7 +260,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       {
         title:
           opts.title ??
-          `${opts.episodes.map((f) => basename(f)).join(", ")} · board of ${report.arms.length} arms: ${report.arms.map((a) => a.arm).join(", ")} · georeplay`,
+          `${opts.episodes.map((f) => basename(f)).join(", ")} · board of ${report.arms.length} arm${report.arms.length === 1 ? "" : "s"}: ${report.arms.map((a) => a.arm).join(", ")} · georeplay`,
         episodes: stats.length,
         views,
         images: panos.count,

@@ -7,11 +7,9 @@
  * of the embedded panorama, like every in-between frame. Pure (no DOM, no
  * node:), so the test runs it under Node with the inputs the browser gets.
  *
- * The timeline equals `frames`'s timeline.json for the episode, except that a
- * reply or reasoning longer than the board's text cap (TEXT_CAP, 240
- * characters) is the page's cut text, a cut reply ending in "…": the full
- * text of a 12,800-episode board is over a GB. The holds still use the
- * recorded length, so every frame number is the same.
+ * The timeline equals `frames`'s timeline.json for the episode: the page
+ * holds every word of every reply and reasoning, so the text panes and the
+ * holds read what `frames` reads.
  */
 import type { Episode, Turn } from "../../../replay/schema/episode.ts";
 import type { TaskRow } from "../../../replay/schema/task.ts";
