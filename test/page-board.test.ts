@@ -112,6 +112,8 @@ describe("board page", () => {
         '<script type="application/json" id="gr-chunks">',
         '<script type="application/json" id="gr-panos">',
         '<script type="application/json" id="gr-images">',
+        // The world's land and borders once, which every map on the page (outcomes, compare, the player's) is a view of.
+        '<script type="application/json" id="gr-map-cells">',
         // The player's page-wide table (fonts, map cells and places, the inputs for the render command): inert JSON.
         '<script type="application/json" id="gr-player">',
         "<script>",
