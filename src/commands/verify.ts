@@ -91,6 +91,9 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
         ` · recorded ${short(m.recorded)}… rendered ${short(m.rendered)}… (${m.file}:${m.line})`,
     );
   }
+  for (const g of r.group_starts.failures) out.push(`GROUP DRIFT ${g.message}`);
+  if (r.group_starts.compared > 0 && r.group_starts.failures.length === 0)
+    out.push(`${r.group_starts.compared} GRPO group(s) of two or more rollouts: every sibling starts from the same first view`);
   for (const e of r.errored_episodes) err.push(`skipped: ${e.message}`);
   for (const w of r.warnings) err.push(`warning: ${w.message}`);
   for (const e of r.errors) err.push(`error: ${e.message}`);
@@ -103,6 +106,8 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   else if (r.checked + r.recorded_images.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
   else if (r.mismatch > 0)
     out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
+  if (r.group_starts.failures.length)
+    out.push(`DRIFT: ${r.group_starts.failures.length} GRPO group(s) whose siblings start from different views; their advantages measured that difference`);
   if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2)`);
   const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
   return { out: join(out), err: join(err) };
