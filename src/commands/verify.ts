@@ -32,8 +32,13 @@ export function registerVerify(program: Command): void {
         "GRPO rollouts*.jsonl (16 hex of sha256 over the base64 text), sweep folders (every\n" +
         "**/episodes.jsonl, skipping _quarantined/) and example-rollout folders, which carry no hashes:\n" +
         "their images are the record, so each one is checked to exist and decode instead.\n\n" +
-        "Exit codes: 0 every view matches; 1 some view drifted (mismatch); 2 the run could not check\n" +
-        "what it was asked (unreadable or invalid input, missing panorama, nothing to check).",
+        "On training rollouts it also checks GRPO's determinism contract: every sibling of a group\n" +
+        "(same run, step and task, or same recorded group_id) starts from the same first view (first\n" +
+        "image hash, camera, and prompt where recorded). A group whose siblings differ is drift\n" +
+        "(GROUP DRIFT, naming the group, its siblings as file:line and what differs).\n\n" +
+        "Exit codes: 0 every view matches; 1 some view (or a GRPO group's start) drifted; 2 the run\n" +
+        "could not check what it was asked (unreadable or invalid input, missing panorama, nothing to\n" +
+        "check).",
     )
     .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
   declareOptions(cmd, VERIFY_OPTIONS)
