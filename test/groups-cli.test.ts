@@ -36,6 +36,15 @@ describe("georeplay groups", () => {
     expect(r.stdout).toContain("4 group(s) of a single rollout: no sample std (torch: NaN), advantage 0");
   });
 
+  it("--detail lists each step's groups with rewards and advantages", () => {
+    const r = runCli(["groups", TRAIN, "--detail"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("step 0 · 3 groups · 4 episodes · mean reward 0.6977 · zero-std 0.00 · median std 0.0242 (41.2x)");
+    // Step 0's pair (lines 2 and 4): rewards 0.6562 and 0.622, advantages ±0.0171 / 0.02428 = ±0.70.
+    expect(r.stdout).toMatch(/\n {2}eval\/3 +2 +0\.6391 +0\.0242 +0\.656 0\.622 +\+0\.70 -0\.70\n/);
+    expect(r.stdout).toMatch(/\n {2}eval\/2 +1 +0\.8340 +- +0\.834 +\+0\.00\n/);
+  });
+
   it("--json matches the zod schema and the JSON Schema `schema groups` prints", () => {
     const r = runCli(["groups", TRAIN, "--json", "--scale-rewards", "none"]);
     expect(r.code, r.stderr).toBe(0);

@@ -11,7 +11,40 @@ function table(header: string[], rows: string[][]): string[] {
   return [line(header), ...rows.map(line)];
 }
 
-export function formatGroups(r: GroupsReport): string {
+/** Each step's groups, one row per group (what `--detail` adds before the summary). */
+function stepDetail(r: GroupsReport, label: (s: { run: string; step: number }) => string): string[] {
+  const out: string[] = [];
+  let g = 0;
+  for (const s of r.steps) {
+    out.push("");
+    out.push(
+      `step ${label(s)} · ${s.groups} groups · ${s.episodes} episodes · mean reward ${fixed(s.mean_reward, 4)} · zero-std ${fixed(s.frac_reward_zero_std, 2)}` +
+        ` · median std ${fixed(s.median_group_std, 4)} (${times(s.multiplier)})`,
+    );
+    const rows: string[][] = [];
+    for (; g < r.groups.length && r.groups[g].run === s.run && r.groups[g].step === s.step; g++) {
+      const x = r.groups[g];
+      rows.push([
+        `${x.task.split}/${x.task.index}${x.group_id !== null ? ` (${x.group_id})` : ""}`,
+        String(x.size),
+        fixed(x.mean, 4),
+        fixed(x.std, 4),
+        x.zero_std ? "zero" : "",
+        x.rewards.map((v) => v.toFixed(3)).join(" "),
+        x.advantages.map((v) => (v >= 0 ? "+" : "") + v.toFixed(2)).join(" "),
+      ]);
+    }
+    out.push(
+      ...table(
+        ["  task", "size", "mean", "std", "spread", "rewards", "advantages"],
+        rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
+      ),
+    );
+  }
+  return out;
+}
+
+export function formatGroups(r: GroupsReport, opts: { detail?: boolean } = {}): string {
   const runs = new Set(r.steps.map((s) => s.run));
   const label = (s: { run: string; step: number }) => (runs.size > 1 ? `${s.run}/${s.step}` : String(s.step));
   const out: string[] = [];
@@ -29,6 +62,7 @@ export function formatGroups(r: GroupsReport): string {
       ]),
     ),
   );
+  if (opts.detail) out.push(...stepDetail(r, label));
   const m = r.summary;
   out.push("");
   out.push(

@@ -39,21 +39,22 @@ export function registerGroups(program: Command): void {
         .choices(["group", "batch", "none"])
         .default("group"),
     )
+    .option("--detail", "after the step table, each step's groups: task, size, mean, std, zero spread, rewards, advantages")
     .option("--json", "print one JSON object on stdout instead (full precision; `georeplay schema groups`)")
     .addHelpText(
       "after",
       "\nExamples:\n" +
         "  georeplay groups run/traces/rollouts-rank0.jsonl run/traces/rollouts-rank1.jsonl\n" +
-        "  georeplay groups run/traces/ --scale-rewards batch\n" +
+        "  georeplay groups run/traces/ --scale-rewards batch --detail\n" +
         "  georeplay groups run/traces/ --json > groups.json",
     )
-    .action(async (inputs: string[], o: { scaleRewards: "group" | "batch" | "none"; json?: boolean }) => {
+    .action(async (inputs: string[], o: { scaleRewards: "group" | "batch" | "none"; json?: boolean; detail?: boolean }) => {
       // Loaded when the command runs: other commands never load the groups engine.
       const { readGroups } = await import("../../replay/groups/read.ts");
       const { formatGroups } = await import("../../replay/groups/format.ts");
       const collected = await readGroups(inputs, { signal: interruptSignal() });
       const report = collected.report(o.scaleRewards);
-      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatGroups(report));
+      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatGroups(report, { detail: o.detail }));
       process.exitCode = EXIT_OK;
     });
 }
