@@ -175,7 +175,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
  * board numbers and frame output are the engine's two top-level products, and
  * a batch (which videos, named how, split how) is chosen from both.
  */
-const ENGINE_LAYERS = ["io", "schema", "rules", "timeline", "panos", "render", "tasks", "formats", "plan", "verify", "board", "frames", "batch"];
+const ENGINE_LAYERS = ["io", "schema", "rules", "timeline", "panos", "render", "tasks", "formats", "groups", "plan", "verify", "board", "frames", "batch"];
 
 /** Import circles allowed: none (the native renderer removed the last two). */
 const KNOWN_CIRCLES: { files: string[]; why: string }[] = [];

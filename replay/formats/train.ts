@@ -44,6 +44,8 @@ export const TrainRolloutSchema = z.looseObject({
   model: z.string().nullish(),
   env: z.string().nullish(),
   task: z.looseObject({ split: z.string().min(1), index: z.number().int().nonnegative() }),
+  /** Optional: a recorded GRPO group id (not in the environment's format today); where present it defines the group. */
+  group_id: z.string().min(1).nullish(),
   outcome: z
     .looseObject({
       reward: num(),
@@ -65,6 +67,8 @@ const ACTION_NAMES: Record<string, string> = { pin: "place_pin", guess: "submit_
 export interface TrainInfo {
   run: string;
   step: number;
+  /** The recorded group id, when the rollout carries one. */
+  groupId: string | null;
   env: string | null;
   guessed: boolean | null;
   maxTurns: number | null;
@@ -83,7 +87,14 @@ export function trainToEpisode(r: TrainRollout, file: string, line: number): Epi
     } as Turn;
   });
   const o = r.outcome ?? {};
-  const train: TrainInfo = { run: r.run, step: r.step, env: r.env ?? null, guessed: o.guessed ?? null, maxTurns: o.max_turns ?? null };
+  const train: TrainInfo = {
+    run: r.run,
+    step: r.step,
+    groupId: r.group_id ?? null,
+    env: r.env ?? null,
+    guessed: o.guessed ?? null,
+    maxTurns: o.max_turns ?? null,
+  };
   return {
     schema_version: 2,
     episode_id: `${basename(file).replace(/\.jsonl$/, "")}-L${line}`,

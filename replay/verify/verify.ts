@@ -23,6 +23,8 @@ import { defaultJobs } from "./jobs.ts";
 import { createViewChecker, type ViewChecker } from "./view-checker.ts";
 import { viewJobs } from "./view-jobs.ts";
 import type { ViewOutcome } from "./job-runner.ts";
+import { checkGroupStarts, firstViewOf, type GroupStartFailure, type SiblingStart } from "../groups/determinism.ts";
+import type { TrainInfo } from "../formats/train.ts";
 
 export type { ViewOutcome } from "./job-runner.ts";
 
@@ -130,6 +132,14 @@ export interface VerifyReport {
   /** Example-rollout folders have no hashes: their image files are checked to exist and decode instead. */
   recorded_images: { checked: number; ok: number };
   mismatches: MismatchEntry[];
+  /**
+   * Training rollouts: the determinism contract of GRPO groups. Every sibling of a group (same run,
+   * step and task, or same recorded group_id) must start from the same first view: the same recorded
+   * first image hash, camera and (where recorded) prompt. `compared` counts groups of two or more
+   * siblings; each failure names its group, its siblings (file:line) and what differs. A failure is
+   * drift (exit 1). Compared over every valid rollout read, whatever --shard leaves to other shards.
+   */
+  group_starts: { compared: number; failures: GroupStartFailure[] };
   errors: ProblemEntry[];
   errored_episodes: ProblemEntry[];
   warnings: ProblemEntry[];
@@ -226,6 +236,8 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   };
 
   const recordsPerFile = new Map<string, number>(sources.map((s) => [s.file, 0]));
+  // Each training rollout's first view, for the determinism check once everything is read (a few strings each).
+  const starts: SiblingStart[] = [];
   const offAbort = onAbort(opts.signal, () => pool?.close());
   try {
     for await (const rec of readEpisodeRecords(sources)) {
@@ -233,6 +245,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
       if (opts.limit !== undefined && report.episodes >= opts.limit) break;
       bytesRead += rec.bytes;
       recordsPerFile.set(rec.file, (recordsPerFile.get(rec.file) ?? 0) + 1);
+      if (rec.kind === "episode" && rec.format === "train") starts.push(siblingStart(rec.episode, rec.file, rec.line));
       if (!admit(ctx, rec, counter, seenIds) || rec.kind !== "episode") continue;
       const { ordinal } = counter;
       start(
@@ -260,7 +273,24 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   bytesRead = totalBytes;
   progress();
   report.mismatches.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.turn - b.turn);
+  const groups = checkGroupStarts(starts);
+  report.group_starts = { compared: groups.compared, failures: groups.failures };
   return report;
+}
+
+/** A training rollout's group and first view. */
+function siblingStart(ep: Episode, file: string, line: number): SiblingStart {
+  const t = (ep as { train?: TrainInfo }).train;
+  return {
+    run: t?.run ?? "",
+    step: t?.step ?? 0,
+    split: ep.task.split,
+    index: ep.task.index,
+    groupId: t?.groupId ?? null,
+    file,
+    line,
+    ...firstViewOf(ep),
+  };
 }
 
 function emptyReport(shard: Shard | undefined): VerifyReport {
@@ -274,6 +304,7 @@ function emptyReport(shard: Shard | undefined): VerifyReport {
     formats: { eval: 0, train: 0, example: 0 },
     recorded_images: { checked: 0, ok: 0 },
     mismatches: [],
+    group_starts: { compared: 0, failures: [] },
     errors: [],
     errored_episodes: [],
     warnings: [],

@@ -12,6 +12,7 @@ import { registerPage } from "./page.ts";
 import { registerRender } from "./render.ts";
 import { registerSchema } from "./schema.ts";
 import { registerReport } from "./report.ts";
+import { registerGroups } from "./groups.ts";
 import { runMain } from "./run-main.ts";
 
 export async function runCli(): Promise<void> {
@@ -42,6 +43,7 @@ export async function runCli(): Promise<void> {
   registerPage(program);
   registerRender(program);
   registerReport(program);
+  registerGroups(program);
   registerSchema(program);
 
   await runMain(program);

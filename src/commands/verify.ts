@@ -32,8 +32,13 @@ export function registerVerify(program: Command): void {
         "GRPO rollouts*.jsonl (16 hex of sha256 over the base64 text), sweep folders (every\n" +
         "**/episodes.jsonl, skipping _quarantined/) and example-rollout folders, which carry no hashes:\n" +
         "their images are the record, so each one is checked to exist and decode instead.\n\n" +
-        "Exit codes: 0 every view matches; 1 some view drifted (mismatch); 2 the run could not check\n" +
-        "what it was asked (unreadable or invalid input, missing panorama, nothing to check).",
+        "On training rollouts it also checks GRPO's determinism contract: every sibling of a group\n" +
+        "(same run, step and task, or same recorded group_id) starts from the same first view (first\n" +
+        "image hash, camera, and prompt where recorded). A group whose siblings differ is drift\n" +
+        "(GROUP DRIFT, naming the group, its siblings as file:line and what differs).\n\n" +
+        "Exit codes: 0 every view matches; 1 some view (or a GRPO group's start) drifted; 2 the run\n" +
+        "could not check what it was asked (unreadable or invalid input, missing panorama, nothing to\n" +
+        "check).",
     )
     .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
   declareOptions(cmd, VERIFY_OPTIONS)
@@ -91,6 +96,9 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
         ` · recorded ${short(m.recorded)}… rendered ${short(m.rendered)}… (${m.file}:${m.line})`,
     );
   }
+  for (const g of r.group_starts.failures) out.push(`GROUP DRIFT ${g.message}`);
+  if (r.group_starts.compared > 0 && r.group_starts.failures.length === 0)
+    out.push(`${r.group_starts.compared} GRPO group(s) of two or more rollouts: every sibling starts from the same first view`);
   for (const e of r.errored_episodes) err.push(`skipped: ${e.message}`);
   for (const w of r.warnings) err.push(`warning: ${w.message}`);
   for (const e of r.errors) err.push(`error: ${e.message}`);
@@ -103,6 +111,8 @@ export function formatReport(r: VerifyReport): { out: string; err: string } {
   else if (r.checked + r.recorded_images.checked === 0 && r.errors.length === 0) err.push("error: nothing to check (no view turn with a recorded hash)");
   else if (r.mismatch > 0)
     out.push(`DRIFT: ${r.mismatch} view(s) do not reproduce; a video or page built from this trace would show something the model never saw`);
+  if (r.group_starts.failures.length)
+    out.push(`DRIFT: ${r.group_starts.failures.length} GRPO group(s) whose siblings start from different views; their advantages measured that difference`);
   if (r.errors.length) err.push(`${r.errors.length} problem(s) kept georeplay from checking everything it was asked to (exit 2)`);
   const join = (l: string[]) => (l.length ? l.join("\n") + "\n" : "");
   return { out: join(out), err: join(err) };

@@ -29,7 +29,8 @@ export function runExitCode(o: { problems: number; mismatch: number }): number {
 /** verify's outcome; checking nothing is an input problem. */
 export function verifyExitCode(r: VerifyReport): number {
   const nothing = r.checked + r.recorded_images.checked === 0 ? 1 : 0;
-  return runExitCode({ problems: r.errors.length + nothing, mismatch: r.mismatch });
+  // A GRPO group whose siblings start from different views is drift too: its advantages measured it.
+  return runExitCode({ problems: r.errors.length + nothing, mismatch: r.mismatch + r.group_starts.failures.length });
 }
 
 /** A batch's outcome, by the same rule: a video that could not be read or rendered (2) beats a drifted one (1). */

@@ -4,15 +4,17 @@ import { EpisodeSchema } from "../../replay/schema/episode.ts";
 import { TaskRowSchema } from "../../replay/schema/task.ts";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 import { ReportSchema } from "../../replay/board/report-schema.ts";
+import { GroupsReportSchema } from "../../replay/groups/groups-schema.ts";
 
 const SCHEMAS = {
   episode: { schema: EpisodeSchema, title: "georeplay: eval episode record (schema_version 2), one JSONL line", io: "input" as const },
   task: { schema: TaskRowSchema, title: "georeplay: task index row, one JSONL line", io: "input" as const },
   timeline: { schema: TimelineSchema, title: "georeplay: timeline.json written by `georeplay frames`", io: "output" as const },
   report: { schema: ReportSchema, title: "georeplay: `georeplay report --json` output", io: "output" as const },
+  groups: { schema: GroupsReportSchema, title: "georeplay: `georeplay groups --json` output", io: "output" as const },
 };
 export type SchemaName = keyof typeof SCHEMAS;
-/** What `schema all` prints: its historical three (consumers match on the keys); `report` is asked for by name. */
+/** What `schema all` prints: its historical three (consumers match on the keys); `report` and `groups` are asked for by name. */
 export const ALL_SCHEMAS: SchemaName[] = ["episode", "task", "timeline"];
 
 export function jsonSchemaOf(name: SchemaName): Record<string, unknown> {
