@@ -35,9 +35,8 @@ export class Chunks {
   /** `hasImage`: whether an exact view is in the page (a turn whose view was left out reprojects). */
   constructor(private readonly hasImage: (n: number) => boolean = () => true) {}
 
-  /** A task's episodes' search texts (lower-cased, in chunk order): the folder form's compact file, else from the chunk. */
+  /** A task's episodes' search texts (lower-cased, in chunk order), from its chunk (the one-file form; the folder form searches per query: folder-search.ts). */
   async texts(n: number): Promise<string[]> {
-    if (this.folder) return dataFile<string[]>("text", n);
     return (await this.get(n)).map((e) => detailText(e));
   }
 

@@ -17,8 +17,8 @@ const loaded = new Map<string, Promise<unknown>>();
 /** True for a page written with `-o DIR/` (its template marks the root element). */
 export const isFolderForm = (): boolean => document.documentElement.dataset.form === "folder";
 
-/** The payload of data/<kind>-<n>.js, loaded once. */
-export function dataFile<T>(kind: string, n: number): Promise<T> {
+/** The payload of data/<kind>-<n>.js, loaded once (`keep: false`: not kept once handed over, for data read in passing). */
+export function dataFile<T>(kind: string, n: number, opts: { keep?: boolean } = {}): Promise<T> {
   const key = `${kind}-${n}`;
   let p = loaded.get(key);
   if (!p) {
@@ -37,6 +37,7 @@ export function dataFile<T>(kind: string, n: number): Promise<T> {
       document.head.appendChild(s);
     });
     loaded.set(key, p);
+    if (opts.keep === false) void p.then(() => loaded.delete(key)).catch(() => {});
   }
   return p as Promise<T>;
 }

@@ -11,7 +11,9 @@ import { el, fmt, readJson } from "../dom.ts";
 import { Chunks, PanoMedia } from "../board-media.ts";
 import { storeFromAddress } from "../state/store.ts";
 import { rowText, type ListRow } from "../state/rows.ts";
-import { EpisodeList } from "./list/list.ts";
+import { EpisodeList, type TextReach } from "./list/list.ts";
+import { FolderTextSearch } from "../folder-search.ts";
+import { isFolderForm } from "../data-files.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
 import { playerHooks } from "./player/player.ts";
@@ -31,27 +33,31 @@ export function startBoard(): void {
   const media = new PanoMedia(data.pano.width, data.pano.height);
   const chunks = new Chunks((n) => media.exact.has(n));
 
-  // Search: a row's own fields at once; replies, prompts and feedback once its task's chunk has been read.
-  const texts = new Map<string, string>();
+  // Search: a row's own fields at once; replies, prompts and feedback once read. The one-file form reads every
+  // task's chunk once and keeps the texts; the folder form reads the text files per query, keeping only the hits.
   const fields = new Map<string, string>();
-  const text = (r: ListRow) => {
-    const t = texts.get(r.id);
-    if (t !== undefined) return t;
+  const own = (r: ListRow) => {
     let f = fields.get(r.id);
     if (f === undefined) fields.set(r.id, (f = rowText(r)));
     return f;
   };
-  let loaded: Promise<void> | null = null;
-  const loadText = () =>
-    (loaded ??= (async () => {
-      const n = [...new Set(data.episodes.map((r) => r.chunk))];
-      const all = await Promise.all(n.map((c) => chunks.texts(c)));
-      const byChunk = new Map(n.map((c, i) => [c, all[i]]));
-      for (const r of data.episodes) {
-        const t = byChunk.get(r.chunk)?.[r.at];
-        if (t !== undefined) texts.set(r.id, rowText(r) + "\n" + t);
-      }
-    })());
+  const folder = isFolderForm() ? new FolderTextSearch(data.episodes.map((r) => ({ id: r.id, file: r.chunk, at: r.at }))) : null;
+  const texts = new Map<string, string>();
+  const text = (r: ListRow) => (folder ? folder.text(r.id, own(r)) : (texts.get(r.id) ?? own(r)));
+  let loaded: Promise<TextReach> | null = null;
+  const loadText = (q: string): Promise<TextReach> =>
+    folder
+      ? folder.search(q).then((done) => (done ? "query" : "stale"))
+      : (loaded ??= (async () => {
+          const n = [...new Set(data.episodes.map((r) => r.chunk))];
+          const all = await Promise.all(n.map((c) => chunks.texts(c)));
+          const byChunk = new Map(n.map((c, i) => [c, all[i]]));
+          for (const r of data.episodes) {
+            const t = byChunk.get(r.chunk)?.[r.at];
+            if (t !== undefined) texts.set(r.id, own(r) + "\n" + t);
+          }
+          return "all" as const;
+        })());
 
   const store = storeFromAddress();
   const noMatch = () => detail.clear("No episode matches the search and filters.");

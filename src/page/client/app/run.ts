@@ -10,7 +10,8 @@ import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
 import { detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
-import { EpisodeList } from "./list/list.ts";
+import { EpisodeList, type TextReach } from "./list/list.ts";
+import { FolderTextSearch } from "../folder-search.ts";
 import { DetailView } from "./detail/view.ts";
 import { playerHooks } from "./player/player.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
@@ -23,7 +24,7 @@ interface RunSource {
   has(id: string): boolean;
   get(id: string): PageEpisode | null | Promise<PageEpisode | null>;
   text(r: ListRow): string;
-  loadText?(): Promise<void>;
+  loadText?(q: string): Promise<TextReach>;
 }
 
 function inlineSource(): RunSource {
@@ -47,9 +48,8 @@ function folderSource(): RunSource {
   const rows = readJson<RunRow[]>("gr-episodes");
   const byId = new Map<string, RunRow>();
   for (const r of rows) if (!byId.has(r.id)) byId.set(r.id, r);
-  // Search: a row's own fields at once; every word once the batches' search texts are read.
-  const texts = new Map<string, string>();
-  let loaded: Promise<void> | null = null;
+  // Search: a row's own fields at once; every word per query, read from the batches' search texts (folder-search.ts).
+  const search = new FolderTextSearch(rows.map((r) => ({ id: r.id, file: r.batch, at: r.at })));
   return {
     rows,
     has: (id) => byId.has(id),
@@ -57,17 +57,8 @@ function folderSource(): RunSource {
       const r = byId.get(id);
       return r ? ((await dataFile<PageEpisode[]>("episodes", r.batch))[r.at] ?? null) : null;
     },
-    text: (r) => texts.get(r.id) ?? rowText(r),
-    loadText: () =>
-      (loaded ??= (async () => {
-        const batches = [...new Set(rows.map((r) => r.batch))];
-        const all = await Promise.all(batches.map((b) => dataFile<string[]>("text", b)));
-        const byBatch = new Map(batches.map((b, i) => [b, all[i]]));
-        for (const r of rows) {
-          const t = byBatch.get(r.batch)?.[r.at];
-          if (t !== undefined) texts.set(r.id, rowText(r) + "\n" + t);
-        }
-      })()),
+    text: (r) => search.text(r.id, rowText(r)),
+    loadText: (q) => search.search(q).then((done) => (done ? "query" : "stale")),
   };
 }
 

@@ -27,12 +27,18 @@ import { highlight } from "../detail/highlight.ts";
 
 const PAGE_ROWS = 300;
 
+/** How far a `ListSource.loadText` call reached. */
+export type TextReach = "all" | "query" | "stale";
+
 export interface ListSource<R extends ListRow> {
   rows: readonly R[];
   /** Lower-cased search text of a row (its fields, and its episode's text when known). */
   text(r: ListRow): string;
-  /** Board pages: read every episode's text (once) so that search reaches replies; resolves when done. */
-  loadText?(): Promise<void>;
+  /**
+   * Pages whose words are not all at hand: make `text` reach every reply for the query `q` (lower-cased). "all": every
+   * text is now held, whatever the query; "query": `text` answers for `q` until the next call; "stale": a newer query took over.
+   */
+  loadText?(q: string): Promise<TextReach>;
   /** Columns: the board page adds the task. */
   kind: "run" | "board";
 }
@@ -84,7 +90,9 @@ export class EpisodeList<R extends ListRow> {
   private readonly summary: HTMLElement | null;
   private readonly controls: Record<"q" | "arm" | "country" | "verdict" | "status" | "task" | "min" | "expr", HTMLInputElement | HTMLSelectElement>;
   private readonly exprError: HTMLElement;
-  private searching = false;
+  /** Every text is held (no more reading), else the query `text` answers for or is being read for. */
+  private allText = false;
+  private textFor: string | null = null;
   /** The filters left no row and the open episode was closed for it. */
   private cleared = false;
 
@@ -194,11 +202,21 @@ export class EpisodeList<R extends ListRow> {
         this.onNoMatch();
       }
     } else if (open !== null) this.reveal(open);
-    if (f.q && this.src.loadText && !this.searching) {
-      // Board pages: replies are in the task chunks; read them all once, then search again.
-      this.searching = true;
+    const q = f.q.toLowerCase();
+    if (q && this.src.loadText && !this.allText && this.textFor !== q) {
+      // Replies are in the task chunks or data files: read them for this query, then search again.
+      this.textFor = q;
       this.count.textContent += " · searching replies…";
-      void this.src.loadText().then(() => this.apply());
+      this.src.loadText(q).then(
+        (reach) => {
+          if (reach === "all") this.allText = true;
+          if (reach !== "stale") this.apply();
+        },
+        (e: Error) => {
+          this.textFor = null;
+          this.count.textContent += ` · replies could not be searched: ${e.message}`;
+        },
+      );
     }
   }
 

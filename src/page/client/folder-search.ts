@@ -1,0 +1,53 @@
+/**
+ * Search over every word of a folder-form page without holding every word.
+ * A 12,800-episode board's search texts are ~1 GB: kept in the tab they
+ * crash it, so a query reads each data file's texts in turn (data/text-<n>.js,
+ * one read ahead), keeps the ids of the episodes whose text holds it, and
+ * lets the texts go. A newer query stops an older one between files.
+ */
+import { dataFile } from "./data-files.ts";
+
+/** Where a row's search text is: the data file and its place in that file's array. */
+export interface TextPlace {
+  id: string;
+  file: number;
+  at: number;
+}
+
+export class FolderTextSearch {
+  private readonly byFile = new Map<number, string[]>();
+  private hits: { q: string; ids: Set<string> } | null = null;
+  private latest = 0;
+
+  constructor(places: readonly TextPlace[]) {
+    for (const p of places) {
+      let ids = this.byFile.get(p.file);
+      if (!ids) this.byFile.set(p.file, (ids = []));
+      ids[p.at] = p.id;
+    }
+  }
+
+  /** A row's search text: its own fields, and the query last searched when its episode's words hold it (what the list's match reads). */
+  text(id: string, own: string): string {
+    return this.hits?.ids.has(id) ? `${own}\n${this.hits.q}` : own;
+  }
+
+  /** Reads every text file for `q` (lower-cased); true once `text` answers for it, false if a newer query took over. */
+  async search(q: string): Promise<boolean> {
+    const mine = ++this.latest;
+    const files = [...this.byFile.keys()].sort((a, b) => a - b);
+    const ids = new Set<string>();
+    const read = (i: number) => (i < files.length ? dataFile<string[]>("text", files[i], { keep: false }) : null);
+    let next = read(0);
+    for (let i = 0; i < files.length; i++) {
+      const texts = await next!;
+      next = read(i + 1);
+      if (mine !== this.latest) return false;
+      const place = this.byFile.get(files[i])!;
+      for (let j = 0; j < texts.length; j++) if (place[j] !== undefined && texts[j].indexOf(q) >= 0) ids.add(place[j]);
+    }
+    if (mine !== this.latest) return false;
+    this.hits = { q, ids };
+    return true;
+  }
+}
