@@ -7,7 +7,7 @@
 import { statSync, existsSync } from "node:fs";
 import { join, relative, basename, dirname } from "node:path";
 import { GeoreplayError, fileError } from "../io/errors.ts";
-import { ioReason, readJsonl } from "../io/jsonl.ts";
+import { readJsonl, statInput } from "../io/jsonl.ts";
 import { episodeFilesUnder } from "./sweep-files.ts";
 
 export const FORMATS = ["eval", "train", "example", "sweep"] as const;
@@ -23,21 +23,13 @@ export async function resolveInputs(paths: string[], override?: InputFormat): Pr
   return out;
 }
 
-function statOrFail(p: string) {
-  try {
-    return statSync(p);
-  } catch (e) {
-    throw fileError(p, ioReason(e));
-  }
-}
-
 async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> {
-  const st = statOrFail(p);
+  const st = statInput(p);
   if (st.isDirectory()) {
     const trace = join(p, "trace.jsonl");
     if (override === "example" || (!override && existsSync(trace))) {
       if (!existsSync(trace)) throw fileError(p, "not an example-rollout folder (no trace.jsonl)");
-      return [{ format: "example", dir: p, file: trace, size: statOrFail(trace).size, sweep: null }];
+      return [{ format: "example", dir: p, file: trace, size: statInput(trace).size, sweep: null }];
     }
     if (override && override !== "sweep") throw fileError(p, `is a directory; --format ${override} expects a file`);
     const { files } = episodeFilesUnder(p);

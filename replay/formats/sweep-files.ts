@@ -12,7 +12,7 @@
 import { opendirSync, statSync, lstatSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { GeoreplayError, fileError } from "../io/errors.ts";
-import { ioReason } from "../io/jsonl.ts";
+import { ioReason, statInput } from "../io/jsonl.ts";
 
 export const QUARANTINE_DIR = "_quarantined";
 
@@ -30,12 +30,7 @@ export function findSweepFiles(inputs: readonly string[]): SweepFiles {
   if (inputs.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl or a folder of sweeps)");
   const out: SweepFiles = { files: [], quarantined: [], empty: [] };
   for (const p of inputs) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch (e) {
-      throw fileError(p, ioReason(e));
-    }
+    const st = statInput(p);
     if (st.isFile()) {
       out.files.push(p);
       continue;

@@ -5,11 +5,11 @@
  * does not is a problem naming its file, line and field, and the run is
  * refused: advantages over a group with a sibling missing would be wrong.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { GeoreplayError, describeValue, fileError } from "../io/errors.ts";
-import { ioReason, readJsonl } from "../io/jsonl.ts";
+import { readJsonl, statInput } from "../io/jsonl.ts";
 import { throwIfAborted } from "../io/abort.ts";
 import { formatIssues } from "../schema/issues.ts";
 import { GroupCollector } from "./groups.ts";
@@ -35,12 +35,7 @@ export function rolloutFiles(inputs: string[]): string[] {
   if (inputs.length === 0) throw new GeoreplayError("no input given (GRPO rollouts*.jsonl files, or a folder holding them)");
   const out: string[] = [];
   for (const p of inputs) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch (e) {
-      throw fileError(p, ioReason(e));
-    }
+    const st = statInput(p);
     if (st.isDirectory()) {
       const found = readdirSync(p)
         .filter((n) => /^rollouts.*\.jsonl$/.test(n))

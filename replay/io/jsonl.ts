@@ -3,7 +3,7 @@
  * bytes (never the whole file in memory) and each line is decoded strictly:
  * invalid UTF-8 is reported, not silently replaced.
  */
-import { createReadStream } from "node:fs";
+import { createReadStream, statSync, type Stats } from "node:fs";
 import { errorMessage, fileError } from "./errors.ts";
 
 export type JsonlItem =
@@ -130,5 +130,14 @@ export function ioReason(e: unknown): string {
       return "too many levels of symbolic links (a symlink loop)";
     default:
       return err?.code ? `${err.code}: ${errorMessage(e)}` : errorMessage(e);
+  }
+}
+
+/** An input path's stat, or the input error naming it and why (missing, unreadable). */
+export function statInput(p: string): Stats {
+  try {
+    return statSync(p);
+  } catch (e) {
+    throw fileError(p, ioReason(e));
   }
 }
