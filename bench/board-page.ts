@@ -123,6 +123,8 @@ export function reachability(file: string): {
   const panosText = grab("gr-panos");
   // Zooms (fov <= 45) embedded as their exact verified bytes, within the page's budget.
   const exactText = html.includes('id="gr-images"') ? grab("gr-images") : "[]";
+  // A turn's image index names a table entry; one left out of the budget is null there (the view is reprojected).
+  const exactTable = JSON.parse(exactText) as (string | null)[];
   let details = 0;
   for (const r of data.episodes) if (chunks[r.chunk]?.[r.at]?.id === r.id) details++;
   let viewTurns = 0;
@@ -134,7 +136,7 @@ export function reachability(file: string): {
         if (t.kind === "view" && t.check !== null) {
           viewTurns++;
           if (t.pano) withPano++;
-          if (t.image != null) exact++;
+          if (t.image != null && exactTable[t.image] != null) exact++;
         }
   return {
     rows: data.episodes.length,
