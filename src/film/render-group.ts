@@ -15,6 +15,7 @@ import { findGroup, parseGroupRef } from "../../replay/groups/find.ts";
 import type { GroupEntry } from "../../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../../replay/groups/stats.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { TaskIndex } from "../../replay/tasks/task-index.ts";
 import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../video/group/props.ts";
 import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
 import type { Size } from "./size.ts";
@@ -57,6 +58,26 @@ export interface PreparedGroup extends PreparedVideo {
 function splitRollout(rollout: string): { file: string; line: number } {
   const at = rollout.lastIndexOf(":");
   return { file: rollout.slice(0, at), line: Number(rollout.slice(at + 1)) };
+}
+
+/**
+ * Training rollouts record no truth (eval episodes do): the score card's map takes it from the
+ * task, at its start frame, where the environment measures the distance from. Null without a
+ * task index or row (the card then shows the guesses alone).
+ */
+async function taskTruth(tasks: TaskIndex | null, split: string, index: number): Promise<[number, number] | null> {
+  if (!tasks) return null;
+  const row = await tasks.lookup(split, index).then(
+    (x) => x.row,
+    () => null,
+  );
+  const start = row?.frames[row.start_frame ?? 0];
+  return start ? [start.lat, start.lon] : null;
+}
+
+/** The timeline with the task's truth where its outcome has none. */
+function withTruth(t: Timeline, truth: [number, number] | null): Timeline {
+  return truth && t.outcome && !t.outcome.truth ? { ...t, outcome: { ...t.outcome, truth } } : t;
 }
 
 /** The group's entry, as `georeplay groups` computes it from the same inputs. */
@@ -103,6 +124,8 @@ export async function prepareGroup(opts: Omit<RenderGroupOptions, "out">, early?
   // Each sibling from its own file, by the id the frames generator gives it (<file name>-L<line>).
   const found: FoundEpisode[] = [];
   for (let i = 0; i < g.size; i++) found.push(await findEpisode([splitRollout(g.rollouts[i]).file], g.episode_ids[i], opts.format));
+  const tasks = opts.tasks ? TaskIndex.open(opts.tasks) : null;
+  const truths = await Promise.all(found.map((f) => taskTruth(tasks, f.episode.task.split, f.episode.task.index)));
   const work = workFolder(opts.signal);
   try {
     const t0 = performance.now();
@@ -110,7 +133,15 @@ export async function prepareGroup(opts: Omit<RenderGroupOptions, "out">, early?
     const provisional: (Timeline | null)[] = found.map(() => null);
     const onPlanned = (i: number) => (t: Timeline) => {
       provisional[i] = t;
-      if (early && provisional.every((p) => p !== null)) early(groupSpec(g, scale, provisional as Timeline[], opts.size));
+      if (early && provisional.every((p) => p !== null))
+        early(
+          groupSpec(
+            g,
+            scale,
+            provisional.map((p, k) => withTruth(p!, truths[k])),
+            opts.size,
+          ),
+        );
     };
     // Frame progress: sibling i's files are share i of the stage.
     const framesOpts = (i: number): FramesOptions =>
@@ -146,7 +177,7 @@ export async function prepareGroup(opts: Omit<RenderGroupOptions, "out">, early?
       spec: groupSpec(
         g,
         scale,
-        siblings.map((s) => s.gen.timeline),
+        siblings.map((s, i) => withTruth(s.gen.timeline, truths[i])),
         opts.size,
       ),
       group: g,
