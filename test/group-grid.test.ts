@@ -87,7 +87,7 @@ describe("groupLayout: tile rectangles", () => {
     expect(L.tiles[0]).toMatchObject({ beside: false, viewportBox: { x: 37, y: 71, width: 573, height: 573 }, hud: { x: 10, y: 650, width: 626, height: 44 } });
   });
 
-  it("8 at 1280x720: 2x4 cells of 309x322, the HUD under a 274 px viewport", () => {
+  it("8 at 1280x720: 2x4 cells of 309x322, the HUD under a 262 px viewport", () => {
     const L = groupLayout(1280, 720, 8, VIEW);
     expect(L.tiles.map((t) => [t.cell.x, t.cell.y])).toEqual([
       [10, 42],
@@ -100,20 +100,21 @@ describe("groupLayout: tile rectangles", () => {
       [961, 372],
     ]);
     expect(L.tiles[7]).toMatchObject({
+      unit: 0.75,
       cell: { width: 309, height: 322 },
       beside: false,
-      viewportBox: { x: 979, y: 390, width: 274, height: 274 },
-      hud: { x: 961, y: 668, width: 309, height: 26 },
+      viewportBox: { x: 985, y: 394, width: 262, height: 262 },
+      hud: { x: 961, y: 661, width: 309, height: 33 },
     });
   });
 
-  it("16 at 1280x720: 4x4 cells of 309x157, a 139 px viewport beside the HUD", () => {
+  it("16 at 1280x720: 4x4 cells of 309x157, a 135 px viewport beside the HUD", () => {
     const L = groupLayout(1280, 720, 16, VIEW);
     expect(L.tiles[15]).toMatchObject({
       cell: { x: 961, y: 537, width: 309, height: 157 },
       beside: true,
-      viewportBox: { x: 961, y: 555, width: 139, height: 139 },
-      hud: { x: 1104, y: 555, width: 166, height: 139 },
+      viewportBox: { x: 961, y: 559, width: 135, height: 135 },
+      hud: { x: 1101, y: 559, width: 169, height: 135 },
     });
   });
 

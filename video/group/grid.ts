@@ -49,9 +49,9 @@ export interface GroupLayout {
   tiles: GroupTile[];
 }
 
-/** A tile is designed at 2x2 on 1280x720 (626x324); smaller ones scale down to this share, then clip. */
+/** A tile is designed at 2x2 on 1280x720 (626x324); smaller ones scale down to this share (text stays legible at 720p), then clip. */
 const TILE_DESIGN = { width: 626, height: 324 };
-const MIN_TILE_SCALE = 0.6;
+const MIN_TILE_SCALE = 0.75;
 /** A HUD beside the viewport needs this many design px; narrower, it goes under. */
 const MIN_HUD_BESIDE = 150;
 
