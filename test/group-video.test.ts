@@ -43,12 +43,22 @@ function variant(line: string, guess: [number, number], reward: number): string 
   return JSON.stringify(r);
 }
 
+/** Line 4 with its turn 1 digest as rendered (the fixture changed 44daa366aced… to 04daa366aced…). */
+function restored(line: string): string {
+  const r = JSON.parse(line);
+  expect(r.turns[1].image_sha256).toMatch(/^04daa366aced/);
+  r.turns[1].image_sha256 = "4" + r.turns[1].image_sha256.slice(1);
+  return JSON.stringify(r);
+}
+
 let prepared: PreparedGroup;
 
 beforeAll(async () => {
   const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8").split("\n");
-  // Lines 2 and 4 are step 0's two rollouts of eval #3 (11 and 7 turns).
-  const [a, b] = [lines[1], lines[3]];
+  // Lines 2 and 4 are step 0's two rollouts of eval #3 (11 and 7 turns). Line 4's turn 1 is the
+  // fixture's deliberate drift (its recorded digest's first digit changed): restored here.
+  const a = lines[1];
+  const b = restored(lines[3]);
   writeFileSync(GROUP_FILE, [a, b, variant(a, [39.74, -104.99], 0.81), variant(b, [34.05, -118.24], 0.402)].join("\n") + "\n");
   prepared = await prepareGroup({ episodes: [GROUP_FILE], group: "0/eval/3", tasks: TASKS, panos: PANOS, fps: 30, jobs: 1 });
 }, 600_000);
@@ -230,5 +240,22 @@ describe("render --group (native engine)", () => {
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain("--scale-rewards goes with --group");
     expect(readdirSync(dir)).toEqual([]);
+  }, 600_000);
+
+  it("a sibling whose view drifted: exit 1 naming the sibling, nothing written", () => {
+    const dir = mkdtempSync(join(tmp, "drift-"));
+    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8").split("\n");
+    const drifted = join(dir, "rollouts-rank0.jsonl");
+    writeFileSync(drifted, [lines[1], lines[3]].join("\n") + "\n");
+    const out = join(dir, "group.mp4");
+    const r = runCli(
+      ["render", drifted, "--group", "0/eval/3", "--tasks", TASKS, "--panos", PANOS, "-o", out, "--fps", "5", "--size", "640x360", "--jobs", "1"],
+      {
+        timeoutMs: 600_000,
+      },
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`sibling #2 (${drifted}:2)`);
+    expect(readdirSync(dir)).toEqual(["rollouts-rank0.jsonl"]);
   }, 600_000);
 });

@@ -143,7 +143,8 @@ function footnote(d: Draw, p: GroupProps, w: number, unit: number): { height: nu
   );
   const ff = font("mono", 10.5 * unit);
   // Each sibling's rollout (file:line), a few per line, only when they fit in two lines.
-  const ids = p.siblings.map((s, i) => `#${i + 1} ${s.rollout}`);
+  // A no-break space keeps each number with its rollout when the line wraps.
+  const ids = p.siblings.map((s, i) => `#${i + 1}\u00a0${s.rollout}`);
   const idLines = d.tx.wrap(ids.join("  "), ff, w, 3);
   const showIds = idLines.length <= 2;
   const lh = lineBox(nf.size);
