@@ -86,7 +86,7 @@ export function groupScoreCard(d: Draw, p: GroupProps, turns: readonly number[],
       const rowH = Math.min(36 * unit, tableH / (sibs.length + 1));
       const s = Math.min(1, rowH / (36 * unit));
       const cols = columns(side.x, side.w);
-      const thf = font("sans", Math.max(9, 11 * unit * Math.max(s, 0.8)));
+      const thf = font("sans", 11 * unit * Math.max(s, 0.8));
       const headers: [string, number, "left" | "right"][] = [
         ["Rank", cols.rank, "left"],
         ["Sibling", cols.sibling, "left"],
