@@ -1,6 +1,6 @@
 /**
  * render's options, declared once: one video's (the fields the public API's
- * RenderEpisodeOptions and RenderCompareOptions take), a batch's beside them, and how it runs.
+ * RenderEpisodeOptions, RenderCompareOptions and RenderGroupOptions take), a batch's beside them, and how it runs.
  */
 import { FORMATS, type InputFormat } from "../../../replay/formats/inputs.ts";
 import { VIDEO_FORMATS, type VideoFormat } from "../../../replay/batch/manifest-schema.ts";
@@ -24,7 +24,7 @@ export function splitFormats(values: readonly (InputFormat | VideoFormat)[] = []
   return { inputFormat, videoFormat };
 }
 
-/** One video's options (the public API's RenderEpisodeOptions and RenderCompareOptions take the same fields). */
+/** One video's options (the public API's RenderEpisodeOptions, RenderCompareOptions and RenderGroupOptions take the same fields). */
 export interface RenderOneOptions {
   episode?: string[];
   tasks?: string;
