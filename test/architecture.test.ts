@@ -255,7 +255,8 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *           page, the browser client, and the run page's writer on top), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
  *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
- *           compare and the page's maps: the world map among them), then the composition index,
+ *           compare and the page's maps: the world map among them; the group grid reuses the
+ *           two-up's pieces), then the composition index,
  *           painter and APIs, and the Remotion wrapper last.
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
@@ -264,7 +265,7 @@ const INNER_ORDERS: Record<"src" | "video", string[][]> = {
     ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"]],
     ...[["reports"], ["commands"], ["."]],
   ],
-  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["."], ["remotion"]],
+  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],
 };
 
 /** A file's rung and group in its folder's order: the longest group that holds it ("." for loose files). */

@@ -12,16 +12,16 @@
  * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/native-goldens.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pixelmatch from "pixelmatch";
-import { PNG } from "pngjs";
-import { FIXTURES, ROOT } from "./helpers.ts";
+import type { PNG } from "pngjs";
+import { FIXTURES } from "./helpers.ts";
 import {
   armsTimeline,
   boxOf,
   compareRegions,
+  expectGolden,
   images,
   paintNative,
   rolloutRegions,
@@ -40,8 +40,6 @@ import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
 import { sceneAt, type VideoSpec } from "../video/compositions.ts";
 import { haversineKm } from "../video/map/frame.ts";
 
-const GOLDEN = join(ROOT, "test", "golden");
-const UPDATE = process.env.UPDATE_GOLDEN === "1";
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-goldens-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const publicDir = join(tmp, "public");
@@ -103,32 +101,6 @@ function scoreRegions(spec: VideoSpec, frame: number): [string, Rect][] {
     ["map", map],
     ["score numbers", card],
   ];
-}
-
-/**
- * Compares a frame with its golden, region by region. Native frames are pixel-identical run to
- * run on one machine (0 differing pixels); one changed glyph is roughly 40-100 pixels; the small
- * allowance is for another machine's Skia build.
- */
-function expectGolden(name: string, png: PNG, regions: [string, Rect][]): void {
-  const file = join(GOLDEN, `${name}.png`);
-  if (UPDATE) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, PNG.sync.write(png));
-  }
-  expect(existsSync(file), `${file} (create with UPDATE_GOLDEN=1 and review it)`).toBe(true);
-  const want = PNG.sync.read(readFileSync(file));
-  const { width: w, height: h } = png;
-  expect([w, h]).toEqual([want.width, want.height]);
-  const diffImg = new PNG({ width: w, height: h });
-  const diff = pixelmatch(png.data, want.data, diffImg.data, w, h, { threshold: 0.1 });
-  const all: [string, Rect][] = [...regions, ["whole", { x: 0, y: 0, width: w, height: h }]];
-  for (const [region, r] of all) {
-    let n = 0;
-    for (let y = r.y; y < Math.min(h, r.y + r.height); y++)
-      for (let x = r.x; x < Math.min(w, r.x + r.width); x++) if (diffImg.data[(y * w + x) * 4] === 255 && diffImg.data[(y * w + x) * 4 + 1] === 0) n++;
-    expect(n, `${name}: differing pixels in the ${region} region (whole image: ${diff})`).toBeLessThanOrEqual(region === "whole" ? 60 : 30);
-  }
 }
 
 async function paintOne(spec: VideoSpec, frame: number): Promise<PNG> {

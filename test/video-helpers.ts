@@ -4,11 +4,13 @@
  * painter (Skia), crops, PSNR and ffprobe's colour tags.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { expect } from "vitest";
+import pixelmatch from "pixelmatch";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";
 import { PNG } from "pngjs";
-import { FIXTURES, MIXED, TRIESTE } from "./helpers.ts";
+import { FIXTURES, MIXED, ROOT, TRIESTE } from "./helpers.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 import { paint, type Ctx } from "../video/paint.ts";
@@ -20,6 +22,7 @@ import { measuringLayouter, type TextLayouter } from "../video/text/layouter.ts"
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { paintFrames } from "../src/film/native/paint-frames.ts";
 import type { VideoSpec } from "../video/compositions.ts";
+import type { DeferredImage } from "../src/film/shared/encode-options.ts";
 import { ComparePropsSchema } from "../video/compare/props.ts";
 import { resolveFfprobe } from "../src/ffmpeg/find.ts";
 import { cssFont } from "../video/text/fonts.ts";
@@ -153,10 +156,10 @@ export const inRect = (x: number, y: number, r: Rect | Box) => {
 // ---------- native painting ----------
 
 /** Frames painted by the engine's own loop (paint-frames.ts), as PNGs (RGBA). */
-export async function paintNative(spec: VideoSpec, frames: number[], publicDir: string): Promise<PNG[]> {
+export async function paintNative(spec: VideoSpec, frames: number[], publicDir: string, deferred?: DeferredImage[]): Promise<PNG[]> {
   const { width, height } = spec.props.output ?? { width: 1280, height: 720 };
   const out: PNG[] = [];
-  for await (const f of paintFrames(spec, frames, { publicDir, text: spec.props.text ?? {} })) {
+  for await (const f of paintFrames(spec, frames, { publicDir, text: spec.props.text ?? {}, deferred })) {
     const png = new PNG({ width, height });
     Buffer.from(f.rgba.buffer, f.rgba.byteOffset, f.rgba.byteLength).copy(png.data);
     out.push(png);
@@ -183,6 +186,36 @@ export async function paintScene(scene: Scene, publicDir: string): Promise<PNG> 
 }
 
 // ---------- comparing pictures ----------
+
+/** Reviewed golden frames (update after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run <test file>). */
+export const GOLDEN = join(ROOT, "test", "golden");
+const UPDATE = process.env.UPDATE_GOLDEN === "1";
+
+export /**
+ * Compares a frame with its golden, region by region. Native frames are pixel-identical run to
+ * run on one machine (0 differing pixels); one changed glyph is roughly 40-100 pixels; the small
+ * allowance is for another machine's Skia build.
+ */
+function expectGolden(name: string, png: PNG, regions: [string, Rect][]): void {
+  const file = join(GOLDEN, `${name}.png`);
+  if (UPDATE) {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(file, PNG.sync.write(png));
+  }
+  expect(existsSync(file), `${file} (create with UPDATE_GOLDEN=1 and review it)`).toBe(true);
+  const want = PNG.sync.read(readFileSync(file));
+  const { width: w, height: h } = png;
+  expect([w, h]).toEqual([want.width, want.height]);
+  const diffImg = new PNG({ width: w, height: h });
+  const diff = pixelmatch(png.data, want.data, diffImg.data, w, h, { threshold: 0.1 });
+  const all: [string, Rect][] = [...regions, ["whole", { x: 0, y: 0, width: w, height: h }]];
+  for (const [region, r] of all) {
+    let n = 0;
+    for (let y = r.y; y < Math.min(h, r.y + r.height); y++)
+      for (let x = r.x; x < Math.min(w, r.x + r.width); x++) if (diffImg.data[(y * w + x) * 4] === 255 && diffImg.data[(y * w + x) * 4 + 1] === 0) n++;
+    expect(n, `${name}: differing pixels in the ${region} region (whole image: ${diff})`).toBeLessThanOrEqual(region === "whole" ? 60 : 30);
+  }
+}
 
 /** RGB bytes of a region (alpha dropped). */
 export function cropRgb(png: PNG, r: Rect): Buffer {

@@ -6,6 +6,8 @@
 export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./rollout/props.ts";
 export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
 export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare/props.ts";
+export { GroupPropsSchema, GroupSiblingSchema, type GroupProps, type GroupSibling } from "./group/props.ts";
+export { gridShape, groupLayout, type GroupLayout, type GroupTile } from "./group/grid.ts";
 export { sceneAt, videoFrames, videoFps, videoSize, type VideoSpec } from "./compositions.ts";
 export { measuringLayouter, planLayouter, type TextLayouter } from "./text/layouter.ts";
 export { TextPlanSchema, type TextPlan } from "./text/text-plan-schema.ts";

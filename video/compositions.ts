@@ -5,6 +5,7 @@
  */
 import { rolloutScene } from "./rollout/scene.ts";
 import { compareScene } from "./compare/scene.ts";
+import { groupScene } from "./group/scene.ts";
 import type { TextLayouter } from "./text/layouter.ts";
 import type { Scene } from "./scene/types.ts";
 import type { VideoSpec } from "./spec.ts";
@@ -12,7 +13,8 @@ import type { VideoSpec } from "./spec.ts";
 export { videoFrames, videoFps, videoSize, type VideoSpec } from "./spec.ts";
 
 export function sceneAt(v: VideoSpec, frame: number, tx: TextLayouter): Scene {
-  return v.composition === "Rollout" ? rolloutScene(v.props, frame, tx) : compareScene(v.props, frame, tx);
+  if (v.composition === "Rollout") return rolloutScene(v.props, frame, tx);
+  return v.composition === "Compare" ? compareScene(v.props, frame, tx) : groupScene(v.props, frame, tx);
 }
 
 export type { Scene } from "./scene/types.ts";

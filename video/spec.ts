@@ -8,16 +8,24 @@ import type { RolloutProps } from "./rollout/props.ts";
 import type { CompareProps } from "./compare/props.ts";
 import { outputSize } from "./rollout/output-size.ts";
 import { compareClock } from "./compare/clock.ts";
+import type { GroupProps } from "./group/props.ts";
+import { groupClock } from "./group/clock.ts";
 import { sameScene } from "./scene/same-scene.ts";
 
-export type VideoSpec = { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps };
+export type VideoSpec =
+  { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps } | { composition: "Group"; props: GroupProps };
+
+/** The clock of a video of several episodes (a two-up's or a group's); null for one episode. */
+function sharedClock(v: VideoSpec) {
+  return v.composition === "Compare" ? compareClock(v.props) : v.composition === "Group" ? groupClock(v.props) : null;
+}
 
 export function videoFrames(v: VideoSpec): number {
-  return v.composition === "Rollout" ? v.props.totalFrames : compareClock(v.props).totalFrames;
+  return v.composition === "Rollout" ? v.props.totalFrames : sharedClock(v)!.totalFrames;
 }
 
 export function videoFps(v: VideoSpec): number {
-  return v.composition === "Rollout" ? v.props.fps : compareClock(v.props).fps;
+  return v.composition === "Rollout" ? v.props.fps : sharedClock(v)!.fps;
 }
 
 export function videoSize(v: VideoSpec): { width: number; height: number } {

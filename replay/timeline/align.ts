@@ -1,13 +1,13 @@
 /**
- * Two timelines on one clock, turn-aligned (pure, browser-safe: the Compare
- * composition and the CLI both use it).
+ * Several timelines on one clock, turn-aligned (pure, browser-safe: the
+ * Compare (two-up) and Group (grid) compositions and the CLI use it).
  *
  * The clock is a list of slots: the opening, then one slot per turn (the
- * n-th turn segment of each side, counted in order, so turn n of both starts
- * together), then the score card. A slot lasts as long as the longer side's
- * segment; the shorter side holds its segment's last frame. A side with no
- * n-th turn has finished: it holds its last view (and says it guessed) until
- * the other side's turns are over.
+ * n-th turn segment of each side, counted in order, so turn n of every side
+ * starts together), then the score card. A slot lasts as long as the longest
+ * side's segment; the shorter ones hold their segment's last frame. A side
+ * with no n-th turn has finished: it holds its last view (and says it
+ * guessed) until the other sides' turns are over.
  */
 import type { Segment, Timeline } from "./timeline-schema.ts";
 
@@ -20,21 +20,29 @@ export interface ClockSlot {
   startFrame: number;
   durationFrames: number;
   /** Per side: index into that timeline's segments, or null (finished, or no score segment). */
-  segments: [number | null, number | null];
+  segments: (number | null)[];
 }
 
-export interface CompareClock {
+export interface SharedClock {
   fps: number;
   slots: ClockSlot[];
   totalFrames: number;
   /** Per side: how many turn segments it has (the opening and the score card not counted). */
-  turns: [number, number];
+  turns: number[];
   /** First frame of the score card slot. */
   scoreStart: number;
 }
 
+/** A two-up's clock: the shared clock of two sides. */
+export type CompareClock = SharedClock;
+
 /** The score card of a two-up video lasts at least this long: it has two results to read. */
 export const COMPARE_SCORE_S = 5;
+
+/** How long a shared score card lasts at least: 5 s for two results, half a second more per further one (a group of 16: 12 s). */
+export function scoreSeconds(sides: number): number {
+  return Math.max(COMPARE_SCORE_S, 4 + sides / 2);
+}
 
 interface Parts {
   opening: number | null;
@@ -54,27 +62,54 @@ function partsOf(segments: Segment[]): Parts {
 
 const dur = (segments: Segment[], i: number | null): number => (i === null ? 0 : segments[i].durationFrames);
 
+/** Two timelines (a two-up's A and B) on one clock. */
 export function alignTimelines(a: Pick<Timeline, "fps" | "segments">, b: Pick<Timeline, "fps" | "segments">): CompareClock {
-  if (a.fps !== b.fps) throw new Error(`the two timelines have different frame rates (${a.fps} and ${b.fps} fps); render both at one --fps`);
-  const sides = [a.segments, b.segments] as const;
-  const parts = [partsOf(a.segments), partsOf(b.segments)] as const;
+  return alignClock([a, b]);
+}
+
+/** Any number of timelines (one or more, e.g. a GRPO group's siblings) on one clock. */
+export function alignClock(timelines: readonly Pick<Timeline, "fps" | "segments">[]): SharedClock {
+  if (timelines.length === 0) throw new Error("no timelines to align");
+  const fps = timelines[0].fps;
+  const rates = [...new Set(timelines.map((t) => t.fps))];
+  if (rates.length > 1)
+    throw new Error(
+      `the ${timelines.length === 2 ? "two " : ""}timelines have different frame rates (${rates.join(" and ")} fps); render ${timelines.length === 2 ? "both" : "all"} at one --fps`,
+    );
+  const sides = timelines.map((t) => t.segments);
+  const parts = sides.map(partsOf);
   const slots: ClockSlot[] = [];
   let start = 0;
-  const push = (kind: SlotKind, turn: number, segs: [number | null, number | null], minFrames = 1) => {
-    const d = Math.max(minFrames, dur(sides[0], segs[0]), dur(sides[1], segs[1]));
+  const push = (kind: SlotKind, turn: number, segs: (number | null)[], minFrames = 1) => {
+    const d = Math.max(minFrames, ...segs.map((s, i) => dur(sides[i], s)));
     slots.push({ kind, turn, startFrame: start, durationFrames: d, segments: segs });
     start += d;
   };
-  if (parts[0].opening !== null || parts[1].opening !== null) push("opening", 0, [parts[0].opening, parts[1].opening]);
-  const n = Math.max(parts[0].turns.length, parts[1].turns.length);
-  for (let k = 0; k < n; k++) push("turn", k + 1, [parts[0].turns[k] ?? null, parts[1].turns[k] ?? null]);
+  if (parts.some((p) => p.opening !== null))
+    push(
+      "opening",
+      0,
+      parts.map((p) => p.opening),
+    );
+  const n = Math.max(...parts.map((p) => p.turns.length));
+  for (let k = 0; k < n; k++)
+    push(
+      "turn",
+      k + 1,
+      parts.map((p) => p.turns[k] ?? null),
+    );
   const scoreStart = start;
-  push("score", -1, [parts[0].score, parts[1].score], Math.round(COMPARE_SCORE_S * a.fps));
-  return { fps: a.fps, slots, totalFrames: start, turns: [parts[0].turns.length, parts[1].turns.length], scoreStart };
+  push(
+    "score",
+    -1,
+    parts.map((p) => p.score),
+    Math.round(scoreSeconds(timelines.length) * fps),
+  );
+  return { fps, slots, totalFrames: start, turns: parts.map((p) => p.turns.length), scoreStart };
 }
 
 /** The slot covering a clock frame (frames past the end stay in the last slot). */
-export function slotAt(clock: CompareClock, frame: number): { index: number; slot: ClockSlot; offset: number } {
+export function slotAt(clock: SharedClock, frame: number): { index: number; slot: ClockSlot; offset: number } {
   let lo = 0;
   let hi = clock.slots.length - 1;
   while (lo < hi) {
@@ -91,7 +126,7 @@ export interface SideFrame {
   index: number;
   segment: Segment;
   offset: number;
-  /** This side's turns are over while the other side's go on: it holds its last view. */
+  /** This side's turns are over while another side's go on: it holds its last view. */
   finished: boolean;
   /** This side's segment ended before the slot did: it holds the segment's last frame. */
   holding: boolean;
@@ -99,8 +134,8 @@ export interface SideFrame {
   score: boolean;
 }
 
-/** What one side (0 = A, 1 = B) shows at a clock frame. */
-export function sideAt(clock: CompareClock, segments: Segment[], side: 0 | 1, frame: number): SideFrame {
+/** What one side (0 = A, 1 = B; a group's n-th sibling) shows at a clock frame. */
+export function sideAt(clock: SharedClock, segments: Segment[], side: number, frame: number): SideFrame {
   const { index, slot, offset } = slotAt(clock, frame);
   const own = slot.segments[side];
   if (own !== null) {

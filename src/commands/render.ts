@@ -11,6 +11,8 @@ import { routeBatch } from "./render-batch.ts";
 // Remotion, webpack and the renderer load only when a render runs.
 import type { RenderEpisodeResult, RenderStage } from "../film/render-episode.ts";
 import type { RenderCompareResult } from "../film/render-compare.ts";
+import type { RenderGroupResult } from "../film/render-group.ts";
+import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { Encoded } from "../ffmpeg/transcode.ts";
 import type { Progress } from "./progress.ts";
 
@@ -41,7 +43,13 @@ export function registerRender(program: Command): void {
         "Two-up (before and after): --versus <id|#n> puts a second episode, from any of the inputs,\n" +
         "beside --episode on one turn-aligned clock (the Compare composition); --versus-arm <arm>\n" +
         "[--pass n] picks that arm's (model_name's) attempt at the same task instead. Both sides are\n" +
-        "verified; --unverified stamps the side that drifted. Different tasks are allowed and said on screen.",
+        "verified; --unverified stamps the side that drifted. Different tasks are allowed and said on screen.\n\n" +
+        "Group (GRPO): --group <step>/<split>/<index> with training rollouts*.jsonl (several ranks, or\n" +
+        "their folder) puts the group's siblings (the rollouts of that step on that task, as `georeplay\n" +
+        "groups` groups them) in a grid on one turn-aligned clock (2 -> 1x2, 3-4 -> 2x2, 5-8 -> 2x4,\n" +
+        "9-16 -> 4x4), each tile's HUD with its reward and advantage, then one score card ranking them\n" +
+        "with every guess on one map. --scale-rewards group|batch|none: the advantages, as TRL. A group\n" +
+        "that is not there is exit 2, with the groups nearby listed.",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder");
   declareOptions(cmd, RENDER_OPTIONS)
@@ -52,11 +60,14 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o rollout.mp4\n" +
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24\n" +
         "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o preview.gif\n" +
-        "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4",
+        "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4\n" +
+        "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4",
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {
         await warnMissingFonts();
+        if (o.group !== undefined) return renderGroupOne(episodes, o, command);
+        if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
         if (await routeBatch(episodes, o, command)) return;
         await renderOne(episodes, o, command);
       }),
@@ -101,6 +112,50 @@ async function renderOne(episodes: string[], o: RenderCliOptions, command: Comma
   });
 }
 
+/** Options that choose other videos than a group's. */
+const NOT_WITH_GROUP: [keyof RenderCliOptions, string][] = [
+  ["episode", "--episode"],
+  ["versus", "--versus"],
+  ["versusArm", "--versus-arm"],
+  ["pass", "--pass"],
+  ["all", "--all"],
+  ["improved", "--improved"],
+  ["regressed", "--regressed"],
+  ["shard", "--shard"],
+  ["dryRun", "--dry-run"],
+  ["poster", "--poster"],
+];
+
+/** One group video (--group): MP4 or the format its name asks for. */
+async function renderGroupOne(episodes: string[], o: RenderCliOptions, command: Command): Promise<void> {
+  const clash = NOT_WITH_GROUP.filter(([k]) => o[k] !== undefined).map(([, flag]) => flag);
+  if (clash.length) throw new GeoreplayError(`--group renders one group's siblings; it does not go with ${clash.join(", ")}`);
+  if (/[\\/]$/.test(o.out)) throw new GeoreplayError(`-o ${o.out}: --group writes one file; give a file name such as ${o.out}group.mp4`);
+  const { inputFormat, videoFormat } = splitFormats(o.format);
+  const { fileFormat, renderAsFile } = await import("../film/render-file.ts");
+  const format = fileFormat(o.out, videoFormat);
+  const { defaultsFor } = await import("../batch/render-videos.ts");
+  const defaults = await defaultsFor(format);
+  const common = {
+    ...o,
+    episodes,
+    group: o.group!,
+    format: inputFormat,
+    size: command.getOptionValueSource("size") === "default" ? defaults.size : o.size,
+    fps: command.getOptionValueSource("fps") === "default" ? defaults.fps : o.fps,
+    unverified: Boolean(o.unverified),
+    signal: interruptSignal(),
+    onWarning: warn,
+  };
+  await withProgress("render", o, async (bar) => {
+    const grid = async (out: string) => (await import("../film/render-group.ts")).renderGroupMp4({ ...common, onProgress: onStage(bar), out });
+    if (format === "mp4") return reportGroup(o, await grid(o.out), null);
+    const file = { maxMb: o.maxMb, signal: common.signal };
+    const { result, encoded } = await renderAsFile(o.out, format, file, grid, (r) => ({ ...r.size, fps: r.fps, frames: r.frames }));
+    return reportGroup(o, { ...result, out: o.out }, { format, encoded });
+  });
+}
+
 type AsFile = { format: VideoFormat; encoded: Encoded } | null;
 
 const fileLine = (out: string, f: AsFile, frames: number, fps: number, size: Size) =>
@@ -140,6 +195,30 @@ async function reportCompare(o: RenderCliOptions, r: RenderCompareResult, f: AsF
       " · two-up" +
       `\nA: ${state(r.sides[0])}\nB: ${state(r.sides[1])}` +
       `${r.props.a.timeline.episode.index !== r.props.b.timeline.episode.index || r.props.a.timeline.episode.split !== r.props.b.timeline.episode.split ? "\nnote: the two episodes are of different tasks (said on screen)" : ""}` +
+      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
+  );
+}
+
+async function reportGroup(o: RenderCliOptions, r: RenderGroupResult, f: AsFile): Promise<void> {
+  if (o.json) {
+    const { groupReport } = await import("../reports/group.ts");
+    const { asFileReport } = await import("../reports/render.ts");
+    const { gridShape } = await import("../../video/group/grid.ts");
+    const report = groupReport(o.out, r, gridShape(r.siblings.length, r.size.width, r.size.height), undefined, warn);
+    process.stdout.write(`${JSON.stringify(f ? asFileReport(report, f.format, f.encoded) : report, null, 2)}\n`);
+    return;
+  }
+  const g = r.props.group;
+  const lines = r.siblings.map((s, i) => {
+    const e = s.gen.timeline.episode;
+    const adv = r.props.siblings[i].advantage;
+    return `#${i + 1} ${s.rollout} reward ${s.reward.toFixed(4)} advantage ${adv >= 0 ? "+" : ""}${adv.toFixed(2)} (${e.verified ? "verified replay" : "UNVERIFIED REPLAY"})`;
+  });
+  process.stdout.write(
+    fileLine(r.out, f, r.frames, r.fps, r.size) +
+      ` · group ${g.step}/${g.split}/${g.index} of ${r.siblings.length}` +
+      `\nmean ${g.mean.toFixed(4)} · std ${g.std === null ? "-" : g.std.toFixed(4)}${g.zeroStd ? " (zero spread)" : ""} · scale_rewards ${g.scaleRewards}\n` +
+      lines.join("\n") +
       `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
   );
 }

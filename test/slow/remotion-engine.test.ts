@@ -17,7 +17,8 @@ import { ROOT, TRIESTE, runCli } from "../helpers.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
+import { alignClock, alignTimelines } from "../../replay/timeline/align.ts";
+import { GROUP_PLACEHOLDER } from "../../video/group/placeholder.ts";
 import type { RolloutProps } from "../../video/rollout/props.ts";
 import type { CompareProps } from "../../video/compare/props.ts";
 
@@ -95,7 +96,7 @@ describe("Studio: the compositions with the public dir `georeplay frames` writes
 
     const serveUrl = await bundle({ entryPoint: join(ROOT, "video", "remotion", "index.ts"), publicDir, outDir: join(tmp, "bundle") });
     const comps = await getCompositions(serveUrl, { browserExecutable: "/usr/bin/chromium", chromeMode: "chrome-for-testing", logLevel: "error" });
-    expect(comps.map((c) => c.id).sort()).toEqual(["Compare", "Rollout"]);
+    expect(comps.map((c) => c.id).sort()).toEqual(["Compare", "Group", "Rollout"]);
 
     const rollout = comps.find((c) => c.id === "Rollout")!;
     expect([rollout.durationInFrames, rollout.fps, rollout.width, rollout.height]).toEqual([trieste.totalFrames, 10, 1280, 720]);
@@ -109,5 +110,9 @@ describe("Studio: the compositions with the public dir `georeplay frames` writes
     expect(new Set([cp.a.timeline.episode.episodeId, cp.b.timeline.episode.episodeId])).toEqual(new Set(["d37a27bd393a", "ff03ebd569bb"]));
     expect(compare.durationInFrames).toBe(alignTimelines(pair[0], pair[1]).totalFrames);
     expect([compare.fps, compare.width, compare.height]).toEqual([10, 1280, 720]);
+
+    // Group takes its props from `render --group`; without them, the placeholder group of two.
+    const group = comps.find((c) => c.id === "Group")!;
+    expect(group.durationInFrames).toBe(alignClock(GROUP_PLACEHOLDER.siblings.map((s) => s.timeline)).totalFrames);
   });
 });

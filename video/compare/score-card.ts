@@ -26,7 +26,7 @@ export function sideResult(s: CompareSide, turns: number): { distanceKm: number 
   };
 }
 
-export function compareScoreCard(d: Draw, props: CompareProps, turns: [number, number], offset: number, width: number, height: number, unit: number): void {
+export function compareScoreCard(d: Draw, props: CompareProps, turns: readonly number[], offset: number, width: number, height: number, unit: number): void {
   const sides = [props.a, props.b] as const;
   const pad = 24 * unit;
   const stacked = isStacked(width, height);

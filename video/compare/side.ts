@@ -11,7 +11,7 @@ import { C, SIDE_COLOURS, SIDE_TEXT, panelAlpha } from "../scene/theme.ts";
 import { Draw, font, identity, lineBox, rectOf } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
 import { compactHud } from "../parts/hud.ts";
-import { banner, creditLine, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../parts/overlays.ts";
+import { banner, creditLine, guessedMarker, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../parts/overlays.ts";
 import { replyText, statusLabel, toolCallText } from "../parts/trace-pane.ts";
 import { mapPanel, viewportImages } from "../parts/viewport.ts";
 
@@ -38,7 +38,7 @@ export function compareSide(
     const stamp = { size: 13, padX: 14, padY: 4, spacing: 1.5, anchor: "center" as const };
     if (t.episode.source === "slideshow") banner(d, SLIDESHOW_LABEL, C.slideshow, box.x + box.w / 2, box.y, u, stamp);
     else if (!t.episode.verified) banner(d, UNVERIFIED_LABEL, C.unverified, box.x + box.w / 2, box.y, u, stamp);
-    if (sf.finished) guessedMarker(d, t.outcome?.guess != null ? "✓ GUESSED" : "NO GUESS", SIDE_COLOURS[index], box, u);
+    if (sf.finished) guessedMarker(d, t.outcome?.guess != null, SIDE_COLOURS[index], box, u);
   });
   if (panoramaVisible) creditLine(d, creditText(t), rectOf(col.credit), u * 0.92);
   // The HUD between moves and the trace strip once it is in hold still: each laid out once (Draw.memo).
@@ -70,22 +70,6 @@ function caption(d: Draw, side: CompareSide, index: 0 | 1, b: Box, u: number): v
   d.text(pass, x + lw + d.width(arm, af) + 10 * u, mid, pf, C.dim);
   const e = side.timeline.episode;
   d.text(`episode ${e.episodeId} · ${e.split} #${e.index}`, x, top + lineBox(af.size) + lineBox(mf.size) / 2, mf, C.faint, { maxWidth: w });
-}
-
-/** The side that finished first holds its last view under this marker until the other finishes. */
-function guessedMarker(d: Draw, text: string, colour: string, box: Box, u: number): void {
-  d.rect(box, "rgba(14,17,22,0.35)");
-  const f = font("sans", 20 * u, 800);
-  const h = lineBox(f.size) + 14 * u;
-  d.pill(text, box.x + box.w / 2, box.y + box.h - 18 * u - h, f, {
-    fill: colour,
-    color: C.white,
-    padX: 20 * u,
-    padY: 7 * u,
-    r: 6 * u,
-    spacing: 2.5 * u,
-    anchor: "center",
-  });
 }
 
 /** The first `n` non-empty lines of a reply, for the strip (the rest is clipped with a fade). */

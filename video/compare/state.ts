@@ -20,7 +20,7 @@ export interface CompareSideFrame {
 }
 
 /** `maps` is recordedMapFiles(t), passed in so a caller walking every frame computes it once. */
-export function compareSideFrame(clock: CompareClock, t: Timeline, index: 0 | 1, frame: number, maps: Set<string> = recordedMapFiles(t)): CompareSideFrame {
+export function compareSideFrame(clock: CompareClock, t: Timeline, index: number, frame: number, maps: Set<string> = recordedMapFiles(t)): CompareSideFrame {
   const sf = sideAt(clock, t.segments, index, frame);
   const { segment, offset } = sf;
   const view = viewportAt(t.segments, { index: sf.index, segment, offset });

@@ -53,3 +53,19 @@ export function overwrittenNote(d: Draw, box: Box, unit: number): void {
   d.rect({ x: box.x, y: box.y + box.h - h, w: box.w, h }, "rgba(14,17,22,0.82)");
   d.text(`⚠ ${OVERWRITTEN_NOTE}`, box.x + box.w / 2, box.y + box.h - h / 2, f, C.accent, { align: "center", maxWidth: box.w - 20 * unit });
 }
+
+/** A side or sibling that finished first holds its last view under this marker until the others finish (two-up and group grid). */
+export function guessedMarker(d: Draw, guessed: boolean, colour: string, box: Box, u: number): void {
+  d.rect(box, "rgba(14,17,22,0.35)");
+  const f = font("sans", 20 * u, 800);
+  const h = lineBox(f.size) + 14 * u;
+  d.pill(guessed ? "✓ GUESSED" : "NO GUESS", box.x + box.w / 2, box.y + box.h - 18 * u - h, f, {
+    fill: colour,
+    color: C.white,
+    padX: 20 * u,
+    padY: 7 * u,
+    r: 6 * u,
+    spacing: 2.5 * u,
+    anchor: "center",
+  });
+}

@@ -2,8 +2,9 @@
  * Remotion root, for Studio previews and `--engine remotion`: `Rollout`
  * (props = the timeline, validated by its zod schema; duration, fps and size
  * computed from it) and `Compare` (two timelines side by side on one
- * turn-aligned clock). Both are one <canvas> painted from the same scenes
- * the native engine paints.
+ * turn-aligned clock) and `Group` (a GRPO group's siblings in a grid on one
+ * clock). Each is one <canvas> painted from the same scenes the native
+ * engine paints.
  */
 import React, { useMemo } from "react";
 import { Composition, getStaticFiles, type CalculateMetadataFunction } from "remotion";
@@ -12,7 +13,9 @@ import { PLACEHOLDER } from "../rollout/placeholder.ts";
 import { loadFonts } from "./fonts.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare/props.ts";
 import { COMPARE_PLACEHOLDER } from "../compare/placeholder.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
+import { GroupPropsSchema, type GroupProps } from "../group/props.ts";
+import { GROUP_PLACEHOLDER } from "../group/placeholder.ts";
+import { alignClock, alignTimelines } from "../../replay/timeline/align.ts";
 import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { CanvasVideo } from "./CanvasVideo.tsx";
 
@@ -23,6 +26,11 @@ export const Rollout: React.FC<RolloutProps> = (props) => {
 
 export const Compare: React.FC<CompareProps> = (props) => {
   const spec = useMemo(() => ({ composition: "Compare" as const, props }), [props]);
+  return <CanvasVideo spec={spec} />;
+};
+
+export const Group: React.FC<GroupProps> = (props) => {
+  const spec = useMemo(() => ({ composition: "Group" as const, props }), [props]);
   return <CanvasVideo spec={spec} />;
 };
 
@@ -94,6 +102,13 @@ async function publicPair(): Promise<CompareProps | null> {
   return ComparePropsSchema.parse({ version: 1, a: { timeline: a, ...side(a), label: la }, b: { timeline: b, ...side(b), label: lb } });
 }
 
+/** Group: duration and fps from the siblings' shared clock, size from the optional output prop (props from `georeplay render --group`). */
+export const calculateGroupMetadata: CalculateMetadataFunction<GroupProps> = async ({ props }) => {
+  const clock = alignClock(props.siblings.map((s) => s.timeline));
+  const { width, height } = outputSize(props);
+  return { durationInFrames: clock.totalFrames, fps: clock.fps, width, height, props };
+};
+
 export const RemotionRoot: React.FC = () => (
   <>
     <Composition
@@ -114,6 +129,17 @@ export const RemotionRoot: React.FC = () => (
       defaultProps={COMPARE_PLACEHOLDER}
       calculateMetadata={calculateCompareMetadata}
       durationInFrames={alignTimelines(COMPARE_PLACEHOLDER.a.timeline, COMPARE_PLACEHOLDER.b.timeline).totalFrames}
+      fps={30}
+      width={1280}
+      height={720}
+    />
+    <Composition
+      id="Group"
+      component={Group}
+      schema={GroupPropsSchema}
+      defaultProps={GROUP_PLACEHOLDER}
+      calculateMetadata={calculateGroupMetadata}
+      durationInFrames={alignClock(GROUP_PLACEHOLDER.siblings.map((s) => s.timeline)).totalFrames}
       fps={30}
       width={1280}
       height={720}

@@ -1,7 +1,7 @@
 /**
- * `georeplay/video/remotion`: the Rollout and Compare compositions, to
+ * `georeplay/video/remotion`: the Rollout, Compare and Group compositions, to
  * register in another Remotion project (needs remotion and react installed):
  * <Composition component={Rollout} schema={RolloutPropsSchema} … /> with a
  * timeline.json (or props.json) written by `georeplay frames`, its frame files in your public dir.
  */
-export { Rollout, Compare, RemotionRoot } from "./Root.tsx";
+export { Rollout, Compare, Group, RemotionRoot } from "./Root.tsx";

@@ -74,10 +74,29 @@ export interface CompareScoreMotion {
   fade: number;
 }
 
-/** The two-up score card's animation at `offset` frames into it (settled from frame 44 on). */
+/** The two-up score card's animation at `offset` frames into it (settled from frame 44 on): the group card's rule for two. */
 export function compareScoreMotion(offset: number): CompareScoreMotion {
+  const m = sharedScoreMotion(offset, 2);
+  return { ...m, guess: [m.guess[0], m.guess[1]] };
+}
+
+export interface SharedScoreMotion {
+  /** Each result's guess marker grows in, in side (sibling) order. */
+  guess: number[];
+  truth: number;
+  /** The results count up. */
+  count: number;
+  fade: number;
+}
+
+/**
+ * A score card of `n` results on one map (two-up, group): the guesses grow in one after another,
+ * 6 frames apart, closer for many (all within 24 frames), then the truth; settled from frame 44 on.
+ */
+export function sharedScoreMotion(offset: number, n: number): SharedScoreMotion {
+  const step = Math.min(6, 24 / n);
   return {
-    guess: [ramp(offset, [6, 14], [0, 1]), ramp(offset, [12, 20], [0, 1])],
+    guess: Array.from({ length: n }, (_, i) => ramp(offset, [6 + step * i, 14 + step * i], [0, 1])),
     truth: ramp(offset, [30, 38], [0, 1]),
     count: ramp(offset, [16, 44], [0, 1]),
     fade: ramp(offset, [0, 8], [0, 1]),

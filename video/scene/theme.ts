@@ -33,3 +33,11 @@ export const SIDE_TEXT = ["#5ba5ff", "#ff9755"] as const;
 
 /** The panel colour at alpha 0..1, for fades over panels. */
 export const panelAlpha = (a: number) => `rgba(22,27,34,${a})`;
+
+/**
+ * A GRPO group's siblings, in sibling order: A's and B's colours first (a group of two reads
+ * like a two-up), then six more hues apart from the truth's green and the guess's red. Past
+ * eight they repeat; every tile and pin also carries its sibling's number.
+ */
+export const SIBLING_COLOURS = [...SIDE_COLOURS, "#b36ae2", "#3fb9b0", "#d9c24a", "#e26aa8", "#8fa0b5", "#6f7be8"] as const;
+export const siblingColour = (i: number): string => SIBLING_COLOURS[i % SIBLING_COLOURS.length];

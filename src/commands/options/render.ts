@@ -1,6 +1,6 @@
 /**
  * render's options, declared once: one video's (the fields the public API's
- * RenderEpisodeOptions and RenderCompareOptions take), a batch's beside them, and how it runs.
+ * RenderEpisodeOptions, RenderCompareOptions and RenderGroupOptions take), a batch's beside them, and how it runs.
  */
 import { FORMATS, type InputFormat } from "../../../replay/formats/inputs.ts";
 import { VIDEO_FORMATS, type VideoFormat } from "../../../replay/batch/manifest-schema.ts";
@@ -9,6 +9,7 @@ import { ENGINES, type Engine } from "../../film/engine.ts";
 import { X264_PRESETS, type X264Preset } from "../../ffmpeg/x264.ts";
 import { nonNegativeInt, positiveInt, positiveNumber, repeated, runOptions, sizeOption, type RunOptions } from "./shared.ts";
 import type { OptionDefs } from "./declare.ts";
+import { SCALE_REWARDS, type ScaleRewards } from "../../../replay/groups/stats.ts";
 
 /** `--format` is the input format or the video format (the value sets do not overlap); give it twice for both. */
 export function parseFormat(text: string): InputFormat | VideoFormat {
@@ -23,7 +24,7 @@ export function splitFormats(values: readonly (InputFormat | VideoFormat)[] = []
   return { inputFormat, videoFormat };
 }
 
-/** One video's options (the public API's RenderEpisodeOptions and RenderCompareOptions take the same fields). */
+/** One video's options (the public API's RenderEpisodeOptions, RenderCompareOptions and RenderGroupOptions take the same fields). */
 export interface RenderOneOptions {
   episode?: string[];
   tasks?: string;
@@ -39,6 +40,8 @@ export interface RenderOneOptions {
   versus?: string;
   versusArm?: string;
   pass?: number;
+  group?: string;
+  scaleRewards?: ScaleRewards;
 }
 
 const INPUT_HELP = "needed to re-render eval and training episodes, not example-rollout folders";
@@ -91,6 +94,15 @@ export const RENDER_ONE_OPTIONS: OptionDefs<RenderOneOptions> = {
     flags: "--pass <n>",
     description: "with --versus-arm: that arm's pass (task.sample); default --episode's pass, else the lowest; with --improved/--regressed: both sides' pass",
     parse: nonNegativeInt,
+  },
+  group: {
+    flags: "--group <step/split/index>",
+    description: "group video: a GRPO group's siblings (training rollouts of one step on one task) in a grid on one clock, e.g. 12/eval/3",
+  },
+  scaleRewards: {
+    flags: "--scale-rewards <mode>",
+    description: "with --group: what the advantages shown are divided by, as `georeplay groups` (TRL's scale_rewards; default group)",
+    choices: SCALE_REWARDS,
   },
 };
 
