@@ -35,6 +35,8 @@ export interface ChartOptions {
   log?: boolean;
   /** A unit written after the y labels ("x"). */
   unit?: string;
+  /** The steps the x axis spans (every chart of a page the same, so one x is one step on all of them); default the points'. */
+  xRange?: [number, number];
 }
 
 export const CHART_W = 1000;
@@ -60,11 +62,11 @@ export function niceTicks(a: number, b: number, want = 4): number[] {
 export function stepChart(series: ChartSeries[], o: ChartOptions): string {
   const pts = series.flatMap((s) => s.points);
   const xs = pts.map((p) => p.x);
-  const x0 = xs.length ? Math.min(...xs) : 0;
-  const x1 = xs.length ? Math.max(...xs) : 1;
+  const x0 = o.xRange?.[0] ?? (xs.length ? Math.min(...xs) : 0);
+  const x1 = o.xRange?.[1] ?? (xs.length ? Math.max(...xs) : 1);
   const tr = o.log ? (y: number) => Math.log10(Math.max(y, 1e-12)) : (y: number) => y;
   const ys = pts.map((p) => tr(p.y));
-  let [y0, y1] = o.yRange ? [tr(o.yRange[0]), tr(o.yRange[1])] : [o.log ? 0 : 0, ys.length ? Math.max(...ys) : 1];
+  let [y0, y1] = o.yRange ? [tr(o.yRange[0]), tr(o.yRange[1])] : [0, ys.length ? Math.max(...ys) : 1];
   if (o.log) {
     y0 = Math.min(0, Math.floor(ys.length ? Math.min(...ys) : 0));
     y1 = Math.max(y0 + 1, Math.ceil(ys.length ? Math.max(...ys) : 1));

@@ -35,34 +35,36 @@ function charts(d: TrainingData, runs: string[]): string {
           href: stepHref(s.step, run, runs),
         })),
     }));
+  const steps = d.steps.map((s) => s.step);
+  const xRange: [number, number] = [Math.min(...steps), Math.max(...steps)];
   return [
     stepChart(
       series(
         (s) => s.mean_reward,
         (y, s) => `mean reward ${y.toFixed(4)} over ${s.episodes} rollouts`,
       ),
-      { key: "mean_reward", title: "mean reward (outcome.reward, what the trainer optimised)", yDecimals: 2 },
+      { xRange, key: "mean_reward", title: "mean reward (outcome.reward, what the trainer optimised)", yDecimals: 2 },
     ),
     stepChart(
       series(
         (s) => s.frac_reward_zero_std,
         (y, s) => `frac_reward_zero_std ${pct(y)} of ${s.episodes} rollouts in zero-spread groups`,
       ),
-      { key: "frac_reward_zero_std", title: "frac_reward_zero_std (share of rollouts in groups with no spread: no learning signal)", yRange: [0, 1] },
+      { xRange, key: "frac_reward_zero_std", title: "frac_reward_zero_std (share of rollouts in groups with no spread: no learning signal)", yRange: [0, 1] },
     ),
     stepChart(
       series(
         (s) => s.median_group_std,
         (y, s) => `median group std ${y.toFixed(4)} over ${s.groups} groups`,
       ),
-      { key: "median_group_std", title: "median group std (sample std of each group's rewards)", yDecimals: 3 },
+      { xRange, key: "median_group_std", title: "median group std (sample std of each group's rewards)", yDecimals: 3 },
     ),
     stepChart(
       series(
         (s) => s.multiplier,
         (y, s) => `advantage multiplier ${y.toFixed(1)}x (median std ${fixed(s.median_group_std, 4)})`,
       ),
-      { key: "multiplier", title: "advantage multiplier 1 / (median group std + 1e-4), log scale", log: true, unit: "x" },
+      { xRange, key: "multiplier", title: "advantage multiplier 1 / (median group std + 1e-4), log scale", log: true, unit: "x" },
     ),
   ].join("");
 }
@@ -90,8 +92,7 @@ export function trainingSection(d: TrainingData): string {
         .map((id) => `<a class="ep-link" href="#${escapeHtml(encodeURIComponent(id))}">${escapeHtml(id)}</a>`)
         .join(", ")}${d.unscored.length > 5 ? ", …" : ""}.</p>`
     : "";
-  const legend =
-    runs.length > 1 ? `<p class="legend runs">${runs.map((r, i) => `<span class="run s${i % 6}">${escapeHtml(r)}</span>`).join(" ")}</p>` : "";
+  const legend = runs.length > 1 ? `<p class="legend runs">${runs.map((r, i) => `<span class="run s${i % 6}">${escapeHtml(r)}</span>`).join(" ")}</p>` : "";
   return `<section class="training" id="gr-training-section" aria-labelledby="gr-training-h">
 <h2 id="gr-training-h">Training: GRPO groups</h2>
 <p class="explain">A group is the rollouts of one step on one task (run, step, task split and index; a recorded <code>group_id</code> wins), each judged against its siblings. The numbers are <code>georeplay groups --json</code>'s, as TRL's GRPOTrainer computes them: sample std (Bessel), advantage (r − mean) / (std + 1e-4), zero spread = isclose(std, 0); a group of one has no std and advantage 0. Hover a chart for its values; a point opens its step, a step its groups, a group its siblings side by side.</p>
