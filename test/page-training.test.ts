@@ -196,6 +196,7 @@ describe("the training page in Chromium", () => {
       expect(await view(page)).toMatchObject({ hidden: false, view: "step", step: "1", hash: "#step/1" });
       expect(await page.evaluate(() => document.getElementById("gr-train-view")!.getBoundingClientRect().top)).toBeLessThan(900);
       // Anywhere else on a chart: the nearest step (the right end is the last one).
+      await page.locator('svg[data-chart="multiplier"]').scrollIntoViewIfNeeded();
       const box = (await page.locator('svg[data-chart="multiplier"]').boundingBox())!;
       await page.mouse.click(box.x + box.width - 20, box.y + box.height / 2);
       await page.waitForFunction(() => location.hash === "#step/2");
@@ -386,7 +387,11 @@ describe("the training page in Chromium", () => {
     const { page, log, close } = await open(pageFile, "#?expr=step%20%3D%3D%202");
     try {
       const ids = await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id));
-      expect(ids.sort()).toEqual(stepGroups(2).flatMap((g) => g.episode_ids).sort());
+      expect(ids.sort()).toEqual(
+        stepGroups(2)
+          .flatMap((g) => g.episode_ids)
+          .sort(),
+      );
       expect(log.errors).toEqual([]);
     } finally {
       await close();

@@ -74,9 +74,7 @@ export function listRowOf(e: PageEpisode): ListRow {
     format: e.format,
     ...analysisFields(e),
     // The group's numbers join in the browser (state/training.ts): the groups are known only once every rollout is read.
-    ...(e.train
-      ? { train: { run: e.train.run, step: e.train.step, advantage: null, zeroStd: null, groupMean: null, groupStd: null, groupSize: null } }
-      : {}),
+    ...(e.train ? { train: { run: e.train.run, step: e.train.step, advantage: null, zeroStd: null, groupMean: null, groupStd: null, groupSize: null } } : {}),
   };
 }
 

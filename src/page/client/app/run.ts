@@ -105,12 +105,7 @@ export function startRun(): void {
     const k = store.get().route.kind;
     return steps && (k === "step" || k === "group") ? { n: () => steps.go(1), p: () => steps.go(-1), Escape: () => steps.close() } : null;
   };
-  bindKeys(
-    doc,
-    () => trainingKeys() ?? { ...episodeKeys, v: () => enlargeKey(doc, enlarge) },
-    doc.getElementById("f-q") as HTMLInputElement,
-    lightboxOpen,
-  );
+  bindKeys(doc, () => trainingKeys() ?? { ...episodeKeys, v: () => enlargeKey(doc, enlarge) }, doc.getElementById("f-q") as HTMLInputElement, lightboxOpen);
   window.addEventListener("popstate", () => store.followAddress());
   window.addEventListener("hashchange", () => store.followAddress());
 

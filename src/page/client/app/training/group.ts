@@ -37,9 +37,7 @@ export function groupFacts(g: PageGroup, scale: string): HTMLElement {
   if (g.group_id !== null) p.appendChild(document.createTextNode(`group_id ${g.group_id} · `));
   p.appendChild(
     document.createTextNode(
-      scale === "none"
-        ? "advantage = r − mean"
-        : `advantage = (r − mean) / (${scale === "batch" ? "the step's std" : "std"} + 1e-4) (scale_rewards ${scale})`,
+      scale === "none" ? "advantage = r − mean" : `advantage = (r − mean) / (${scale === "batch" ? "the step's std" : "std"} + 1e-4) (scale_rewards ${scale})`,
     ),
   );
   if (g.zero_std) p.appendChild(badge("warn", "zero spread: every sibling scored the same, no learning signal"));

@@ -154,7 +154,10 @@ export class TrainingView {
     ]);
     if (!sv) {
       const all = ix.stepsOf.get(run) ?? [];
-      this.root.replaceChildren(head, el("p", "errors", `No step ${r.step}${this.runLabel(run)} in this page (steps ${all[0] ?? "–"}–${all[all.length - 1] ?? "–"}).`));
+      this.root.replaceChildren(
+        head,
+        el("p", "errors", `No step ${r.step}${this.runLabel(run)} in this page (steps ${all[0] ?? "–"}–${all[all.length - 1] ?? "–"}).`),
+      );
       return;
     }
     const shown = this.shown();
