@@ -20,6 +20,7 @@ import { enlargeKey } from "./keys.ts";
 import type { TrainingData } from "../../training.ts";
 import { indexTraining, withTrainFields } from "../state/training.ts";
 import { TrainingView } from "./training/view.ts";
+import { groupLine } from "./training/group.ts";
 
 /** Where the run page's episodes come from: the page itself (one file), or its data files in batches (the folder form). */
 interface RunSource {
@@ -89,7 +90,7 @@ export function startRun(): void {
   const detail: DetailView = new DetailView(
     doc,
     store,
-    { has: src.has, get: src.get },
+    { has: src.has, get: src.get, header: training ? (e) => groupLine(training, e.id) : undefined },
     media,
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );

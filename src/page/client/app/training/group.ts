@@ -10,8 +10,8 @@
 import type { PageEpisode } from "../../../model.ts";
 import type { PageGroup } from "../../../training.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
-import { episodeHash } from "../../state/route.ts";
-import { rankSiblings, type RankedSibling } from "../../state/training.ts";
+import { episodeHash, formatRoute } from "../../state/route.ts";
+import { groupRoute, rankSiblings, type RankedSibling, type TrainIndex } from "../../state/training.ts";
 import { tilesSlot } from "../../../player/hook.ts";
 import { outcomeBox, turnCard, type Media } from "../detail/detail.ts";
 
@@ -120,4 +120,24 @@ export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], medi
   }
   frag.appendChild(scroll);
   return frag;
+}
+
+/** An episode's line under its heading on a training page: its group, advantage and rank, one click from the siblings. */
+export function groupLine(ix: TrainIndex, id: string): HTMLElement | null {
+  const hit = ix.byEpisode.get(id);
+  if (!hit) return null;
+  const g = hit.group;
+  const me = rankSiblings(g).find((s) => s.at === hit.at)!;
+  const p = el("p", "meta group-line");
+  p.appendChild(document.createTextNode(`GRPO group `));
+  const a = el("a", null, `${g.task.split}/${g.task.index} at step ${g.step}`) as HTMLAnchorElement;
+  a.href = "#" + formatRoute(groupRoute(ix, g));
+  p.appendChild(a);
+  p.appendChild(
+    document.createTextNode(
+      ` · advantage ${signed(me.advantage)} (rank ${me.rank} of ${g.size}) · group mean ${g.mean.toFixed(4)}, std ${g.std === null ? "none" : g.std.toFixed(4)}`,
+    ),
+  );
+  if (g.zero_std) p.appendChild(badge("warn", "zero spread"));
+  return p;
 }
