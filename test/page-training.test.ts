@@ -383,7 +383,7 @@ describe("the training page in Chromium", () => {
     }
   }, 180_000);
 
-  it("list rows open their rollout; the step of a rollout is one filter away", async () => {
+  it("the filter expression picks a step's rollouts; an open rollout links to its group", async () => {
     const { page, log, close } = await open(pageFile, "#?expr=step%20%3D%3D%202");
     try {
       const ids = await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id));
@@ -392,6 +392,13 @@ describe("the training page in Chromium", () => {
           .flatMap((g) => g.episode_ids)
           .sort(),
       );
+      // An open rollout names its group, advantage and rank, one click from the siblings.
+      await page.click('#gr-rows tr[data-id="rollouts-rank0-L9"]');
+      await page.waitForFunction(() => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === "rollouts-rank0-L9");
+      expect(await page.getAttribute("#gr-detail .group-line a", "href")).toBe("#group/2/eval/0");
+      expect(await page.textContent("#gr-detail .group-line")).toContain("rank 1 of 2");
+      await page.click("#gr-detail .group-line a");
+      await page.waitForFunction(() => (document.getElementById("gr-train-view") as HTMLElement).dataset.group === "eval/0");
       expect(log.errors).toEqual([]);
     } finally {
       await close();
