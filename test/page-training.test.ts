@@ -37,6 +37,7 @@ const CHROMIUM_ARGS = [
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-training-"));
 const trainDir = join(dir, "train");
 const pageFile = join(dir, "train.html");
+const againFile = join(dir, "train-again.html");
 const folderOut = join(dir, "train-folder") + "/";
 const rankFiles = [join(trainDir, "rollouts-rank0.jsonl"), join(trainDir, "rollouts-rank1.jsonl")];
 let browser: Browser;
@@ -62,6 +63,7 @@ beforeAll(async () => {
   writeRanks();
   const inputs = { episodes: rankFiles, tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos") };
   await buildPage({ ...inputs, out: pageFile });
+  await buildPage({ ...inputs, out: againFile, jobs: 1 });
   await buildPage({ ...inputs, out: folderOut });
   const r = runCli(["groups", ...rankFiles, "--json"]);
   expect(r.code, r.stderr).toBe(0);
@@ -136,6 +138,10 @@ describe("training page state (pure)", () => {
     // A step's groups the list's filter leaves in: those with a sibling among its rows.
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(groupsPassing(ix.steps.get("synthetic-grpo-run\u00000")!.groups, byId, compileExpr("zero_std")).map((x) => x.task.index)).toEqual([2]);
+  });
+
+  it("the same rollouts give the same page, byte for byte (whatever order verification finishes in)", () => {
+    expect(readFileSync(againFile).equals(readFileSync(pageFile))).toBe(true);
   });
 
   it("a chart's x maps to the nearest step; a tile past its end holds its last frame", () => {
