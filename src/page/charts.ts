@@ -72,6 +72,12 @@ export function stepChart(series: ChartSeries[], o: ChartOptions): string {
     y1 = Math.max(y0 + 1, Math.ceil(ys.length ? Math.max(...ys) : 1));
   }
   if (!(y1 > y0)) y1 = y0 + 1;
+  if (!o.log && !o.yRange) {
+    // Up to the next round value: the top of the data sits under a labelled line.
+    const t = niceTicks(y0, y1);
+    const step = t.length > 1 ? t[1] - t[0] : 0;
+    if (step > 0 && t[t.length - 1] < y1) y1 = Number((t[t.length - 1] + step).toPrecision(12));
+  }
   const iw = CHART_W - PAD.left - PAD.right;
   const ih = CHART_H - PAD.top - PAD.bottom;
   const sx = (x: number) => PAD.left + (x1 === x0 ? iw / 2 : ((x - x0) / (x1 - x0)) * iw);
