@@ -7,7 +7,7 @@
  * nothing executed.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync, cpSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync, rmSync, cpSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
@@ -24,8 +24,7 @@ import { summaryTable } from "../src/page/view/template.ts";
 import { summariseSweep } from "../src/page/sweep.ts";
 import { geoevalReward } from "../replay/rules/reward.ts";
 import { readBoard, boardReport } from "../replay/board/index.ts";
-import { summariseTraining } from "../src/page/training.ts";
-import { lineChart } from "../src/page/charts.ts";
+import { stepChart } from "../src/page/charts.ts";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -213,7 +212,7 @@ describe("page data layer", () => {
   });
 });
 
-describe("sweep and training maths", () => {
+describe("sweep maths and charts", () => {
   it("groups a sweep's attempts by arm and task with the report's numbers; attempts by number; the spread of counted ones", async () => {
     const report = boardReport(await readBoard([join(FIXTURES, "sweep")]));
     const a = (id: string, index: number, sample: number | null, score: number, env: number | null) => ({
@@ -248,57 +247,23 @@ describe("sweep and training maths", () => {
     expect(s.models[0].meanStd).toBeCloseTo(s.tasks[0].std!, 12);
   });
 
-  it("summarises GRPO steps: in-group spread, frac_reward_zero_std, turns, never guessed", () => {
-    const r = (id: string, step: number, index: number, reward: number, guessed: boolean | null, turns = 4) => ({
-      id,
-      run: "r",
-      step,
-      split: "train",
-      index,
-      reward,
-      turns,
-      guessed,
-    });
-    const steps = summariseTraining([
-      r("a", 1, 0, 0.5, true),
-      r("b", 0, 0, 0.5, true),
-      r("c", 0, 0, 0.5, false, 12),
-      r("d", 0, 1, 0.1, true),
-      r("e", 0, 1, 0.3, true),
-      r("f", 0, 2, 0.7, null),
-    ]);
-    expect(steps.map((s) => s.step)).toEqual([0, 1]);
-    const s0 = steps[0];
-    expect(s0.groups.map((g) => [g.index, g.zeroStd])).toEqual([
-      [0, true],
-      [1, false],
-      [2, true],
-    ]);
-    expect(s0.fracRewardZeroStd).toBeCloseTo(2 / 3, 12);
-    expect(s0.meanGroupStd).toBeCloseTo((0 + 0.1 + 0) / 3, 12);
-    expect(s0.meanReward).toBeCloseTo((0.5 + 0.5 + 0.1 + 0.3 + 0.7) / 5, 12);
-    expect(s0.meanTurns).toBeCloseTo((4 * 4 + 12) / 5, 12);
-    expect(s0.fracNeverGuessed).toBeCloseTo(1 / 5, 12);
-    expect(steps[1]).toMatchObject({ rollouts: 1, fracRewardZeroStd: 1, fracNeverGuessed: 0 });
-  });
-
   it("draws charts as plain SVG markup with escaped text and linked points", () => {
-    const svgText = lineChart(
+    const svgText = stepChart(
       [
         {
           name: "<r>",
           points: [
-            { x: 0, y: 0.5, title: "<b>t</b>", href: "#step-0-0" },
+            { x: 0, y: 0.5, title: "<b>t</b>", href: "#step/0" },
             { x: 2, y: 1, title: "u" },
           ],
         },
       ],
       { key: "k", title: "a<b", yRange: [0, 1] },
     );
-    expect(svgText).toMatch(/^<svg class="chart" data-chart="k"/);
+    expect(svgText).toMatch(/^<svg class="chart dyn" data-chart="k"/);
     expect(svgText).not.toMatch(/<b>|style=|<script/);
     expect(svgText).toContain("a&lt;b");
-    expect(svgText).toContain('<a href="#step-0-0"><circle');
+    expect(svgText).toContain('<a href="#step/0"><circle');
     expect(svgText.match(/<circle/g)).toHaveLength(2);
   });
 });
@@ -701,27 +666,14 @@ const rowCells = (page: Page, selector: string) =>
     })),
   );
 
-describe("page of every recording format", () => {
+describe("page of every recording format (training runs: page-training.test.ts)", () => {
   const sweepDir = join(FIXTURES, "sweep");
   const sweepOut = join(dir, "sweep.html");
-  const trainDir = join(dir, "train");
-  const trainOut = join(dir, "train.html");
   const exampleDir = join(FIXTURES, "example-rollout");
   const exampleOut = join(dir, "example.html");
-  const trainFiles = [join(trainDir, "rollouts-rank0.jsonl"), join(trainDir, "rollouts-rank1.jsonl")];
 
   beforeAll(async () => {
     await buildPage({ episodes: [sweepDir], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: sweepOut });
-    // Two rank files at once; the second repeats some rollouts so that groups with equal rewards exist.
-    mkdirSync(trainDir, { recursive: true });
-    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l.trim());
-    writeFileSync(trainFiles[0], lines.join("\n") + "\n");
-    const changed = JSON.parse(lines[4]);
-    changed.outcome.reward = 0.1;
-    writeFileSync(trainFiles[1], [lines[0], JSON.stringify(changed), lines[8]].join("\n") + "\n");
-    await buildPage({ episodes: trainFiles, tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: trainOut });
     await buildPage({ episodes: [exampleDir], out: exampleOut });
   });
 
@@ -779,86 +731,6 @@ describe("page of every recording format", () => {
     expect(await page.$eval("#gr-detail", (d) => d.getBoundingClientRect().top < innerHeight)).toBe(true);
     expect(log.errors).toEqual([]);
     expect(log.requests).toEqual([`file://${sweepOut}`]);
-    await close();
-  });
-
-  it("training traces: per-step frac_reward_zero_std, mean reward, turns and never-guessed as computed from the rank files; charts; rollouts one click away", async () => {
-    const rollouts = trainFiles.flatMap((f) =>
-      jsonLines(f).map((r, i) => ({
-        ...r,
-        id: `${f
-          .split("/")
-          .pop()!
-          .replace(/\.jsonl$/, "")}-L${i + 1}`,
-      })),
-    );
-    const steps = new Map<string, any[]>();
-    for (const r of rollouts) steps.set(`${r.run}\u0000${r.step}`, [...(steps.get(`${r.run}\u0000${r.step}`) ?? []), r]);
-    const expected = [...steps.values()]
-      .map((rs) => {
-        const groups = new Map<string, number[]>();
-        for (const r of rs)
-          groups.set(`${r.task.split}\u0000${r.task.index}`, [...(groups.get(`${r.task.split}\u0000${r.task.index}`) ?? []), r.outcome.reward]);
-        const all = [...groups.values()];
-        return {
-          step: rs[0].step as number,
-          groups: all.length,
-          frac: all.filter((g) => new Set(g).size === 1).length / all.length,
-          mean: meanOf(rs.map((r) => r.outcome.reward)),
-          turns: meanOf(rs.map((r) => r.outcome.turns_used)),
-          never: rs.filter((r) => r.outcome.guessed === false).length / rs.length,
-          ids: rs.map((r) => r.id as string),
-        };
-      })
-      .sort((a, b) => a.step - b.step);
-    // The derived files do have all-equal groups with more than one rollout, and groups that differ.
-    expect(expected.map((e) => e.frac)).toEqual([2 / 3, 0, 1]);
-
-    const { page, log, close } = await open(trainOut);
-    const rows = await rowCells(page, "#gr-steps tbody tr");
-    expect(rows.map((r) => Number(r.data.step))).toEqual(expected.map((e) => e.step));
-    rows.forEach((row, i) => {
-      const e = expected[i];
-      expect(Number(row.cells.groups)).toBe(e.groups);
-      expect(Number(row.cells.frac_reward_zero_std)).toBeCloseTo(e.frac, 12);
-      expect(Number(row.cells.mean_reward)).toBeCloseTo(e.mean, 12);
-      expect(Number(row.cells.mean_turns)).toBeCloseTo(e.turns, 12);
-      expect(Number(row.cells.frac_never_guessed)).toBeCloseTo(e.never, 12);
-      expect(row.links.map((l) => l.id).sort()).toEqual([...e.ids].sort());
-    });
-    // Five small inline-SVG charts over steps; the zero-std chart plots the same numbers.
-    expect(await page.$$eval("#gr-training svg.chart", (s) => s.map((x) => (x as HTMLElement).dataset.chart))).toEqual([
-      "mean_reward",
-      "mean_group_std",
-      "frac_reward_zero_std",
-      "mean_turns",
-      "frac_never_guessed",
-    ]);
-    const ys = await page.$$eval('svg[data-chart="frac_reward_zero_std"] circle', (cs) => cs.map((c) => Number(c.getAttribute("data-y"))));
-    expect(ys).toEqual(expected.map((e) => e.frac));
-    // A rollout is one click away: its tool calls and feedback, no replies (training traces have none).
-    await page.click('#gr-steps a[data-id="rollouts-rank1-L2"]');
-    await page.waitForFunction(() => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === "rollouts-rank1-L2");
-    const shown = await page.evaluate(() => ({
-      meta: document.querySelector("#gr-detail .meta")!.textContent,
-      calls: [...document.querySelectorAll("#gr-detail .turn .call")].map((c) => c.textContent),
-      feedback: document.querySelectorAll("#gr-detail .turn .feedback").length,
-      replies: document.querySelectorAll("#gr-detail pre.text").length,
-      badges: [...document.querySelectorAll("#gr-detail .media .badge")].map((b) => b.textContent),
-    }));
-    const raw = jsonLines(trainFiles[1])[1];
-    expect(shown.meta).toContain(`${raw.run} · step ${raw.step}`);
-    expect(shown.calls[0]).toBe("reset()");
-    expect(shown.calls).toHaveLength(raw.turns.length);
-    expect(shown.feedback).toBe(raw.turns.filter((t: { feedback?: string }) => t.feedback).length);
-    expect(shown.replies).toBe(0);
-    expect(shown.badges.every((b) => /^match/.test(b!) || b === "map (redrawn)")).toBe(true);
-    // A chart point opens its step's row, not an episode.
-    await page.click('svg[data-chart="mean_reward"] a');
-    expect(await page.evaluate(() => location.hash)).toBe("#step-0-0");
-    expect(await page.textContent("#gr-detail .meta")).toContain("step 1");
-    expect(log.errors).toEqual([]);
-    expect(log.requests).toEqual([`file://${trainOut}`]);
     await close();
   });
 

@@ -25,10 +25,11 @@ import { erroredPageEpisode, pageEpisode, type PageEpisode } from "./model.ts";
 import { summariseRun, type EpisodeStats } from "./stats.ts";
 import { scriptJson } from "./escape.ts";
 import { pageParts } from "./view/template.ts";
-import { sweepSection, trainingSection } from "./view/sections.ts";
+import { sweepSection } from "./view/sections.ts";
+import { trainingSection } from "./view/training.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
 import { readBoard, boardReport } from "../../replay/board/index.ts";
-import { summariseTraining, type Rollout } from "./training.ts";
+import { TrainingGroups } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
 import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
@@ -75,7 +76,8 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
     const attempts: Attempt[] = [];
-    const rollouts: Rollout[] = [];
+    // Training rollouts' numbers, grouped at the end by replay/groups (TRL's numbers, as `georeplay groups`).
+    const training = new TrainingGroups();
     let views = 0;
     // Every episode of the list, errored ones too (the list is the report's, counted apart).
     let listed = 0;
@@ -101,15 +103,16 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
           attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, score: page.score, env: page.reward });
         const train = (v.episode as { train?: TrainInfo }).train;
         if (v.format === "train" && train) {
-          rollouts.push({
+          training.add({
             id: page.id,
             run: train.run,
             step: train.step,
             split: page.split,
             index: page.index,
+            groupId: train.groupId,
             reward: page.reward,
-            turns: page.turnsUsed,
-            guessed: train.guessed,
+            file: v.file,
+            line: v.line,
           });
         }
         await list(page);
@@ -139,10 +142,8 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       // A sweep with no scored row has no report (geoeval stops there too): the page shows the episodes without the section.
       if (!(e instanceof GeoreplayError) || e.kind !== "input") throw e;
     }
-    const sections = [
-      sweepReport ? sweepSection(summariseSweep(sweepReport, attempts)) : "",
-      rollouts.length ? trainingSection(summariseTraining(rollouts)) : "",
-    ].join("\n");
+    const groups = training.data();
+    const sections = [sweepReport ? sweepSection(summariseSweep(sweepReport, attempts)) : "", groups ? trainingSection(groups) : ""].join("\n");
     const parts = pageParts(
       {
         title: opts.title ?? `${opts.episodes.map((f) => basename(f)).join(", ")} · ${[...new Set(stats.map((x) => x.model))].join(", ")} · georeplay`,

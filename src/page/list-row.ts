@@ -37,6 +37,20 @@ export interface ListRow {
   source: string;
   /** Example rollouts, training traces: shown with their own badge. */
   format?: string;
+  /** Training rollouts: their run and step, and their GRPO group's numbers (joined in the browser from the page's groups table). */
+  train?: TrainFields | null;
+}
+
+/** A training rollout's place in its GRPO group (the filter expression's step, advantage, zero_std, ... fields). */
+export interface TrainFields {
+  run: string;
+  step: number;
+  /** Null: the rollout is in no group (no outcome.reward). */
+  advantage: number | null;
+  zeroStd: boolean | null;
+  groupMean: number | null;
+  groupStd: number | null;
+  groupSize: number | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
@@ -59,6 +73,8 @@ export function listRowOf(e: PageEpisode): ListRow {
     flags: e.flags,
     format: e.format,
     ...analysisFields(e),
+    // The group's numbers join in the browser (state/training.ts): the groups are known only once every rollout is read.
+    ...(e.train ? { train: { run: e.train.run, step: e.train.step, advantage: null, zeroStd: null, groupMean: null, groupStd: null, groupSize: null } } : {}),
   };
 }
 

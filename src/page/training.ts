@@ -1,98 +1,70 @@
 /**
- * GRPO training-trace maths, per run and step. A group is the rollouts
- * sharing (run, step, split, index): GRPO learns from the differences inside
- * a group, so a group whose rewards are all equal (zero std) teaches nothing;
- * `fracRewardZeroStd` is the share of such groups (a group of one rollout
- * counts as all equal, as it has nothing to compare against).
+ * A training page's GRPO data: the run's groups and steps exactly as
+ * `georeplay groups --json` gives them (replay/groups computes TRL's numbers
+ * once, for both outputs), embedded in the page as one JSON table the client
+ * reads. Each sibling is named by its episode id, not by its file path (a
+ * page gets shared; a path on the command line may be a local absolute one).
  */
-import { mean } from "./stats.ts";
-import { pstdev } from "../../replay/board/pymath.ts";
+import { GroupCollector } from "../../replay/groups/groups.ts";
+import type { GroupEntry, GroupsReport, StepEntry } from "../../replay/groups/groups-schema.ts";
+import type { ScaleRewards } from "../../replay/groups/stats.ts";
 
-export interface Rollout {
+/** A group as the page carries it: `groups --json`'s entry without its `file:line` names. */
+export type PageGroup = Omit<GroupEntry, "rollouts">;
+export type PageStep = StepEntry;
+
+export interface TrainingData {
+  scale_rewards: ScaleRewards;
+  reward: GroupsReport["reward"];
+  /** Rollouts in groups (those with an outcome.reward). */
+  rollouts: number;
+  steps: PageStep[];
+  groups: PageGroup[];
+  summary: GroupsReport["summary"];
+  /** Training rollouts without an outcome.reward: listed on the page, in no group (the trainer had no reward for them). */
+  unscored: string[];
+}
+
+/** What a verified training rollout gives the groups: where it is, its task and its reward. */
+export interface TrainingRollout {
   id: string;
   run: string;
   step: number;
   split: string;
   index: number;
+  groupId: string | null;
+  /** outcome.reward, the reward the trainer optimised; null when not recorded. */
   reward: number | null;
-  turns: number;
-  /** outcome.guessed; false = the rollout never guessed. */
-  guessed: boolean | null;
+  file: string;
+  line: number;
 }
 
-export interface Group {
-  split: string;
-  index: number;
-  rollouts: Rollout[];
-  std: number | null;
-  range: number | null;
-  /** Every reward in the group is the same (or the group has one scored rollout). */
-  zeroStd: boolean;
-}
+/** Collects the page's training rollouts as they are verified (numbers only), then computes the groups once. */
+export class TrainingGroups {
+  private readonly collector = new GroupCollector();
+  private readonly unscored: string[] = [];
 
-export interface TrainStep {
-  run: string;
-  step: number;
-  rollouts: number;
-  groups: Group[];
-  meanReward: number | null;
-  /** Mean over groups of the std of rewards inside each group. */
-  meanGroupStd: number | null;
-  fracRewardZeroStd: number;
-  meanTurns: number | null;
-  /** Share of rollouts with guessed === false. */
-  fracNeverGuessed: number;
-}
-
-const rewards = (rs: Rollout[]) => rs.map((r) => r.reward).filter((x): x is number => x !== null && Number.isFinite(x));
-
-export function groupOf(split: string, index: number, rollouts: Rollout[]): Group {
-  const r = rewards(rollouts);
-  const std = r.length ? pstdev(r) : null;
-  return {
-    split,
-    index,
-    rollouts,
-    std,
-    range: r.length ? Math.max(...r) - Math.min(...r) : null,
-    // Exact equality: rewards copied from one computation are bitwise equal; a tiny float noise is a real difference to GRPO.
-    zeroStd: r.length > 0 && r.every((x) => x === r[0]),
-  };
-}
-
-/** One row per (run, step), sorted by run then step; groups by split then index. */
-export function summariseTraining(rollouts: readonly Rollout[]): TrainStep[] {
-  const steps = new Map<string, Rollout[]>();
-  for (const r of rollouts) {
-    const key = JSON.stringify([r.run, r.step]);
-    let s = steps.get(key);
-    if (!s) steps.set(key, (s = []));
-    s.push(r);
+  get count(): number {
+    return this.collector.rollouts + this.unscored.length;
   }
-  return [...steps.values()]
-    .map((rs): TrainStep => {
-      const byGroup = new Map<string, Rollout[]>();
-      for (const r of rs) {
-        const key = JSON.stringify([r.split, r.index]);
-        let g = byGroup.get(key);
-        if (!g) byGroup.set(key, (g = []));
-        g.push(r);
-      }
-      const groups = [...byGroup.values()]
-        .map((g) => groupOf(g[0].split, g[0].index, g))
-        .sort((a, b) => (a.split < b.split ? -1 : a.split > b.split ? 1 : 0) || a.index - b.index);
-      const scoredGroups = groups.filter((g) => g.std !== null);
-      return {
-        run: rs[0].run,
-        step: rs[0].step,
-        rollouts: rs.length,
-        groups,
-        meanReward: mean(rewards(rs)),
-        meanGroupStd: mean(scoredGroups.map((g) => g.std!)),
-        fracRewardZeroStd: scoredGroups.length ? scoredGroups.filter((g) => g.zeroStd).length / scoredGroups.length : 0,
-        meanTurns: mean(rs.map((r) => r.turns)),
-        fracNeverGuessed: rs.filter((r) => r.guessed === false).length / rs.length,
-      };
-    })
-    .sort((a, b) => (a.run < b.run ? -1 : a.run > b.run ? 1 : 0) || a.step - b.step);
+
+  add(r: TrainingRollout): void {
+    if (r.reward === null || !Number.isFinite(r.reward)) this.unscored.push(r.id);
+    else this.collector.add({ run: r.run, step: r.step, split: r.split, index: r.index, groupId: r.groupId, reward: r.reward, file: r.file, line: r.line });
+  }
+
+  /** The page's table; null when no rollout has a reward (no group to show). */
+  data(mode: ScaleRewards = "group"): TrainingData | null {
+    if (this.collector.rollouts === 0) return null;
+    const report = this.collector.report(mode);
+    return {
+      scale_rewards: report.scale_rewards,
+      reward: report.reward,
+      rollouts: report.rollouts,
+      steps: report.steps,
+      groups: report.groups.map(({ rollouts: _, ...g }) => g),
+      summary: report.summary,
+      unscored: [...this.unscored].sort(),
+    };
+  }
 }

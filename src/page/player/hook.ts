@@ -5,11 +5,14 @@
  * first press or on a `#<episode_id>/t=<seconds>` link. A page written with
  * --no-player has no loader, and no slot is shown.
  */
-import type { MountOptions, PlayerHandle } from "./main.ts";
+import type { MountOptions, PlayerHandle, TilesHandle, TilesOptions } from "./main.ts";
 
 export { parseTimeHash, timeHash } from "./clock.ts";
 
-type Loader = () => { mount(container: HTMLElement, id: string, opts?: MountOptions): PlayerHandle };
+type Loader = () => {
+  mount(container: HTMLElement, id: string, opts?: MountOptions): PlayerHandle;
+  mountTiles(container: HTMLElement, ids: string[], opts?: TilesOptions): TilesHandle;
+};
 
 const IDS = "gr-player-ids";
 let ids: Set<string> | null = null;
@@ -20,7 +23,14 @@ function loader(): Loader | null {
 }
 
 let impl: ReturnType<Loader> | null = null;
-let current: { id: string; handle: PlayerHandle } | null = null;
+/** The one player playing: an episode's (or the two-up), or a group's tiles. */
+let current: { id: string; handle: PlayerHandle; tiles?: undefined } | { id: string; handle?: undefined; tiles: TilesHandle } | null = null;
+
+function stopCurrent(): void {
+  current?.handle?.destroy();
+  current?.tiles?.destroy();
+  current = null;
+}
 
 /** Whether this page has a video for an episode (null: not known yet, the page is still loading). */
 function hasVideo(id: string, source?: MountOptions["source"]): boolean | null {
@@ -39,7 +49,7 @@ function hasVideo(id: string, source?: MountOptions["source"]): boolean | null {
 export function startPlayer(slot: HTMLElement, id: string, opts: MountOptions = {}): PlayerHandle | null {
   const load = loader();
   if (!load) return null;
-  current?.handle.destroy();
+  stopCurrent();
   impl ??= load();
   const handle = impl.mount(slot, id, opts);
   current = { id, handle };
@@ -50,22 +60,18 @@ export function startPlayer(slot: HTMLElement, id: string, opts: MountOptions = 
 /** Stops and removes the player started last when its id is `id` or starts with it (its view was closed). */
 export function stopPlayer(id: string): void {
   if (!current || !current.id.startsWith(id)) return;
-  current.handle.destroy();
-  current = null;
+  stopCurrent();
 }
 
 /** The player of the episode shown, if one was started. */
 export function currentPlayer(id: string): PlayerHandle | null {
-  return current && current.id === id ? current.handle : null;
+  return current && current.id === id ? (current.handle ?? null) : null;
 }
 
 /** A slot for an episode's video (or the two-up's): a play button (or nothing on a page without the player). */
 export function playerSlot(id: string, opts: MountOptions = {}, label = "▶ Play the video"): HTMLElement | null {
   if (!loader()) return null;
-  if (current) {
-    current.handle.destroy();
-    current = null;
-  }
+  stopCurrent();
   const slot = document.createElement("div");
   slot.className = "player-slot";
   slot.dataset.playerFor = id;
@@ -79,5 +85,50 @@ export function playerSlot(id: string, opts: MountOptions = {}, label = "▶ Pla
   const known = hasVideo(id, opts.source);
   if (known === false) return null;
   if (known === null) document.addEventListener("DOMContentLoaded", () => hasVideo(id, opts.source) === false && slot.remove(), { once: true });
+  return slot;
+}
+
+/** Starts N episodes' videos on one clock in `slot` (replacing its button). */
+export function startTiles(slot: HTMLElement, key: string, ids: string[], opts: TilesOptions = {}): TilesHandle | null {
+  const load = loader();
+  if (!load) return null;
+  stopCurrent();
+  impl ??= load();
+  const tiles = impl.mountTiles(slot, ids, opts);
+  current = { id: key, tiles };
+  void tiles.ready.then(() => slot.querySelector<HTMLElement>(".player")?.focus({ preventScroll: true }));
+  return tiles;
+}
+
+/**
+ * A slot that plays several episodes side by side on one clock (a group's siblings), or null on a
+ * page without the player. Which of them have a video is read on the press (the page has loaded by then).
+ */
+export function tilesSlot(key: string, ids: () => { ids: string[]; labels: string[] }, label: string): HTMLElement | null {
+  if (!loader()) return null;
+  stopCurrent();
+  const slot = document.createElement("div");
+  slot.className = "player-slot tiles-slot";
+  slot.dataset.playerFor = key;
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = "start";
+  btn.textContent = label;
+  btn.addEventListener("click", () => {
+    const want = ids();
+    const keep = want.ids.map((id, i) => [id, want.labels[i]] as const).filter(([id]) => hasVideo(id) === true);
+    if (!keep.length) {
+      btn.disabled = true;
+      btn.textContent = "no sibling of this group has a video in this page";
+      return;
+    }
+    startTiles(
+      slot,
+      key,
+      keep.map(([id]) => id),
+      { labels: keep.map(([, l]) => l) },
+    );
+  });
+  slot.appendChild(btn);
   return slot;
 }

@@ -20,6 +20,8 @@ import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
 import { Theatre } from "./theatre.ts";
 
 export type { PlaySource } from "./video.ts";
+/** N episodes on one clock (a GRPO group's siblings): the page's group view plays them. */
+export { mountTiles, type TilesHandle, type TilesOptions } from "./tiles.ts";
 
 export const SPEEDS = [0.5, 1, 1.5, 2, 4];
 

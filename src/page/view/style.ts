@@ -110,17 +110,40 @@ section.sweep h2,section.training h2,section.incomplete h2{font-size:1rem;margin
 table.attempts td.attempt{text-align:center}
 table.attempts td.best a{font-weight:600}
 a.ep-link{text-decoration:none;border-bottom:1px dotted var(--accent)}
-table.steps td.groups{text-align:left;white-space:normal;min-width:18em}
-.group{display:inline-block;margin:0 8px 2px 0;padding:0 5px;border:1px solid var(--line);border-radius:5px}
-.group.zero{border-style:dashed;color:var(--muted)}
-.group .gname{color:var(--muted)}
-.charts{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 6px}
-svg.chart{width:260px;max-width:100%;height:auto;background:var(--panel);border:1px solid var(--line);border-radius:6px}
-svg.chart .ct{font-size:10px;fill:var(--ink);font-weight:600}
-svg.chart .tick{font-size:8px;fill:var(--muted)}
-svg.chart .axis{fill:none;stroke:var(--line)}
-svg.chart .line{fill:none;stroke-width:1.5px}
+.dyn-charts{display:grid;grid-template-columns:1fr;gap:8px;margin:0 0 6px}
+@media (min-width:1700px){.dyn-charts{grid-template-columns:1fr 1fr}}
+svg.chart{width:100%;height:auto;display:block;background:var(--panel);border:1px solid var(--line);border-radius:6px;cursor:pointer}
+svg.chart .ct{font-size:12px;fill:var(--ink);font-weight:600}
+svg.chart .tick{font-size:10.5px;fill:var(--muted)}
+svg.chart .axis{fill:none;stroke:var(--muted)}
+svg.chart .grid{fill:none;stroke:var(--line);stroke-dasharray:2 3}
+svg.chart .line{fill:none;stroke-width:1.6px}
 svg.chart .dot{stroke:var(--panel);stroke-width:1px}
+svg.chart .guide{stroke:var(--ink);stroke-width:1px;stroke-dasharray:3 2}
+svg.chart .readout{font-size:11px;fill:var(--ink);font-variant-numeric:tabular-nums}
+svg.chart .readout-bg{fill:var(--bg);stroke:var(--line)}
+svg.chart .hover{pointer-events:none}
+.train-facts{font-size:.86rem;margin:4px 0 8px}
+.train-facts .stat{margin-right:2px}
+.train-view{margin:10px 0 6px;padding:8px 12px;border:1px solid var(--line);border-radius:8px;background:var(--panel)}
+.train-head{display:flex;flex-wrap:wrap;align-items:center;gap:10px}
+.train-head h2{font-size:1rem;margin:4px 0;font-weight:600}
+.train-nav{display:flex;gap:6px;flex-wrap:wrap}
+.train-nav button{font:inherit;font-size:.78rem;padding:2px 8px;border:1px solid var(--line);border-radius:5px;background:var(--bg);color:var(--ink);cursor:pointer}
+.train-nav button:disabled{opacity:.45;cursor:default}
+table.step-groups tr.zero td{color:var(--muted)}
+table.step-groups td.chips{text-align:left;white-space:normal}
+table.step-groups td.chips a{margin-right:2px}
+.grp-scroll{overflow-x:auto}
+.grp-grid{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(270px,1fr);gap:12px;margin:0 0 8px}
+.grp-col{min-width:0}
+.grp-col h3{font-size:.92rem;margin:4px 0;display:flex;gap:6px;align-items:center;flex-wrap:wrap;overflow-wrap:anywhere}
+.grp-col .sib-numbers{font-size:.8rem}
+.grp-col .outcome{flex-direction:column}
+.grp-col .outcome .media{width:100%;max-width:260px}
+.grp-col .turn{grid-template-columns:1fr}
+.grp-heads .grp-col{border-top:3px solid var(--line);padding-top:4px}
+.grp-heads .grp-col[data-rank="1"]{border-top-color:var(--accent)}
 .s0{--c:var(--accent)}.s1{--c:#c4332a}.s2{--c:#3f7a55}.s3{--c:#d08a17}.s4{--c:#7a4fa0}.s5{--c:#4a8f9c}
 svg.chart .line.s0,svg.chart .line.s1,svg.chart .line.s2,svg.chart .line.s3,svg.chart .line.s4,svg.chart .line.s5{stroke:var(--c)}
 svg.chart .dot.s0,svg.chart .dot.s1,svg.chart .dot.s2,svg.chart .dot.s3,svg.chart .dot.s4,svg.chart .dot.s5{fill:var(--c)}

@@ -1,7 +1,8 @@
 /**
  * The run page, composed from the shared parts: one store (state/store.ts)
  * holding the route and the list state, the episode list (app/list), the
- * open episode (app/detail) and the keyboard, each rendering from the store.
+ * open episode (app/detail), on training pages the steps and groups
+ * (app/training), and the keyboard, each rendering from the store.
  */
 import type { PageEpisode } from "../../model.ts";
 import { readJson } from "../dom.ts";
@@ -17,6 +18,10 @@ import { playerHooks } from "./player/player.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
+import type { TrainingData } from "../../training.ts";
+import { indexTraining, withTrainFields } from "../state/training.ts";
+import { TrainingView } from "./training/view.ts";
+import { groupLine } from "./training/group.ts";
 
 /** Where the run page's episodes come from: the page itself (one file), or its data files in batches (the folder form). */
 interface RunSource {
@@ -65,7 +70,10 @@ function folderSource(): RunSource {
 export function startRun(): void {
   const doc = document;
   const src = isFolderForm() ? folderSource() : inlineSource();
-  const rows = src.rows;
+  // A training page's groups table: each row gets its group's numbers (the filter expression's step, advantage, ...).
+  const training = doc.getElementById("gr-training") ? indexTraining(readJson<TrainingData>("gr-training")) : null;
+  const rows = training ? withTrainFields(src.rows, training) : src.rows;
+  const media = new LazyImages("gr-images");
 
   const store = storeFromAddress();
   const noMatch = () => detail.clear("No episode matches the search and filters.");
@@ -73,24 +81,30 @@ export function startRun(): void {
   const detail: DetailView = new DetailView(
     doc,
     store,
-    { has: src.has, get: src.get },
-    new LazyImages("gr-images"),
+    { has: src.has, get: src.get, header: training ? (e) => groupLine(training, e.id) : undefined },
+    media,
     playerHooks(root, (t) => detail.markTurn(t, false)),
   );
   const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null), noMatch);
+  const steps = training ? new TrainingView(doc, store, training, rows, () => list.shown, { get: src.get }, media) : null;
   bindLightbox(doc);
   const episodeKeys = episodeKeyMap({
     open: () => (detail.current ? { id: detail.current.id, turns: detail.current.turns.map((t) => t.turn), turn: detail.currentTurn } : null),
     shown: () => list.shown.map((r) => r.id),
     go: (id, turn) => detail.open(id, turn),
   });
-  bindKeys(doc, () => ({ ...episodeKeys, v: () => enlargeKey(doc, enlarge) }), doc.getElementById("f-q") as HTMLInputElement, lightboxOpen);
+  const trainingKeys = () => {
+    const k = store.get().route.kind;
+    return steps && (k === "step" || k === "group") ? { n: () => steps.go(1), p: () => steps.go(-1), Escape: () => steps.close() } : null;
+  };
+  bindKeys(doc, () => trainingKeys() ?? { ...episodeKeys, v: () => enlargeKey(doc, enlarge) }, doc.getElementById("f-q") as HTMLInputElement, lightboxOpen);
   window.addEventListener("popstate", () => store.followAddress());
   window.addEventListener("hashchange", () => store.followAddress());
 
   list.apply();
   const s = store.get();
-  if (s.route.kind !== "none") void detail.render(s, null);
+  if (s.route.kind === "step" || s.route.kind === "group") void steps?.render(s, null);
+  else if (s.route.kind !== "none") void detail.render(s, null);
   else if (rows.length && !list.shown.length) noMatch();
   else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
     // The first episode, shown without a history entry (the address stays as it was).

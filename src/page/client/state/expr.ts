@@ -53,6 +53,14 @@ export const FIELDS: Field[] = [
   { name: "source", type: "text", help: "the record's file:line", get: (r) => r.source },
   { name: "counted", type: "bool", help: "counted by geoeval's report (has an env reward)", get: (r) => r.env !== null },
   { name: "flags", type: "list", help: "status flags (== matches one)", get: (r) => r.flags },
+  // Training rollouts (null elsewhere): the GRPO numbers of `georeplay groups`.
+  { name: "run", type: "text", help: "training run", get: (r) => r.train?.run ?? null },
+  { name: "step", type: "number", help: "training step", get: (r) => r.train?.step ?? null },
+  { name: "advantage", type: "number", help: "GRPO advantage in its group (scale_rewards group)", get: (r) => r.train?.advantage ?? null },
+  { name: "zero_std", type: "bool", help: "its group has zero spread (no learning signal)", get: (r) => r.train?.zeroStd ?? null },
+  { name: "group_mean", type: "number", help: "its group's mean reward", get: (r) => r.train?.groupMean ?? null },
+  { name: "group_std", type: "number", help: "its group's sample std (null for a group of one)", get: (r) => r.train?.groupStd ?? null },
+  { name: "group_size", type: "number", help: "siblings in its group", get: (r) => r.train?.groupSize ?? null },
 ];
 
 export class ExprError extends Error {

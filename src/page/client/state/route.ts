@@ -5,6 +5,8 @@
  *   #<episode_id>            an episode;  #<episode_id>/<turn>  at a turn
  *   #compare/<task>/<A>/<B>  board pages: two arms' attempts on a task
  *   #compare/<task>/<A>/<B>/t=<seconds>  the same, the two-up video playing at a moment
+ *   #step/<n>                training pages: a step's GRPO groups (…/run=<run> on a page of several runs)
+ *   #group/<step>/<split>/<index>  a group's siblings side by side (…/id=<group_id>, …/run=<run>)
  *   #?q=moldova&arm=base     no selection, only list state
  *
  * Ids and names are URI-encoded so any string round-trips. Each route kind
@@ -19,7 +21,11 @@ export type Route =
   /** An episode with its video player at a moment (`#<episode_id>/t=<seconds>`). */
   | { kind: "moment"; id: string; t: number }
   /** `t`: the two-up video of the first paired attempt at a moment (`…/t=<seconds>`). */
-  | { kind: "compare"; task: number; a: string; b: string; t?: number };
+  | { kind: "compare"; task: number; a: string; b: string; t?: number }
+  /** Training pages: a step's groups; `run` left out means the page's first run. */
+  | { kind: "step"; step: number; run?: string }
+  /** Training pages: one GRPO group, named by its step and task (and its recorded group_id, where one defines it). */
+  | { kind: "group"; step: number; split: string; index: number; id?: string; run?: string };
 
 interface RouteKind<K extends Route["kind"]> {
   kind: K;
@@ -49,6 +55,62 @@ const compareKind: RouteKind<"compare"> = {
   format: (r) => `compare/${r.task}/${encodeURIComponent(r.a)}/${encodeURIComponent(r.b)}${r.t !== undefined ? `/t=${Number(r.t.toFixed(3))}` : ""}`,
 };
 
+/** `/key=<value>` tails (run, id): unambiguous after the fixed parts, in a fixed order. */
+function tail(rest: string | undefined, keys: readonly string[]): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  if (!rest) return out;
+  let at = 0;
+  for (const part of rest.split("/").slice(1)) {
+    const eq = part.indexOf("=");
+    const key = part.slice(0, eq);
+    const k = keys.indexOf(key, at);
+    const v = eq > 0 && k >= 0 ? decode(part.slice(eq + 1)) : null;
+    if (v === null) return null;
+    out[key] = v;
+    at = k + 1;
+  }
+  return out;
+}
+const withTail = (pairs: [string, string | undefined][]) =>
+  pairs
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `/${k}=${encodeURIComponent(v!)}`)
+    .join("");
+
+const stepKind: RouteKind<"step"> = {
+  kind: "step",
+  parse(path) {
+    const m = /^step\/(\d+)((?:\/[a-z]+=[^/]*)*)$/.exec(path);
+    const t = m ? tail(m[2], ["run"]) : null;
+    if (!m || !t) return null;
+    return { kind: "step", step: Number(m[1]), ...(t.run !== undefined ? { run: t.run } : {}) };
+  },
+  format: (r) => `step/${r.step}${withTail([["run", r.run]])}`,
+};
+
+const groupKind: RouteKind<"group"> = {
+  kind: "group",
+  parse(path) {
+    const m = /^group\/(\d+)\/([^/=]+)\/(\d+)((?:\/[a-z]+=[^/]*)*)$/.exec(path);
+    const split = m ? decode(m[2]) : null;
+    const t = m ? tail(m[4], ["id", "run"]) : null;
+    if (!m || split === null || !t) return null;
+    return {
+      kind: "group",
+      step: Number(m[1]),
+      split,
+      index: Number(m[3]),
+      ...(t.id !== undefined ? { id: t.id } : {}),
+      ...(t.run !== undefined ? { run: t.run } : {}),
+    };
+  },
+  format: (r) =>
+    `group/${r.step}/${encodeURIComponent(r.split)}/${r.index}${withTail([
+      ["id", r.id],
+      ["run", r.run],
+    ])}`,
+};
+
 const momentKind: RouteKind<"moment"> = {
   kind: "moment",
   parse(path) {
@@ -72,7 +134,7 @@ const episodeKind: RouteKind<"episode"> = {
 };
 
 /** Tried in order; the first that parses wins. */
-const ROUTES = [compareKind, momentKind, episodeKind] as const;
+const ROUTES = [compareKind, stepKind, groupKind, momentKind, episodeKind] as const;
 
 /** The list state the address keeps (every value a string; "" = unset, left out of the address). */
 export type Query = Record<string, string>;
