@@ -29,10 +29,16 @@ import { DEFAULT_TRAINING } from "./training/shape.ts";
 const CLI = join(ROOT, "dist", "src", "cli.js");
 
 /** A CLI run under /usr/bin/time -v, killed after `limitS` (coreutils timeout: the kernel's numbers still cover it). */
-const cli = (args: string[], limitS = 3600): Timed => timedProcess("timeout", ["--signal=KILL", String(limitS), process.execPath, CLI, ...args]);
+function cli(args: string[], limitS = 3600): Loaded {
+  return loaded(timedProcess("timeout", ["--signal=KILL", String(limitS), process.execPath, CLI, ...args]));
+}
 
-const line = (label: string, t: Timed, extra = "") =>
-  `  ${label.padEnd(16)}${fmt(t.wallS, 2)} s wall · ${fmt(t.cpuS, 2)} CPU-s · peak RSS ${fmt(t.peakMb, 0)} MB${extra} · load ${loadavg()}`;
+/** A measurement with the load averages right after it (the machine is shared). */
+type Loaded = Timed & { load: string };
+const loaded = (t: Timed): Loaded => ({ ...t, load: loadavg() });
+
+const line = (label: string, t: Loaded, extra = "") =>
+  `  ${label.padEnd(16)}${fmt(t.wallS, 2)} s wall · ${fmt(t.cpuS, 2)} CPU-s · peak RSS ${fmt(t.peakMb, 0)} MB${extra} · load ${t.load}`;
 
 function folderSize(dir: string): { files: number; bytes: number } {
   let files = 0;
