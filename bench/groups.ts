@@ -17,14 +17,15 @@
  *
  * Goals (issue 40): groups < 30 s; the page's first screen < 2 s.
  */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE, ROOT, fmt, loadavg } from "./common.ts";
 import { median, timedProcess, type Timed } from "./timed.ts";
 import { timeReady } from "./first-screen.ts";
 import { ensureTrainingRun } from "./training/make.ts";
 import { DEFAULT_TRAINING } from "./training/shape.ts";
+import { RUN_BATCH } from "../src/page/output/run-batches.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");
 
@@ -55,6 +56,27 @@ function folderSize(dir: string): { files: number; bytes: number } {
     }
   }
   return { files, bytes };
+}
+
+/**
+ * What a killed page build left beside its target (the folder it builds in before renaming it into
+ * place: `.<name>.tmp-*`): episode batches written, view files, bytes. Removed once counted.
+ */
+function partialBuild(out: string): { episodes: number; batches: number; views: number; bytes: number } | null {
+  const prefix = `.${basename(out)}.tmp-`;
+  const dirs = readdirSync(dirname(out)).filter((n) => n.startsWith(prefix));
+  let got = null;
+  for (const name of dirs) {
+    const dir = join(dirname(out), name);
+    if (statSync(dir).isDirectory()) {
+      const data = existsSync(join(dir, "data")) ? readdirSync(join(dir, "data")) : [];
+      const batches = data.filter((n) => /^episodes-\d+\.js$/.test(n)).length;
+      const views = existsSync(join(dir, "views")) ? readdirSync(join(dir, "views")).length : 0;
+      got = { episodes: batches * RUN_BATCH, batches, views, bytes: folderSize(dir).bytes };
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return got;
 }
 
 /** Of interleaved rounds of one command, the run with the median wall time. */
@@ -115,6 +137,13 @@ async function main(): Promise<void> {
     // Not hidden: how far it got, in the kernel's numbers (137 = killed at the limit).
     const why = page.code === 137 ? `killed after the ${limit} s limit` : `exit ${page.code}: ${page.stderr.trim().split("\n").slice(-3).join(" / ")}`;
     console.log(line("page -o DIR/", page, ` · FAILED (${why})`));
+    const got = partialBuild(out);
+    if (got) {
+      const rate = (got.episodes / page.wallS) * 60;
+      console.log(
+        `  by then         ${got.episodes} of ${run.rollouts} episodes written (${got.batches} batches), ${got.views} view files, ${fmt(got.bytes / 1e6, 0)} MB: ${fmt(rate, 0)} episodes/min, ~${fmt(run.rollouts / rate / 60, 1)} h for the run at that pace`,
+      );
+    }
     console.log("  GOALS NOT MET");
     process.exitCode = 1;
     return;
