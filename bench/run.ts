@@ -17,6 +17,7 @@ const benches: [string, ...string[]][] = [
   ["board-folder"],
   ["board-player"],
   ["maps"],
+  ["groups"],
 ];
 let failed = 0;
 for (const [name, ...args] of benches) {

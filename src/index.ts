@@ -17,6 +17,8 @@ import type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-ep
 import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 import type { Report } from "../replay/board/report-schema.ts";
+import type { GroupsReport } from "../replay/groups/groups-schema.ts";
+import type { ScaleRewards } from "../replay/groups/stats.ts";
 
 export { GeoreplayError, type ErrorKind, type Problem } from "../replay/io/errors.ts";
 export { EpisodeSchema, TurnSchema, CameraSchema, OutcomeSchema, type Episode, type Turn, type Camera, type Outcome } from "../replay/schema/episode.ts";
@@ -35,6 +37,9 @@ export type { Selection } from "../replay/batch/select.ts";
 export type { PlannedVideo } from "../replay/batch/plan.ts";
 export { BatchManifestSchema, type BatchManifest, type ManifestVideo, type ManifestFailure } from "../replay/batch/manifest-schema.ts";
 export { ReportSchema, type Report } from "../replay/board/report-schema.ts";
+export { GroupsReportSchema, GroupEntrySchema, StepEntrySchema, type GroupsReport, type GroupEntry, type StepEntry } from "../replay/groups/groups-schema.ts";
+export { computeGroups, type RolloutNumbers } from "../replay/groups/groups.ts";
+export type { ScaleRewards } from "../replay/groups/stats.ts";
 
 /** Re-renders every recorded view and compares its digest; the report `georeplay verify --json` prints. */
 export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
@@ -94,4 +99,16 @@ export async function report(inputs: string[], opts: { baseline?: string; legacy
 /** geoeval's text for a report (current layout, or the legacy one when the report was made with `legacy`). */
 export async function formatReport(r: Report): Promise<string> {
   return (await import("../replay/board/format.ts")).formatReport(r);
+}
+
+/**
+ * A training run's GRPO groups (the object `georeplay groups --json` prints): rollouts*.jsonl
+ * files or folders holding them, grouped as the trainer did, with TRL's advantages under
+ * `scaleRewards` (default "group"), each step's frac_reward_zero_std and median group std.
+ * Streams, keeping numbers only; a record without run, step, task or outcome.reward is a
+ * GeoreplayError naming its file and line. `computeGroups` does the same from numbers in memory.
+ */
+export async function groups(inputs: string[], opts: { scaleRewards?: ScaleRewards; signal?: AbortSignal } = {}): Promise<GroupsReport> {
+  const { readGroups } = await import("../replay/groups/read.ts");
+  return (await readGroups(inputs, { signal: opts.signal })).report(opts.scaleRewards ?? "group");
 }

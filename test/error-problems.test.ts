@@ -7,7 +7,17 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { verify, generateFrames, report, GeoreplayError } from "../src/index.ts";
+import {
+  verify,
+  generateFrames,
+  report,
+  groups,
+  computeGroups,
+  GroupsReportSchema,
+  GeoreplayError,
+  type GroupsReport,
+  type RolloutNumbers,
+} from "../src/index.ts";
 import { problemsByTurn, problemsOf } from "../replay/io/errors.ts";
 import { MIXED, FIXTURES } from "./helpers.ts";
 
@@ -103,5 +113,44 @@ describe("GeoreplayError.problems", () => {
     expect(problemsOf("--shard 5/4: i must be between 1 and n")).toEqual([
       { file: null, line: null, field: null, message: "--shard 5/4: i must be between 1 and n" },
     ]);
+  });
+});
+
+describe("groups (the public API)", () => {
+  const TRAIN = join(FIXTURES, "train-rollouts.jsonl");
+
+  it("groups() gives the object `groups --json` prints, valid against GroupsReportSchema", async () => {
+    const r = await groups([TRAIN]);
+    expect(GroupsReportSchema.parse(r)).toEqual(r);
+    expect(r.rollouts).toBe(10);
+    expect(r.steps.map((s) => s.step)).toEqual([0, 1, 2]);
+    expect(r.groups.every((g) => g.rollouts.every((x) => x.startsWith(`${TRAIN}:`)))).toBe(true);
+    const batch = await groups([TRAIN], { scaleRewards: "batch" });
+    expect(batch.scale_rewards).toBe("batch");
+  });
+
+  it("computeGroups: the same numbers from rollouts in memory", () => {
+    const at = (reward: number, line: number): RolloutNumbers => ({
+      run: "r",
+      step: 0,
+      split: "train",
+      index: 1,
+      groupId: null,
+      reward,
+      file: "a.jsonl",
+      line,
+    });
+    const r: GroupsReport = computeGroups([at(1, 1), at(0, 2)]);
+    expect(r.groups[0].std).toBeCloseTo(Math.SQRT1_2, 12);
+    expect(r.groups[0].advantages[0]).toBeCloseTo(0.5 / (Math.SQRT1_2 + 1e-4), 12);
+    expect(r.steps[0].frac_reward_zero_std).toBe(0);
+  });
+
+  it("a rollout without a reward: a GeoreplayError naming its file and line", async () => {
+    const bad = join(dir, "rollouts-bad.jsonl");
+    writeFileSync(bad, JSON.stringify({ run: "r", step: 0, task: { split: "train", index: 0 }, outcome: {}, turns: [] }) + "\n");
+    const e = await groups([bad]).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(GeoreplayError);
+    expect((e as Error).message).toContain(`${bad}:1: outcome.reward`);
   });
 });

@@ -129,6 +129,8 @@ const COUNTRY_AT: [string, number, number][] = [
   ["Thailand", 15.5, 101.0],
 ];
 const COUNTRIES = COUNTRY_AT.map((c) => c[0]);
+/** The country of task `t` (its truth lies in it: taskLatLon). */
+export const taskCountry = (t: number): string => COUNTRIES[t % COUNTRIES.length];
 
 /**
  * Where arms guess when they miss the continent: places on every continent, as a real board's
