@@ -216,7 +216,7 @@ describe("ranking and the numbers a tile shows", () => {
   it("says how the advantages were scaled", () => {
     expect(advantageRule({ scaleRewards: "group" })).toContain("(group std + 1e-4)");
     expect(advantageRule({ scaleRewards: "batch" })).toContain("(step std + 1e-4)");
-    expect(advantageRule({ scaleRewards: "none" })).toBe("advantage = reward - group mean");
+    expect(advantageRule({ scaleRewards: "none" })).toBe("advantage = env reward - group mean");
   });
 });
 

@@ -127,10 +127,10 @@ describe("the prepared group", () => {
     expect(p.siblings.map((s) => s.timeline.outcome?.truth)).toEqual([TRUTH, TRUTH, TRUTH, TRUTH]);
   });
 
-  it("every tile's HUD shows its reward and advantage; the score card ranks them by advantage", () => {
+  it("every tile's HUD shows its env reward and advantage; the score card ranks them by advantage", () => {
     const spec = prepared.spec;
     const mid = textStrings(sceneAt(spec, turnFrame(spec, 2, 30), tx()));
-    for (const s of ["0.6562", "0.6220", "0.8100", "0.4020", "#1", "#4", "REWARD", "ADVANTAGE"]) expect(mid, s).toContain(s);
+    for (const s of ["0.6562", "0.6220", "0.8100", "0.4020", "#1", "#4", "ENV REWARD", "ADVANTAGE"]) expect(mid, s).toContain(s);
     const card = textStrings(sceneAt(spec, groupClock(spec.props as GroupProps).scoreStart + 100, tx()));
     // Ranked: #3 (0.81), #1, #2, #4: their numbers appear in that order after the table's header.
     const order = ["#3", "#1", "#2", "#4"].map((s) => card.indexOf(s, card.indexOf("TURNS")));

@@ -26,7 +26,7 @@ describe("georeplay groups", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe("");
     const out = r.stdout.split("\n");
-    expect(out[0]).toMatch(/^step\s+groups\s+episodes\s+mean reward\s+zero-std\s+median std\s+multiplier$/);
+    expect(out[0]).toMatch(/^step\s+groups\s+episodes\s+mean env reward\s+zero-std\s+median std\s+multiplier$/);
     // Step 0: 3 groups, 4 rollouts, mean (0.834 + 0.6562 + 0.6787 + 0.622) / 4 = 0.697725; its one pair's std |0.6562 - 0.622| / sqrt 2.
     expect(out[1]).toMatch(/^0\s+3\s+4\s+0\.6977\s+0\.00\s+0\.0242\s+41\.2x$/);
     expect(out[3]).toMatch(/^2\s+2\s+2\s+0\.5537\s+0\.00\s+-\s+-$/);
@@ -39,7 +39,7 @@ describe("georeplay groups", () => {
   it("--detail lists each step's groups with rewards and advantages", () => {
     const r = runCli(["groups", TRAIN, "--detail"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("step 0 · 3 groups · 4 episodes · mean reward 0.6977 · zero-std 0.00 · median std 0.0242 (41.2x)");
+    expect(r.stdout).toContain("step 0 · 3 groups · 4 episodes · mean env reward 0.6977 · zero-std 0.00 · median std 0.0242 (41.2x)");
     // Step 0's pair (lines 2 and 4): rewards 0.6562 and 0.622, advantages ±0.0171 / 0.02428 = ±0.70.
     expect(r.stdout).toMatch(/\n {2}eval\/3 +2 +0\.6391 +0\.0242 +0\.656 0\.622 +\+0\.70 -0\.70\n/);
     expect(r.stdout).toMatch(/\n {2}eval\/2 +1 +0\.8340 +- +0\.834 +\+0\.00\n/);

@@ -195,7 +195,7 @@ describe("the training page in Chromium", () => {
       const dot = page.locator('svg[data-chart="mean_reward"] circle[data-x="1"]');
       await dot.hover();
       await page.waitForFunction(() => (document.querySelector('svg[data-chart="mean_reward"]') as HTMLElement).dataset.hoverStep === "1");
-      expect(await page.textContent('svg[data-chart="mean_reward"] .readout')).toBe(`step 1 · mean reward ${report.steps[1].mean_reward.toFixed(4)}`);
+      expect(await page.textContent('svg[data-chart="mean_reward"] .readout')).toBe(`step 1 · mean env reward ${report.steps[1].mean_reward.toFixed(4)}`);
       // A point opens its step.
       await dot.click();
       await page.waitForFunction(() => (document.getElementById("gr-train-view") as HTMLElement).dataset.view === "step");

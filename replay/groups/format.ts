@@ -18,7 +18,7 @@ function stepDetail(r: GroupsReport, label: (s: { run: string; step: number }) =
   for (const s of r.steps) {
     out.push("");
     out.push(
-      `step ${label(s)} · ${s.groups} groups · ${s.episodes} episodes · mean reward ${fixed(s.mean_reward, 4)} · zero-std ${fixed(s.frac_reward_zero_std, 2)}` +
+      `step ${label(s)} · ${s.groups} groups · ${s.episodes} episodes · mean env reward ${fixed(s.mean_reward, 4)} · zero-std ${fixed(s.frac_reward_zero_std, 2)}` +
         ` · median std ${fixed(s.median_group_std, 4)} (${times(s.multiplier)})`,
     );
     const rows: string[][] = [];
@@ -50,7 +50,7 @@ export function formatGroups(r: GroupsReport, opts: { detail?: boolean } = {}): 
   const out: string[] = [];
   out.push(
     ...table(
-      ["step", "groups", "episodes", "mean reward", "zero-std", "median std", "multiplier"],
+      ["step", "groups", "episodes", "mean env reward", "zero-std", "median std", "multiplier"],
       r.steps.map((s) => [
         label(s),
         String(s.groups),

@@ -12,16 +12,16 @@ export function registerGroups(program: Command): void {
         "rollouts*.jsonl) and groups them as the trainer did: a group is the rollouts of one step on\n" +
         "one task (run, step, task.split, task.index), or of one recorded group_id within a step where\n" +
         "the rollouts carry one. No panoramas needed; streams, keeping only numbers per rollout.\n\n" +
-        "The reward is outcome.reward, the training curve the trainer optimised. Per group, as TRL's\n" +
-        "GRPOTrainer: mean; std = sample std (Bessel, n - 1, as torch.std); advantage =\n" +
-        "(r - mean) / (std + 1e-4) with the group's std (--scale-rewards group, TRL's default), the\n" +
-        "step's std over all its rewards (batch), or r - mean (none); zero spread = isclose(std, 0)\n" +
-        "(|std| <= 1e-8). A group of one rollout has no sample std (torch: NaN, so TRL's advantage\n" +
-        "would be NaN): georeplay reports std null and advantage 0, and does not count it as zero\n" +
-        "spread (torch's isclose(NaN, 0) is false). Numbers are float64 (TRL's are float32).\n\n" +
+        "The reward is outcome.reward, the env reward the trainer optimised (not geoeval's recomputed\n" +
+        "reward). Per group, as TRL's GRPOTrainer: mean; std = sample std (Bessel, n - 1, as torch.std);\n" +
+        "advantage = (r - mean) / (std + 1e-4) with the group's std (--scale-rewards group, TRL's\n" +
+        "default), the step's std over all its rewards (batch), or r - mean (none); zero spread =\n" +
+        "isclose(std, 0) (|std| <= 1e-8). A group of one rollout has no sample std (torch: NaN, so TRL's\n" +
+        "advantage would be NaN): georeplay reports std null and advantage 0, and does not count it as\n" +
+        "zero spread (torch's isclose(NaN, 0) is false). Numbers are float64 (TRL's are float32).\n\n" +
         "Columns, one row per step:\n" +
         "  groups, episodes  groups and rollouts of the step\n" +
-        "  mean reward       mean over the step's rollouts\n" +
+        "  mean env reward   mean of the step's rollouts' outcome.reward\n" +
         "  zero-std          frac_reward_zero_std: share of the step's rollouts in zero-spread groups\n" +
         "  median std        median of the step's group stds (groups of one left out)\n" +
         "  multiplier        1 / (median std + 1e-4): how much the typical advantage is scaled up\n" +

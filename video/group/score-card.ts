@@ -18,10 +18,10 @@ import { worldMap, type Marker } from "../parts/world-map.ts";
 /** How the advantages were computed, in one line (TRL's GRPOTrainer). */
 export function advantageRule(g: Pick<GroupInfo, "scaleRewards">): string {
   return g.scaleRewards === "group"
-    ? "advantage = (reward - group mean) / (group std + 1e-4)"
+    ? "advantage = (env reward - group mean) / (group std + 1e-4)"
     : g.scaleRewards === "batch"
-      ? "advantage = (reward - group mean) / (step std + 1e-4)"
-      : "advantage = reward - group mean";
+      ? "advantage = (env reward - group mean) / (step std + 1e-4)"
+      : "advantage = env reward - group mean";
 }
 
 export function groupScoreCard(d: Draw, p: GroupProps, turns: readonly number[], offset: number, width: number, height: number, unit: number): void {
@@ -90,7 +90,7 @@ export function groupScoreCard(d: Draw, p: GroupProps, turns: readonly number[],
       const headers: [string, number, "left" | "right"][] = [
         ["Rank", cols.rank, "left"],
         ["Sibling", cols.sibling, "left"],
-        ["Reward", cols.reward, "right"],
+        ["Env reward", cols.reward, "right"],
         ["Advantage", cols.advantage, "right"],
         ["Distance", cols.distance, "right"],
         ["Turns", cols.turns, "right"],
@@ -136,7 +136,7 @@ function columns(x: number, w: number) {
 function footnote(d: Draw, p: GroupProps, w: number, unit: number): { height: number; draw: (x: number, y: number) => void } {
   const nf = font("sans", 11.5 * unit);
   const lines = d.tx.wrap(
-    `Reward: outcome.reward, what the trainer optimised. ${advantageRule(p.group)}. Run ${p.group.run}${p.group.groupId !== null ? ` · group_id ${p.group.groupId}` : ""}.`,
+    `Env reward: outcome.reward, what the trainer optimised (not geoeval's recomputed reward). ${advantageRule(p.group)}. Run ${p.group.run}${p.group.groupId !== null ? ` · group_id ${p.group.groupId}` : ""}.`,
     nf,
     w,
     3,

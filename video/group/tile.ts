@@ -81,12 +81,12 @@ function stat(d: Draw, b: Box, label: string, value: string, colour: string, u: 
 const statH = (u: number) => 10 * u + lineBox(10 * u) + lineBox(17 * u);
 
 /**
- * Beside the viewport: reward and advantage, then the camera numbers two by two and the turn's
- * tool call, as many rows as fit. Under it: one row of reward, advantage, actions left, cost.
+ * Beside the viewport: env reward and advantage, then the camera numbers two by two and the turn's
+ * tool call, as many rows as fit. Under it: one row of env reward, advantage, actions left, cost.
  */
 function tileHud(d: Draw, s: GroupSibling, hud: HudState, entry: TraceEntry | null, b: Box, beside: boolean, u: number): void {
   const stats: [string, string, string, boolean][] = [
-    ["Reward", formatGroupReward(s.reward), C.text, true],
+    ["Env reward", formatGroupReward(s.reward), C.text, true],
     ["Advantage", formatAdvantage(s.advantage), advantageColour(s.advantage), true],
     ...compactHudValues(hud).map(([l, v]): [string, string, string, boolean] => [l, v, C.text, false]),
   ];

@@ -41,9 +41,9 @@ function charts(d: TrainingData, runs: string[]): string {
     stepChart(
       series(
         (s) => s.mean_reward,
-        (y, s) => `mean reward ${y.toFixed(4)} over ${s.episodes} rollouts`,
+        (y, s) => `mean env reward ${y.toFixed(4)} over ${s.episodes} rollouts`,
       ),
-      { xRange, key: "mean_reward", title: "mean reward (outcome.reward, what the trainer optimised)", yDecimals: 2 },
+      { xRange, key: "mean_reward", title: "mean env reward (outcome.reward, what the trainer optimised)", yDecimals: 2 },
     ),
     stepChart(
       series(

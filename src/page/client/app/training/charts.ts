@@ -11,7 +11,7 @@ import { allSteps, nearestStep, type TrainIndex } from "../../state/training.ts"
 
 /** Each chart's value of a step and how its readout writes it (the chart keys of view/training.ts). */
 const SERIES: Record<string, { value: (s: PageStep) => number | null; text: (y: number) => string; label: string }> = {
-  mean_reward: { value: (s) => s.mean_reward, text: (y) => y.toFixed(4), label: "mean reward" },
+  mean_reward: { value: (s) => s.mean_reward, text: (y) => y.toFixed(4), label: "mean env reward" },
   frac_reward_zero_std: { value: (s) => s.frac_reward_zero_std, text: (y) => `${(Math.round(y * 1000) / 10).toFixed(1)}%`, label: "frac_reward_zero_std" },
   median_group_std: { value: (s) => s.median_group_std, text: (y) => y.toFixed(4), label: "median group std" },
   multiplier: { value: (s) => s.multiplier, text: (y) => `${y.toFixed(1)}x`, label: "multiplier" },

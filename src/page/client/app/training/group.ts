@@ -32,7 +32,7 @@ export function groupFacts(g: PageGroup, scale: string): HTMLElement {
     p.appendChild(document.createTextNode(" · "));
   };
   stat("size", "siblings", g.size, String(g.size));
-  stat("mean", "mean reward", g.mean, g.mean.toFixed(4));
+  stat("mean", "mean env reward", g.mean, g.mean.toFixed(4));
   stat("std", "std", g.std, g.std === null ? "none (one rollout)" : g.std.toFixed(4));
   if (g.group_id !== null) p.appendChild(document.createTextNode(`group_id ${g.group_id} · `));
   p.appendChild(
@@ -62,12 +62,12 @@ function siblingHead(s: RankedSibling, e: PageEpisode | null): DocumentFragment 
     span.appendChild(el("b", null, text));
     kv.appendChild(span);
   };
-  item("reward", "reward (outcome.reward, the trainer's)", s.reward.toFixed(4), s.reward);
+  item("reward", "env reward (outcome.reward, the trainer's)", s.reward.toFixed(4), s.reward);
   if (e) {
     item("distance", "distance", km(e.distanceKm), e.distanceKm);
     item("cost", "action cost", fmt(e.cost, 2), e.cost);
     item("turns", "turns", String(e.turnsUsed), e.turnsUsed);
-    item("geoeval", "geoeval's reward", e.score.toFixed(4), e.score);
+    item("geoeval", "reward (geoeval's)", e.score.toFixed(4), e.score);
   }
   f.appendChild(kv);
   if (e) f.appendChild(outcomeBox(e));
@@ -85,7 +85,7 @@ export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], medi
   const ordered = ranked.map((s) => episodes[s.at]);
   const slot = tilesSlot(
     `${TILES}${g.run}/${g.step}/${g.task.split}/${g.task.index}/${g.group_id ?? ""}`,
-    () => ({ ids: ranked.map((s) => s.id), labels: ranked.map((s) => `#${s.rank} · advantage ${signed(s.advantage)} · reward ${s.reward.toFixed(3)}`) }),
+    () => ({ ids: ranked.map((s) => s.id), labels: ranked.map((s) => `#${s.rank} · advantage ${signed(s.advantage)} · env reward ${s.reward.toFixed(3)}`) }),
     `▶ Play the ${g.size} siblings on one clock`,
   );
   if (slot) frag.appendChild(slot);

@@ -130,7 +130,7 @@ export class TrainingView {
     };
     stat("groups", "groups", st.groups, String(st.groups));
     stat("episodes", "rollouts", st.episodes, String(st.episodes));
-    stat("mean_reward", "mean reward", st.mean_reward, st.mean_reward.toFixed(4));
+    stat("mean_reward", "mean env reward", st.mean_reward, st.mean_reward.toFixed(4));
     stat("frac_reward_zero_std", "frac_reward_zero_std", st.frac_reward_zero_std, `${(Math.round(st.frac_reward_zero_std * 1000) / 10).toFixed(1)}%`);
     stat("median_group_std", "median group std", st.median_group_std, st.median_group_std === null ? "–" : st.median_group_std.toFixed(4));
     stat("multiplier", "multiplier", st.multiplier, st.multiplier === null ? "–" : `${st.multiplier.toFixed(1)}x`);
@@ -179,10 +179,10 @@ export class TrainingView {
     for (const [h, title] of [
       ["group", "task split/index (a recorded group_id after it): opens the siblings side by side"],
       ["size", "siblings"],
-      ["mean", "mean reward"],
+      ["mean", "mean env reward (outcome.reward)"],
       ["std", "sample std (Bessel); none for a group of one"],
       ["spread", "zero spread: isclose(std, 0), no learning signal"],
-      ["rewards", "each sibling's reward (outcome.reward), in sibling order: opens the rollout"],
+      ["rewards", "each sibling's env reward (outcome.reward), in sibling order: opens the rollout"],
       ["advantages", "each sibling's advantage, in sibling order"],
     ]) {
       const th = el("th", null, h);
