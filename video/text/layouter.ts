@@ -31,9 +31,47 @@ const px = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 const key = (op: string, font: FontSpec, w: number | null, n: number | null, text: string) =>
   `${op}|${cssFont(font)}|${w === null ? "" : px(w)}|${n ?? ""}|${text}`;
 
-/** Measures (Node: Skia with the registered fonts) and records every answer into a plan. */
-export function measuringLayouter(measure: Measure, gazetteer?: (cellKey: string) => readonly Place[]): TextLayouter & { plan(): TextPlan } {
+/**
+ * Answers shared by the plans of many videos measured with one Measure (a page's episodes repeat
+ * the same strings in the same fonts), keyed exactly (the plan key rounds widths to 1/100 px, so
+ * two widths one key apart could lay out differently; this key keeps the full width). A plan
+ * takes a copy of what it records, so no plan shares an array with another.
+ */
+export class LayoutCache {
+  private map = new Map<string, string | readonly string[] | number>();
+  constructor(private readonly maxEntries = 200_000) {}
+  get(key: string): string | readonly string[] | number | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: string | readonly string[] | number): void {
+    if (this.map.size >= this.maxEntries) this.map.clear();
+    this.map.set(key, value);
+  }
+}
+
+const exactKey = (op: string, font: FontSpec, w: number | null, n: number | null, text: string) =>
+  `${op}|${cssFont(font)}|${font.size}|${w ?? ""}|${n ?? ""}|${text}`;
+
+/**
+ * Measures (Node: Skia with the registered fonts) and records every answer into a plan. With a
+ * `shared` cache (its answers measured with this same `measure`), a layout already made for
+ * another plan is recorded without measuring again: the plan is the same, entry for entry and in
+ * the same order.
+ */
+export function measuringLayouter(
+  measure: Measure,
+  gazetteer?: (cellKey: string) => readonly Place[],
+  shared?: LayoutCache,
+): TextLayouter & { plan(): TextPlan } {
   const plan: TextPlan = {};
+  const cached = <T extends string | readonly string[] | number>(k: string, compute: () => T): T => {
+    if (!shared) return compute();
+    const v = shared.get(k) as T | undefined;
+    if (v !== undefined) return v;
+    const made = compute();
+    shared.set(k, made);
+    return made;
+  };
   return {
     ...(gazetteer
       ? {
@@ -48,19 +86,25 @@ export function measuringLayouter(measure: Measure, gazetteer?: (cellKey: string
     fit(text, font, maxWidth) {
       const k = key("fit", font, maxWidth, null, text);
       let v = plan[k] as string | undefined;
-      if (v === undefined) plan[k] = v = fitLine(text, font, Math.max(0, maxWidth), measure);
+      if (v === undefined) plan[k] = v = cached(exactKey("fit", font, maxWidth, null, text), () => fitLine(text, font, Math.max(0, maxWidth), measure));
       return v;
     },
     wrap(text, font, maxWidth, maxLines) {
       const k = key("wrap", font, maxWidth, maxLines, text);
       let v = plan[k] as string[] | undefined;
-      if (v === undefined) plan[k] = v = wrapText(text, font, Math.max(1, maxWidth), measure, { maxLines }).lines;
+      if (v === undefined)
+        plan[k] = v = [
+          ...cached<readonly string[]>(
+            exactKey("wrap", font, maxWidth, maxLines, text),
+            () => wrapText(text, font, Math.max(1, maxWidth), measure, { maxLines }).lines,
+          ),
+        ];
       return v;
     },
     width(text, font) {
       const k = key("width", font, null, null, text);
       let v = plan[k] as number | undefined;
-      if (v === undefined) plan[k] = v = Math.round(measure(text, font) * 100) / 100;
+      if (v === undefined) plan[k] = v = cached(exactKey("width", font, null, null, text), () => Math.round(measure(text, font) * 100) / 100);
       return v;
     },
     plan: () => plan,

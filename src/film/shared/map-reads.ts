@@ -9,6 +9,7 @@ import type { TextPlan } from "../../../video/text/layouter.ts";
 import { atlasFor, cellsFor } from "../../../video/map/atlas.ts";
 import { mapProjection } from "../../../video/map/projection.ts";
 import type { MapFrame } from "../../../video/map/frame.ts";
+import type { Scene } from "../../../video/scene/types.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";
 
 interface PlaceRead {
@@ -23,8 +24,25 @@ export class MapReads {
   /** Per gazetteer cell, what the framings read of it: their views (shifted into the cell's longitudes) and floors. */
   private readonly reads = new Map<string, PlaceRead[]>();
 
+  /**
+   * Objects already walked: a scene's memoized parts are the same objects frame after frame
+   * (video/scene/draw.ts), and walking one again adds nothing (every read is a set's).
+   */
+  private readonly walked = new WeakSet<object>();
+
+  /**
+   * A whole scene's map primitives: a scene's primitives are flat (video/scene/types.ts: no
+   * primitive holds another), so only its `map` ones are read; the same reads as visit(scene).
+   */
+  visitScene(scene: Scene): void {
+    for (const p of scene.prims) if (p.t === "map") this.visit(p);
+  }
+
   /** Walks a scene (or any part of one) for its map primitives. */
   visit(node: unknown): void {
+    if (!node || typeof node !== "object") return;
+    if (this.walked.has(node)) return;
+    this.walked.add(node);
     if (Array.isArray(node)) {
       for (const n of node) this.visit(n);
       return;

@@ -4,10 +4,19 @@
  * the Remotion composition replays, so its lines are these lines.
  */
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
-import { measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
+import { LayoutCache, measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
+import type { Measure } from "../../../video/text/lines.ts";
 import { MapReads } from "./map-reads.ts";
 import { nodeMeasure } from "./fonts.ts";
 import { readPlaces } from "./map-data.ts";
+
+/**
+ * One Skia measure and one layout cache for every plan of the process: a page plans thousands of
+ * episodes whose texts repeat (the same labels, models, tasks and feedback in the same fonts), and
+ * a cached answer is the answer measuring would give (the same measure, an exact key).
+ */
+let process_: { measure: Measure; layouts: LayoutCache } | undefined;
+const shared = () => (process_ ??= { measure: nodeMeasure(), layouts: new LayoutCache() });
 
 export function planText(spec: VideoSpec): TextPlan {
   return planTextAndMaps(spec, false).text;
@@ -18,10 +27,10 @@ export function planText(spec: VideoSpec): TextPlan {
  * player elsewhere (the page's) needs besides the props to paint the same frames.
  */
 export function planTextAndMaps(spec: VideoSpec, maps = true): { text: TextPlan; cells: string[] } {
-  const tx = measuringLayouter(nodeMeasure(), readPlaces);
+  const tx = measuringLayouter(shared().measure, readPlaces, shared().layouts);
   const total = videoFrames(spec);
   const reads = new MapReads();
-  for (let f = 0; f < total; f++) reads.visit(sceneAt(spec, f, tx));
+  for (let f = 0; f < total; f++) reads.visitScene(sceneAt(spec, f, tx));
   return { text: reads.trimPlan(tx.plan()), cells: maps ? reads.cells() : [] };
 }
 
