@@ -15,29 +15,11 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
-import { CACHE, fmt } from "./common.ts";
+import { CACHE, fmt, folderSize } from "./common.ts";
 import { CHROMIUM_ARGS } from "./page.ts";
 import { ensureBoard } from "./board/make.ts";
 import { DEFAULT_SHAPE } from "./board/shape.ts";
 import { timed, timeBoardFirstScreen } from "./board-page.ts";
-
-/** Files and bytes under a folder. */
-function size(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      const s = size(p);
-      files += s.files;
-      bytes += s.bytes;
-    } else {
-      files++;
-      bytes += statSync(p).size;
-    }
-  }
-  return { files, bytes };
-}
 
 /** A phrase from deep inside one reply of the board (past character 2,000 where there is one). */
 function deepPhrase(root: string): string {
@@ -103,8 +85,8 @@ async function main(): Promise<void> {
   const j = JSON.parse(page.stdout) as { views: number; match: number; resolved: number; views_embedded: number; files: number; bytes: number };
   console.log(`  page -o DIR/     ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB · goal < 480 s, < 600 MB`);
   const index = statSync(join(out, "index.html")).size;
-  const data = size(join(out, "data"));
-  const views = size(join(out, "views"));
+  const data = folderSize(join(out, "data"));
+  const views = folderSize(join(out, "views"));
   console.log(
     `  folder           ${j.files} files, ${fmt(j.bytes / 1e6, 1)} MB: index.html ${fmt(index / 1e6, 1)} MB, data/ ${data.files} files ${fmt(data.bytes / 1e6, 1)} MB, views/ ${views.files} files ${fmt(views.bytes / 1e6, 1)} MB`,
   );

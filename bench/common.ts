@@ -1,6 +1,6 @@
 /** Shared bits of the benchmarks: paths, the reference tools, timing, and generated runs. */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
@@ -87,4 +87,22 @@ export function baselineCli(commit: string): { cli: string } | { why: string } {
     if (existsSync(file) && run(process.execPath, [file], dir).code !== 0) return { why: `the baseline's ${script} failed` };
   }
   return { cli };
+}
+
+/** Files and bytes under a folder. */
+export function folderSize(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      const s = folderSize(p);
+      files += s.files;
+      bytes += s.bytes;
+    } else {
+      files++;
+      bytes += statSync(p).size;
+    }
+  }
+  return { files, bytes };
 }

@@ -20,7 +20,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { CACHE, ROOT, fmt, loadavg } from "./common.ts";
+import { CACHE, ROOT, fmt, folderSize, loadavg } from "./common.ts";
 import { median, timedProcess, type Timed } from "./timed.ts";
 import { timeReady } from "./first-screen.ts";
 import { ensureTrainingRun } from "./training/make.ts";
@@ -40,23 +40,6 @@ const loaded = (t: Timed): Loaded => ({ ...t, load: loadavg() });
 
 const line = (label: string, t: Loaded, extra = "") =>
   `  ${label.padEnd(16)}${fmt(t.wallS, 2)} s wall · ${fmt(t.cpuS, 2)} CPU-s · peak RSS ${fmt(t.peakMb, 0)} MB${extra} · load ${t.load}`;
-
-function folderSize(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      const s = folderSize(p);
-      files += s.files;
-      bytes += s.bytes;
-    } else {
-      files++;
-      bytes += statSync(p).size;
-    }
-  }
-  return { files, bytes };
-}
 
 /**
  * What a killed page build left beside its target (the folder it builds in before renaming it into
