@@ -20,6 +20,8 @@ import { measuringLayouter, type TextLayouter } from "../video/text/layouter.ts"
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { readPlaces } from "../src/film/shared/map-data.ts";
 import type { Scene } from "../video/scene/types.ts";
+import { MapReads } from "../src/film/shared/map-reads.ts";
+import { planTextAndMaps } from "../src/film/shared/text-plan.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-memo-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -110,4 +112,21 @@ describe("a video's scenes with parts laid out once", () => {
     const { shared } = againstFresh(twoUpSpec(twoUp[0], twoUp[1], SIZE));
     expect(shared).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe("plans made with the process's shared layout cache", () => {
+  it("equal, entry for entry and in order, the plan of a fresh layouter walking every frame; its map cells too", () => {
+    const spec: VideoSpec = { composition: "Rollout", props: RolloutPropsSchema.parse({ ...trieste, output: SIZE }) };
+    // The old plan: a layouter of its own (no shared answers) and every object of every scene walked.
+    const tx = measuringLayouter(nodeMeasure(), readPlaces);
+    const reads = new MapReads();
+    for (let f = 0; f < videoFrames(spec); f++) reads.visit(sceneAt(spec, f, tx));
+    const fresh = { text: reads.trimPlan(tx.plan()), cells: reads.cells() };
+    const cold = planTextAndMaps(spec);
+    const warm = planTextAndMaps(spec); // every answer from the shared cache now
+    for (const got of [cold, warm]) {
+      expect(JSON.stringify(got.text)).toBe(JSON.stringify(fresh.text));
+      expect(got.cells).toEqual(fresh.cells);
+    }
+  });
 });

@@ -39,7 +39,7 @@ const key = (op: string, font: FontSpec, w: number | null, n: number | null, tex
  */
 export class LayoutCache {
   private map = new Map<string, string | readonly string[] | number>();
-  constructor(private readonly maxEntries = 200_000) {}
+  constructor(private readonly maxEntries = 50_000) {}
   get(key: string): string | readonly string[] | number | undefined {
     return this.map.get(key);
   }
@@ -48,6 +48,8 @@ export class LayoutCache {
     this.map.set(key, value);
   }
 }
+
+const SHARED_KEY_MAX = 400;
 
 const exactKey = (op: string, font: FontSpec, w: number | null, n: number | null, text: string) =>
   `${op}|${cssFont(font)}|${font.size}|${w ?? ""}|${n ?? ""}|${text}`;
@@ -65,7 +67,8 @@ export function measuringLayouter(
 ): TextLayouter & { plan(): TextPlan } {
   const plan: TextPlan = {};
   const cached = <T extends string | readonly string[] | number>(k: string, compute: () => T): T => {
-    if (!shared) return compute();
+    // Long texts (a reply, a reasoning) rarely repeat: kept out, the cache stays small (~50,000 short keys).
+    if (!shared || k.length > SHARED_KEY_MAX) return compute();
     const v = shared.get(k) as T | undefined;
     if (v !== undefined) return v;
     const made = compute();
