@@ -1,0 +1,189 @@
+/**
+ * `georeplay serve`: builds the folder form of the page from a snapshot of
+ * the inputs' complete lines into a private temp folder, serves it
+ * (http-server.ts) and follows the inputs (file-tail.ts): new complete lines
+ * are verified and sent to every open page as events (live-episodes.ts,
+ * event-log.ts). fs.watch wakes the poll early; the interval poll is what
+ * it relies on (watch events are lost on some filesystems). Everything
+ * lives in the temp folder, removed when the server stops.
+ */
+import { mkdirSync, mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, relative } from "node:path";
+import { resolveInputs, type InputFormat, type Source } from "../../replay/formats/inputs.ts";
+import { createPool, type JobPool } from "../../replay/verify/pool.ts";
+import { openPanoDir } from "../../replay/panos/store.ts";
+import { buildPage } from "../page/build.ts";
+import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
+import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
+import { EventLog } from "./event-log.ts";
+import { openBuiltPage } from "./page-folder.ts";
+import { startPageServer, type PageServer } from "./http-server.ts";
+
+export interface ServeOptions {
+  inputs: string[];
+  tasks?: string;
+  panos?: string;
+  format?: InputFormat;
+  baseline?: string;
+  title?: string;
+  host: string;
+  port: number;
+  /** Poll interval, ms. */
+  pollMs: number;
+  /** Seconds without growth before the page is told the writer stopped. */
+  idleS: number;
+  signal: AbortSignal;
+  say: (line: string) => void;
+}
+
+export interface Serving {
+  url: string;
+  server: PageServer;
+  /** The temp folder holding the served page and the server's scratch files. */
+  tmp: string;
+  close(): Promise<void>;
+}
+
+interface Followed {
+  tail: FileTail;
+  input: LiveInput;
+}
+
+const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Copies each followed input's complete lines under `snap` (same names, so the page names them the same); returns the inputs to build from. */
+function snapshot(inputs: string[], sources: Source[], snap: string): { build: string[]; starts: Map<string, TailStart> } {
+  const starts = new Map<string, TailStart>();
+  const build = inputs.map((input, i) => {
+    const own = sources.filter((s) => s.file === input);
+    // Folders (sweeps, example rollouts) are built from where they are; their files are followed from their size now.
+    if (own.length !== 1 || own[0].format === "example") return input;
+    const dir = join(snap, String(i));
+    mkdirSync(dir, { recursive: true });
+    const copy = join(dir, basename(input));
+    starts.set(input, snapshotLines(input, copy));
+    return copy;
+  });
+  return { build, starts };
+}
+
+export async function serve(o: ServeOptions): Promise<Serving> {
+  const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
+  let pool: JobPool | undefined;
+  let server: PageServer | undefined;
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(timer);
+    for (const w of watchers) w.close();
+    await server?.close();
+    await pool?.close().catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+  };
+  try {
+    const root = join(tmp, "page");
+    const sources = await resolveInputs(o.inputs, o.format);
+    const { build, starts } = snapshot(o.inputs, sources, join(tmp, "snap"));
+    const built = await buildPage({
+      episodes: build,
+      tasks: o.tasks,
+      panos: o.panos,
+      format: o.format,
+      baseline: o.baseline,
+      title: o.title,
+      out: `${root}/`,
+      // The live episodes' panoramas are not in the player's table: the served page has no player.
+      player: false,
+      // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
+      partial: true,
+      signal: o.signal,
+    });
+    for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
+    const page = openBuiltPage(root);
+    const events = new EventLog(join(tmp, "events"));
+    server = await startPageServer({ root, events, host: o.host, port: o.port });
+    if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
+
+    if (page.board) {
+      o.say("a board page is served as built: its tables do not follow the sweep's files yet (restart serve to see new episodes)");
+      return { url: server.url, server, tmp, close };
+    }
+    const needsReplay = sources.some((s) => s.format !== "example");
+    if (needsReplay && o.panos) pool = createPool({ jobs: 1, panos: openPanoDir(o.panos) });
+    const live = new LiveEpisodes({
+      root,
+      scratch: join(tmp, "scratch"),
+      inputs: o.inputs,
+      tasks: o.tasks,
+      panos: o.panos,
+      pool,
+      ids: page.ids,
+      images: page.images,
+      batches: page.batches,
+      signal: o.signal,
+    });
+    const followed: Followed[] = sources.map((s) => {
+      const tail = new FileTail(s.file);
+      const start = starts.get(s.file);
+      if (start) tail.startAt(start);
+      else tail.startAt(snapshotLines(s.file, join(tmp, "scratch-start")));
+      return { tail, input: { file: s.file, format: s.format === "example" ? "example" : s.format } };
+    });
+    rmSync(join(tmp, "scratch-start"), { force: true });
+
+    let lastGrowth = Date.now();
+    let stopped = false;
+    let polling = false;
+    let again = false;
+    const poll = async () => {
+      if (closed) return;
+      if (polling) return void (again = true);
+      polling = true;
+      try {
+        for (const f of followed) {
+          const r = f.tail.poll();
+          if (r.grew) lastGrowth = Date.now();
+          if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
+          if (!r.lines.length) continue;
+          const b = await live.add(f.input, r.lines);
+          for (const p of b.problems) o.say(`warning: ${p}`);
+          if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() }));
+        }
+        const idle = Date.now() - lastGrowth > o.idleS * 1000;
+        if (idle !== stopped) {
+          stopped = idle;
+          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() }));
+        }
+      } catch (e) {
+        if (!o.signal.aborted) o.say(`warning: reading the inputs: ${(e as Error).message}`);
+      } finally {
+        polling = false;
+      }
+      if (again) {
+        again = false;
+        void poll();
+      }
+    };
+    const tick = () => {
+      void poll().finally(() => {
+        if (!closed) timer = setTimeout(tick, o.pollMs);
+      });
+    };
+    timer = setTimeout(tick, o.pollMs);
+    for (const f of followed) {
+      try {
+        watchers.push(watch(f.input.file, { persistent: false }, () => void poll()).on("error", () => undefined));
+      } catch {
+        /* the interval poll covers it */
+      }
+    }
+    return { url: server.url, server, tmp, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
