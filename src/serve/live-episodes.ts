@@ -19,15 +19,10 @@ import { detailText } from "../page/search-text.ts";
 import { scriptJson } from "../page/escape.ts";
 import { dataScript, viewFileName } from "../page/output/folder.ts";
 import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
+import type { EpisodesEvent } from "../page/live-events.ts";
 
-export interface LiveBatch {
-  rows: RunRow[];
-  /** New entries of the page's image table, from index `imagesFrom` on. */
-  imagesFrom: number;
-  images: string[];
-  /** Problems found in these lines (bad JSON, unreadable records), each said once. */
-  problems: string[];
-}
+/** An episodes event but for its time. */
+export type LiveBatch = Omit<EpisodesEvent, "at">;
 
 export interface LiveInput {
   /** The file as given or found (its name shows in the page). */

@@ -18,6 +18,7 @@ import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
 import { EventLog } from "./event-log.ts";
 import { openBuiltPage } from "./page-folder.ts";
+import type { EpisodesEvent, WriterEvent } from "../page/live-events.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 
 export interface ServeOptions {
@@ -151,12 +152,12 @@ export async function serve(o: ServeOptions): Promise<Serving> {
           if (!r.lines.length) continue;
           const b = await live.add(f.input, r.lines);
           for (const p of b.problems) o.say(`warning: ${p}`);
-          if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() }));
+          if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
         }
         const idle = Date.now() - lastGrowth > o.idleS * 1000;
         if (idle !== stopped) {
           stopped = idle;
-          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() }));
+          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() } satisfies WriterEvent));
         }
       } catch (e) {
         if (!o.signal.aborted) o.say(`warning: reading the inputs: ${(e as Error).message}`);

@@ -1,0 +1,24 @@
+/**
+ * What `georeplay serve` sends a live page over its event stream (/events),
+ * typed once for the server (src/serve) and the browser client
+ * (client/app/live.ts). Each event's data is one line of JSON.
+ */
+import type { RunRow } from "./output/run-batches.ts";
+
+/** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
+export interface EpisodesEvent {
+  rows: RunRow[];
+  /** New entries of the page's image table (view file paths), from index `imagesFrom` on. */
+  imagesFrom: number;
+  images: string[];
+  /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
+  problems: string[];
+  /** When the server read them (ISO 8601). */
+  at: string;
+}
+
+/** `event: writer`: whether the inputs stopped growing (for the server's --idle seconds), and since when. */
+export interface WriterEvent {
+  stopped: boolean;
+  since: string;
+}
