@@ -40,6 +40,7 @@ export interface LiveEpisodesOptions {
   tasks?: string;
   panos?: string;
   pool: JobPool | undefined;
+  jobs: number;
   /** The page as built: its episode ids, its image table, its number of data batches. */
   ids: Iterable<string>;
   images: readonly string[];
@@ -82,7 +83,7 @@ export class LiveEpisodes {
       tasks: this.o.tasks,
       panos: this.o.panos,
       format: input.format,
-      jobs: 1,
+      jobs: this.o.jobs,
       pool: input.format === "example" ? undefined : this.o.pool,
       keepImages: true,
       signal: this.o.signal,

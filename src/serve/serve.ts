@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { resolveInputs, type InputFormat, type Source } from "../../replay/formats/inputs.ts";
 import { createPool, type JobPool } from "../../replay/verify/pool.ts";
+import { defaultJobs, SMALL_RUN_BYTES } from "../../replay/verify/jobs.ts";
 import { openPanoDir } from "../../replay/panos/store.ts";
 import { buildPage } from "../page/build.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
@@ -28,6 +29,8 @@ export interface ServeOptions {
   format?: InputFormat;
   baseline?: string;
   title?: string;
+  /** Threads rendering views (default: every core; a live run's appends come in bursts). */
+  jobs?: number;
   host: string;
   port: number;
   /** Poll interval, ms. */
@@ -101,6 +104,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       player: false,
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
+      jobs: o.jobs,
       signal: o.signal,
     });
     for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
@@ -114,7 +118,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       return { url: server.url, server, tmp, close };
     }
     const needsReplay = sources.some((s) => s.format !== "example");
-    if (needsReplay && o.panos) pool = createPool({ jobs: 1, panos: openPanoDir(o.panos) });
+    const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
+    if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
     const live = new LiveEpisodes({
       root,
       scratch: join(tmp, "scratch"),
@@ -122,6 +127,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       tasks: o.tasks,
       panos: o.panos,
       pool,
+      jobs,
       ids: page.ids,
       images: page.images,
       batches: page.batches,
