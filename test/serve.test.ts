@@ -9,119 +9,14 @@
  * --once writes what `page` writes; Ctrl-C exits 130 leaving nothing.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { CLI, MIXED, ROOT, runCli } from "./helpers.ts";
+import { MIXED, runCli } from "./helpers.ts";
+import { CHROMIUM_ARGS, common, episodeLine, LINES, raw, sse, startServe, until, type Served } from "./serve-helpers.ts";
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 const dir = join(tmpdir(), `georeplay-serve-test-${process.pid}`);
-const common = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress"];
-const LINES = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim());
-
-/** Fixture line n (1-based) as a new episode: same record, its own id. */
-const episodeLine = (n: number, id: string): string => JSON.stringify({ ...JSON.parse(LINES[(n - 1) % LINES.length]), episode_id: id }) + "\n";
-
-interface Served {
-  proc: ChildProcess;
-  url: string;
-  port: number;
-  stderr: () => string;
-  exit: Promise<number | null>;
-  tmp: string;
-}
-
-/** Starts `georeplay serve` on a free port with its own TMPDIR; resolves once it prints its URL. */
-async function startServe(inputs: string[], extra: string[] = [], name = "s"): Promise<Served> {
-  const tmp = join(dir, `tmp-${name}`);
-  mkdirSync(tmp, { recursive: true });
-  const proc = spawn(process.execPath, [CLI, "serve", ...inputs, ...common, "--port", "0", ...extra], {
-    cwd: ROOT,
-    env: { ...process.env, TMPDIR: tmp },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let err = "";
-  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`serve printed no URL:\n${err}`)), 120_000);
-    proc.stderr!.on("data", () => {
-      const m = /georeplay serve: (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]);
-      }
-    });
-    void exit.then((code) => reject(new Error(`serve exited ${code}:\n${err}`)));
-  });
-  return { proc, url, port: Number(new URL(url).port), stderr: () => err, exit, tmp };
-}
-
-/** A raw request (the path exactly as given, no client-side normalisation). */
-function raw(port: number, path: string, opts: { method?: string; host?: string } = {}): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method: opts.method ?? "GET", headers: { host: opts.host ?? `127.0.0.1:${port}` } }, (res) => {
-      let body = "";
-      res.on("data", (d: Buffer) => (body += d.toString()));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
-
-interface SseEvent {
-  id: number;
-  type: string;
-  data: { rows?: { id: string }[] };
-}
-
-/** A raw SSE client: connects (with Last-Event-ID when given) and collects events until closed. */
-function sse(port: number, lastId?: number): { events: SseEvent[]; close(): void; opened: Promise<void> } {
-  const events: SseEvent[] = [];
-  let buf = "";
-  let req: ReturnType<typeof request>;
-  const opened = new Promise<void>((resolve, reject) => {
-    req = request(
-      {
-        host: "127.0.0.1",
-        port,
-        path: "/events",
-        headers: { host: `127.0.0.1:${port}`, ...(lastId !== undefined ? { "last-event-id": String(lastId) } : {}) },
-      },
-      (res) => {
-        resolve();
-        res.on("data", (d: Buffer) => {
-          buf += d.toString();
-          let at;
-          while ((at = buf.indexOf("\n\n")) >= 0) {
-            const frame = buf.slice(0, at);
-            buf = buf.slice(at + 2);
-            const f = Object.fromEntries(frame.split("\n").map((l) => [l.slice(0, l.indexOf(":")), l.slice(l.indexOf(":") + 1).trim()]));
-            if (f.id) events.push({ id: Number(f.id), type: f.event, data: JSON.parse(f.data) });
-          }
-        });
-        res.on("error", () => undefined);
-      },
-    );
-    req.on("error", reject);
-    req.end();
-  });
-  return { events, close: () => req.destroy(), opened };
-}
-
-const until = async (check: () => boolean, ms: number, what: string) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 const rowIds = (page: Page) => page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id!));
 
@@ -134,7 +29,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, "run"), { recursive: true });
   writeFileSync(run, LINES.slice(0, 3).join("\n") + "\n");
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
-  served = await startServe([run], ["--idle", "4"], "main");
+  served = await startServe(dir, [run], ["--idle", "4"], "main");
 });
 
 afterAll(async () => {
@@ -287,7 +182,7 @@ describe("georeplay serve: once, bad input, Ctrl-C", () => {
   });
 
   it("exits 130 on SIGINT and leaves nothing in its temp folder", async () => {
-    const s = await startServe([join(MIXED, "episodes.jsonl")], [], "sigint");
+    const s = await startServe(dir, [join(MIXED, "episodes.jsonl")], [], "sigint");
     expect(readdirSync(s.tmp).length).toBeGreaterThan(0);
     s.proc.kill("SIGINT");
     expect(await s.exit).toBe(130);
@@ -296,7 +191,7 @@ describe("georeplay serve: once, bad input, Ctrl-C", () => {
   });
 
   it("says on stderr when --host makes it reachable from the network", async () => {
-    const s = await startServe([join(MIXED, "episodes.jsonl")], ["--host", "0.0.0.0"], "host");
+    const s = await startServe(dir, [join(MIXED, "episodes.jsonl")], ["--host", "0.0.0.0"], "host");
     expect(s.stderr()).toMatch(/reachable from the network/);
     s.proc.kill("SIGINT");
     expect(await s.exit).toBe(130);
