@@ -1,5 +1,5 @@
 /** `georeplay serve`: the page of a run as it is written, served on this machine and updated live. */
-import { Command } from "commander";
+import { Command, InvalidArgumentError } from "commander";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { nonNegativeInt, positiveNumber, replayAction } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
@@ -16,6 +16,12 @@ export interface ServeCliOptions extends Omit<PageCliOptions, "out"> {
 
 export const DEFAULT_PORT = 8765;
 
+function portNumber(text: string): number {
+  const n = nonNegativeInt(text);
+  if (n > 65535) throw new InvalidArgumentError(`expected a port from 0 to 65535, got ${JSON.stringify(text)}`);
+  return n;
+}
+
 export const SERVE_OPTIONS: OptionDefs<ServeCliOptions> = {
   ...PAGE_OPTIONS,
   out: {
@@ -26,7 +32,7 @@ export const SERVE_OPTIONS: OptionDefs<ServeCliOptions> = {
   port: {
     flags: "--port <n>",
     description: "port to listen on (0: any free port; the URL is printed on stderr)",
-    parse: nonNegativeInt,
+    parse: portNumber,
     default: DEFAULT_PORT,
   },
   host: {

@@ -7,7 +7,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createReadStream, statSync } from "node:fs";
+import { hostname, networkInterfaces } from "node:os";
 import { extname, join } from "node:path";
+import { GeoreplayError } from "../../replay/io/errors.ts";
 import { allowedHosts, guardRequest } from "./request-guard.ts";
 import { sseFrame, type EventLog } from "./event-log.ts";
 
@@ -21,6 +23,14 @@ const TYPES: Record<string, string> = {
 };
 
 export const HEARTBEAT_MS = 15_000;
+
+const wildcard = (host: string) => host === "0.0.0.0" || host === "::" || host === "[::]";
+
+/** This machine's host name and interface addresses: what a browser elsewhere puts in Host for a server on every interface. */
+function machineNames(): string[] {
+  const addrs = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((a) => a.address));
+  return [hostname(), ...addrs];
+}
 
 export interface PageServer {
   server: Server;
@@ -90,12 +100,17 @@ export async function startPageServer(opts: { root: string; events: EventLog; ho
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e: NodeJS.ErrnoException) => {
+      clearInterval(heartbeat);
+      const why =
+        e.code === "EADDRINUSE" ? "the port is in use (--port 0 takes a free one)" : e.code === "EADDRNOTAVAIL" ? "no such address on this machine" : e.message;
+      reject(new GeoreplayError(`cannot listen on ${opts.host}:${opts.port}: ${why}`));
+    });
     server.listen(opts.port, opts.host, () => resolve());
   });
   const addr = server.address();
   const port = typeof addr === "object" && addr ? addr.port : opts.port;
-  hosts = allowedHosts(opts.host, port);
+  hosts = allowedHosts(opts.host, port, wildcard(opts.host) ? machineNames() : []);
   const shown = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   return {
     server,

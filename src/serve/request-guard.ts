@@ -9,9 +9,13 @@ import { posix } from "node:path";
 
 export type Guard = { ok: true; rel: string } | { ok: false; status: 403 | 404 | 405; reason: string };
 
-/** The Host header values the server answers to: its bound host, localhost and 127.0.0.1 (and [::1]), with its port. */
-export function allowedHosts(host: string, port: number): Set<string> {
-  const names = new Set(["localhost", "127.0.0.1", "[::1]", host.includes(":") && !host.startsWith("[") ? `[${host}]` : host]);
+/**
+ * The Host header values the server answers to, with its port: its bound host, localhost, 127.0.0.1
+ * and [::1], and `others` (a server bound to every interface: this machine's names and addresses).
+ */
+export function allowedHosts(host: string, port: number, others: readonly string[] = []): Set<string> {
+  const bracket = (h: string) => (h.includes(":") && !h.startsWith("[") ? `[${h}]` : h);
+  const names = new Set(["localhost", "127.0.0.1", "[::1]", ...[host, ...others].map(bracket)]);
   return new Set([...names].map((n) => `${n}:${port}`.toLowerCase()));
 }
 

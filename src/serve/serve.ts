@@ -79,15 +79,20 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const watchers: FSWatcher[] = [];
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    clearTimeout(timer);
-    for (const w of watchers) w.close();
-    await server?.close();
-    await pool?.close().catch(() => undefined);
-    rmSync(tmp, { recursive: true, force: true });
-  };
+  let closing: Promise<void> | null = null;
+  // One closing, whoever asks (the abort and the interrupt cleanup both do): each caller waits until the folder is gone.
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      closed = true;
+      clearTimeout(timer);
+      for (const w of watchers) w.close();
+      try {
+        await server?.close();
+        await pool?.close().catch(() => undefined);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    })());
   try {
     const root = join(tmp, "page");
     const sources = await resolveInputs(o.inputs, o.format);
