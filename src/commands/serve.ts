@@ -29,6 +29,7 @@ export const SERVE_OPTIONS: OptionDefs<ServeCliOptions> = {
     required: false,
     description: `with --once: where the page goes, as for \`georeplay page -o\` (${PAGE_OPTIONS.out.description})`,
   },
+  jobs: { ...PAGE_OPTIONS.jobs, description: "threads rendering views (the first page as `page` does; the live episodes: default one per core)" },
   port: {
     flags: "--port <n>",
     description: "port to listen on (0: any free port; the URL is printed on stderr)",

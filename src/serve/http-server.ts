@@ -89,6 +89,8 @@ export async function startPageServer(opts: { root: string; events: EventLog; ho
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     if (req.method === "HEAD") return void res.end();
     res.write("retry: 1000\n\n");
+    // A cursor from the future is another server's (serve restarted on this port): that page must load this one's.
+    if (Number.isSafeInteger(from) && from > opts.events.lastId) res.write("event: restart\ndata: {}\n\n");
     for (const e of opts.events.after(Number.isSafeInteger(from) ? from : 0)) res.write(sseFrame(e));
     const off = opts.events.subscribe((e) => res.write(sseFrame(e)));
     streams.add(res);

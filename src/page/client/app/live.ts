@@ -52,6 +52,8 @@ export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => numbe
     }
     render(writer === "stopped" ? "live · writer stopped" : "live");
   });
+  // The server was restarted: its page is built anew, and this one's rows and cursor are another server's.
+  es.addEventListener("restart", () => location.reload());
   es.addEventListener("writer", (ev) => {
     const w = JSON.parse((ev as MessageEvent<string>).data) as WriterEvent;
     writer = w.stopped ? "stopped" : "writing";
