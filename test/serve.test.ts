@@ -181,6 +181,26 @@ describe("georeplay serve: once, bad input, Ctrl-C", () => {
     expect(missing.stderr).not.toMatch(/\bat .*\.js:\d+/);
   });
 
+  it("waits for the first episode of a run that has none yet", async () => {
+    const fresh = join(dir, "fresh", "episodes.jsonl");
+    mkdirSync(join(dir, "fresh"), { recursive: true });
+    writeFileSync(fresh, "");
+    const later = setTimeout(() => appendFileSync(fresh, episodeLine(2, "first-a") + episodeLine(3, "first-b").slice(0, 100)), 2500);
+    const s = await startServe(dir, [fresh], [], "fresh");
+    clearTimeout(later);
+    expect(s.stderr()).toMatch(/waiting for the first episode in .*episodes\.jsonl/);
+    const page = await browser.newPage();
+    await page.goto(s.url);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+    // The half line written with the first is the writer's until its newline.
+    expect(await rowIds(page)).toEqual(["first-a"]);
+    appendFileSync(fresh, episodeLine(3, "first-b").slice(100));
+    await page.waitForFunction(() => document.querySelectorAll("#gr-rows tr[data-id]").length === 2, undefined, { timeout: 3000 });
+    await page.close();
+    s.proc.kill("SIGINT");
+    expect(await s.exit).toBe(130);
+  });
+
   it("exits 130 on SIGINT and leaves nothing in its temp folder", async () => {
     const s = await startServe(dir, [join(MIXED, "episodes.jsonl")], [], "sigint");
     expect(readdirSync(s.tmp).length).toBeGreaterThan(0);

@@ -65,8 +65,8 @@ export function registerServe(program: Command): void {
         "What a writer does to its files is not an error: a half-written last line waits for its\n" +
         "newline; a truncated or replaced file is read again (episodes already shown are not repeated);\n" +
         "a line that is not JSON is reported once, on stderr and in the page, and the rest goes on.\n" +
-        "Board pages (sweep folders) are served as built, not yet updated live. The served page has\n" +
-        "no video player (use `georeplay page` for it).\n\n" +
+        "Started before the run's first episode, it waits for it. Board pages (sweep folders) are\n" +
+        "served as built, not yet updated live. The served page has no video player (`georeplay page`).\n\n" +
         "Only its own files are served, read-only (GET/HEAD), to requests whose Host is this server\n" +
         "(DNS rebinding is refused), with the page's strict Content-Security-Policy plus\n" +
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +

@@ -15,6 +15,7 @@ import { createPool, type JobPool } from "../../replay/verify/pool.ts";
 import { defaultJobs, SMALL_RUN_BYTES } from "../../replay/verify/jobs.ts";
 import { openPanoDir } from "../../replay/panos/store.ts";
 import { buildPage } from "../page/build.ts";
+import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
 import { EventLog } from "./event-log.ts";
@@ -95,6 +96,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     })());
   try {
     const root = join(tmp, "page");
+    await firstLines(o.inputs, o.pollMs, o.signal, o.say);
     const sources = await resolveInputs(o.inputs, o.format);
     const { build, starts } = snapshot(o.inputs, sources, join(tmp, "snap"));
     const built = await buildPage({
