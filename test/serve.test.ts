@@ -9,11 +9,11 @@
  * --once writes what `page` writes; Ctrl-C exits 130 leaving nothing.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { MIXED, runCli } from "./helpers.ts";
+import { FIXTURES, MIXED, runCli } from "./helpers.ts";
 import { CHROMIUM_ARGS, common, episodeLine, LINES, raw, sse, startServe, until, type Served } from "./serve-helpers.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-test-${process.pid}`);
@@ -163,6 +163,52 @@ describe("georeplay serve: a live page", () => {
     expect((await raw(p, "/", { host: "127.0.0.1:1" })).status).toBe(403);
     expect((await raw(p, "/", { host: `localhost:${p}` })).status).toBe(200);
     for (const method of ["POST", "PUT", "DELETE"]) expect((await raw(p, "/", { method })).status).toBe(405);
+  });
+});
+
+describe("georeplay serve: training runs and example rollouts", () => {
+  it("follows a training run's rollouts: appended rollouts keep the ids `page` gives them", async () => {
+    const lines = readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
+    const file = join(dir, "train", "train-rollouts.jsonl");
+    mkdirSync(join(dir, "train"), { recursive: true });
+    writeFileSync(file, lines.slice(0, 5).join("\n") + "\n");
+    const s = await startServe(dir, [file], [], "train");
+    const stream = sse(s.port);
+    await stream.opened;
+    appendFileSync(file, lines.slice(5, 8).join("\n") + "\n");
+    const rows = () => stream.events.flatMap((e) => (e.data.rows ?? []) as { id: string; format?: string }[]);
+    await until(() => rows().length === 3, 10_000, "the appended rollouts");
+    expect(rows().map((r) => [r.id, r.format])).toEqual([6, 7, 8].map((n) => [`train-rollouts-L${n}`, "train"]));
+    stream.close();
+    s.proc.kill("SIGINT");
+    expect(await s.exit).toBe(130);
+  });
+
+  it("follows an example-rollout folder, its recorded images included", async () => {
+    const folder = join(dir, "example");
+    cpSync(join(FIXTURES, "example-rollout"), folder, { recursive: true });
+    const lines = readFileSync(join(folder, "trace.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim());
+    writeFileSync(join(folder, "trace.jsonl"), lines[0] + "\n");
+    const s = await startServe(dir, [folder], [], "example");
+    const stream = sse(s.port);
+    await stream.opened;
+    appendFileSync(join(folder, "trace.jsonl"), lines[1] + "\n");
+    await until(() => stream.events.some((e) => (e.data.rows ?? []).length > 0), 10_000, "the appended rollout");
+    const e = stream.events.find((x) => (x.data.rows ?? []).length > 0)!.data as unknown as {
+      rows: { flags: string[] }[];
+      images: string[];
+      problems: string[];
+    };
+    expect(e.problems).toEqual([]);
+    expect(e.rows[0].flags).not.toContain("view-error");
+    for (const img of e.images) expect((await raw(s.port, `/${img}`)).status).toBe(200);
+    stream.close();
+    s.proc.kill("SIGINT");
+    expect(await s.exit).toBe(130);
   });
 });
 

@@ -7,8 +7,8 @@
  * as the folder form of `page` writes them. Episodes already on the page
  * (by id) are skipped, so a re-read file never shows one twice.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
 import type { JobPool } from "../../replay/verify/pool.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
@@ -54,7 +54,7 @@ export class LiveEpisodes {
   private imageCount: number;
   private batch: number;
   private readonly said = new Set<string>();
-  private scratchN = 0;
+  private readonly dirs = new Map<string, string>();
 
   constructor(private readonly o: LiveEpisodesOptions) {
     this.ids = new Set(o.ids);
@@ -69,9 +69,7 @@ export class LiveEpisodes {
     const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [] };
     if (!lines.some((l) => l.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))) return out;
     // Blank lines before the first keep the scratch copy's line numbers the original's (readJsonl counts every line).
-    const dir = join(this.o.scratch, String(this.scratchN++ % 4));
-    mkdirSync(dir, { recursive: true });
-    const copy = join(dir, basename(input.file));
+    const copy = join(this.dirFor(input), basename(input.file));
     const parts: Buffer[] = [Buffer.alloc(lines[0].line - 1, 0x0a)];
     for (const l of lines) parts.push(l.bytes, Buffer.from("\n"));
     writeFileSync(copy, Buffer.concat(parts));
@@ -105,6 +103,23 @@ export class LiveEpisodes {
     for (const p of fresh) this.ids.add(p.id);
     for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH)));
     return out;
+  }
+
+  /**
+   * The scratch folder of an input's copies, one per input (polls never overlap). An example
+   * rollout's trace names its images relative to its folder: its scratch folder links to them.
+   */
+  private dirFor(input: LiveInput): string {
+    let dir = this.dirs.get(input.file);
+    if (dir) return dir;
+    dir = join(this.o.scratch, String(this.dirs.size));
+    mkdirSync(dir, { recursive: true });
+    if (input.format === "example") {
+      const home = dirname(input.file);
+      for (const name of readdirSync(home)) if (name !== basename(input.file)) symlinkSync(resolve(home, name), join(dir, name));
+    }
+    this.dirs.set(input.file, dir);
+    return dir;
   }
 
   /** The image table index of a view, writing its file the first time. */
