@@ -104,7 +104,8 @@ describe("markLive", () => {
     const html = `<head><meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; base-uri &#39;none&#39;">\n<title>x</title>`;
     const out = markLive(html);
     expect(out).toContain(`content="default-src &#39;none&#39;; base-uri &#39;none&#39;; connect-src &#39;self&#39;">`);
-    expect(out).toContain('<meta name="georeplay-live" content="events">');
+    expect(out).toContain('<meta name="georeplay-live" content="serve">');
+    expect(markLive(html, 'a"><script>')).toContain('<meta name="georeplay-live" content="ascript">');
     expect(() => markLive("<head></head>")).toThrow();
   });
 });

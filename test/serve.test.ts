@@ -138,6 +138,29 @@ describe("georeplay serve: a live page", () => {
     }
   });
 
+  it("keeps 20 tabs of one browser live (one stream shared; a browser allows 6 connections to a server)", async () => {
+    const context = await browser.newContext();
+    const pages: Page[] = [];
+    for (let i = 0; i < 20; i++) {
+      const page = await context.newPage();
+      await page.goto(served.url, { timeout: 10_000 });
+      await page.waitForFunction(() => document.getElementById("gr-live")?.dataset.state?.startsWith("live"), undefined, { timeout: 10_000 });
+      pages.push(page);
+    }
+    appendFileSync(run, episodeLine(5, "live-twenty"));
+    for (const page of pages)
+      await page.waitForFunction(() => document.querySelector('#gr-rows tr[data-id="live-twenty"]') !== null, undefined, { timeout: 10_000 });
+    // The tab that held the stream closes: another one takes it over and misses nothing.
+    await pages.shift()!.close();
+    appendFileSync(run, episodeLine(2, "live-after-leader"));
+    for (const page of pages) {
+      await page.waitForFunction(() => document.querySelector('#gr-rows tr[data-id="live-after-leader"]') !== null, undefined, { timeout: 10_000 });
+      const ids = await rowIds(page);
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+    await context.close();
+  });
+
   it("tells the page when the writer has stopped", async () => {
     const page = await browser.newPage();
     await page.goto(served.url);

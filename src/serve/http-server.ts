@@ -84,14 +84,19 @@ export async function startPageServer(opts: { root: string; events: EventLog; ho
   }
 
   function stream(req: IncomingMessage, res: ServerResponse): void {
+    // The cursor: the browser's Last-Event-ID on a reconnect, else ?after=N (a tab taking over the stream, a catch-up).
+    const query = new URL(req.url ?? "/", "http://x").searchParams;
     const header = req.headers["last-event-id"];
-    const from = Number(Array.isArray(header) ? header[0] : (header ?? 0));
+    const text = Array.isArray(header) ? header[0] : (header ?? query.get("after") ?? "0");
+    const from = /^\d{1,15}$/.test(text) ? Number(text) : 0;
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
     if (req.method === "HEAD") return void res.end();
     res.write("retry: 1000\n\n");
     // A cursor from the future is another server's (serve restarted on this port): that page must load this one's.
-    if (Number.isSafeInteger(from) && from > opts.events.lastId) res.write("event: restart\ndata: {}\n\n");
-    for (const e of opts.events.after(Number.isSafeInteger(from) ? from : 0)) res.write(sseFrame(e));
+    if (from > opts.events.lastId) res.write("event: restart\ndata: {}\n\n");
+    for (const e of opts.events.after(from)) res.write(sseFrame(e));
+    // ?once=1: what was missed, then the end (a tab that follows another tab's stream holds no connection).
+    if (query.get("once") === "1") return void res.end();
     const off = opts.events.subscribe((e) => res.write(sseFrame(e)));
     streams.add(res);
     req.socket.setTimeout(0);

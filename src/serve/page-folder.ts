@@ -7,16 +7,18 @@
  * event stream needs.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { RunRow } from "../page/output/run-batches.ts";
 
-export const LIVE_META = '<meta name="georeplay-live" content="events">';
+/** The live mark; `server` names this server's run of the page (tabs of one server share one stream). */
+export const liveMeta = (server: string): string => `<meta name="georeplay-live" content="${server.replace(/[^A-Za-z0-9-]/g, "")}">`;
 
 /** index.html with the live mark and `connect-src 'self'` added to its policy (pure). */
-export function markLive(html: string): string {
+export function markLive(html: string, server = "serve"): string {
   const csp = /(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(">)/;
   if (!csp.test(html)) throw new Error("the built page has no Content-Security-Policy to extend");
-  return html.replace(csp, (_m, a: string, policy: string, b: string) => `${a}${policy}; connect-src &#39;self&#39;${b}\n${LIVE_META}`);
+  return html.replace(csp, (_m, a: string, policy: string, b: string) => `${a}${policy}; connect-src &#39;self&#39;${b}\n${liveMeta(server)}`);
 }
 
 /** The JSON text of the page's `<script type="application/json" id=...>` element, if any (pure). */
@@ -39,7 +41,7 @@ export interface BuiltPage {
 export function openBuiltPage(root: string): BuiltPage {
   const file = join(root, "index.html");
   const html = readFileSync(file, "utf8");
-  writeFileSync(file, markLive(html));
+  writeFileSync(file, markLive(html, randomUUID()));
   const rows = JSON.parse(jsonElement(html, "gr-episodes") ?? "[]") as RunRow[];
   const images = JSON.parse(jsonElement(html, "gr-images") ?? "[]") as string[];
   const batches = readdirSync(join(root, "data")).filter((f) => /^episodes-\d+\.js$/.test(f)).length;

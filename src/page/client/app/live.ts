@@ -18,6 +18,36 @@ const clock = (iso: string): string => {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString("en-GB", { hour12: false });
 };
 
+/** An event as the stream carries it. */
+interface Wire {
+  id: number;
+  type: string;
+  data: string;
+}
+
+const TYPES = ["episodes", "writer", "restart"];
+
+/** The events of a finite event-stream response (a catch-up), in order. */
+export function parseFrames(text: string): Wire[] {
+  const out: Wire[] = [];
+  for (const frame of text.split("\n\n")) {
+    const f: Record<string, string> = {};
+    for (const line of frame.split("\n")) {
+      const at = line.indexOf(":");
+      if (at > 0) f[line.slice(0, at)] = line.slice(at + 1).replace(/^ /, "");
+    }
+    if (f.event && f.data !== undefined) out.push({ id: Number(f.id ?? 0), type: f.event, data: f.data });
+  }
+  return out;
+}
+
+/**
+ * Tabs of one served page share one stream: a browser keeps at most 6 connections to a server
+ * (HTTP/1.1), so 20 tabs each holding an EventSource would leave the 7th unable to load. The tab
+ * holding the Web Lock follows the stream and passes each event to the others (BroadcastChannel);
+ * the others catch up with short requests (?once=1) when they open or see a gap, and one of them
+ * takes the lock over when that tab closes. Without those APIs each tab follows its own stream.
+ */
 export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => number): void {
   const header = doc.querySelector("header.top") ?? doc.body;
   const mark = doc.createElement("p");
@@ -29,34 +59,78 @@ export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => numbe
   header.append(mark, problems);
   let added = 0;
   let last: string | null = null;
-  let writer = "writing";
-  const render = (state: string) => {
-    mark.dataset.state = state;
+  let stopped = false;
+  const render = (state = "live") => {
+    const shown = state === "live" && stopped ? "live · writer stopped" : state;
+    mark.dataset.state = shown;
     mark.dataset.added = String(added);
-    mark.textContent = `● ${state}${added ? ` · ${added} new episode(s)` : ""}${last ? ` · last at ${clock(last)}` : ""}`;
+    mark.textContent = `● ${shown}${added ? ` · ${added} new episode(s)` : ""}${last ? ` · last at ${clock(last)}` : ""}`;
   };
   render("connecting…");
-  const es = new EventSource("events");
-  es.addEventListener("open", () => render(writer === "stopped" ? "live · writer stopped" : "live"));
-  es.addEventListener("error", () => render("reconnecting…"));
-  es.addEventListener("episodes", (ev) => {
-    const e = JSON.parse((ev as MessageEvent<string>).data) as EpisodesEvent;
-    const n = onEpisodes(e);
-    added += n;
-    if (n) last = e.at;
-    for (const p of e.problems) {
-      const li = doc.createElement("li");
-      li.textContent = p;
-      problems.appendChild(li);
-      problems.hidden = false;
+
+  const handle = (w: Wire) => {
+    if (w.type === "episodes") {
+      const e = JSON.parse(w.data) as EpisodesEvent;
+      const n = onEpisodes(e);
+      added += n;
+      if (n) last = e.at;
+      for (const p of e.problems) {
+        const li = doc.createElement("li");
+        li.textContent = p;
+        problems.appendChild(li);
+        problems.hidden = false;
+      }
+    } else if (w.type === "writer") stopped = (JSON.parse(w.data) as WriterEvent).stopped;
+    render();
+  };
+
+  // Events are applied once each, in order: `seen` is the cursor; a gap is filled from the server first.
+  let seen = 0;
+  let wanted = 0;
+  let catching: Promise<void> | null = null;
+  const catchUp = (): Promise<void> =>
+    (catching ??= fetch(`events?after=${seen}&once=1`, { cache: "no-store" })
+      .then((r) => r.text())
+      .then((t) => parseFrames(t).forEach(take))
+      .catch(() => render("reconnecting…"))
+      .finally(() => {
+        catching = null;
+        if (wanted > seen) void catchUp();
+      }));
+  const take = (w: Wire) => {
+    // The server was restarted: its page is built anew, and this one's rows and cursor are another server's.
+    if (w.type === "restart") return location.reload();
+    if (w.id <= seen) return;
+    if (w.id > seen + 1) {
+      wanted = Math.max(wanted, w.id);
+      return void catchUp();
     }
-    render(writer === "stopped" ? "live · writer stopped" : "live");
-  });
-  // The server was restarted: its page is built anew, and this one's rows and cursor are another server's.
-  es.addEventListener("restart", () => location.reload());
-  es.addEventListener("writer", (ev) => {
-    const w = JSON.parse((ev as MessageEvent<string>).data) as WriterEvent;
-    writer = w.stopped ? "stopped" : "writing";
-    render(w.stopped ? "live · writer stopped" : "live");
-  });
+    seen = w.id;
+    handle(w);
+  };
+
+  const server = doc.querySelector('meta[name="georeplay-live"]')?.getAttribute("content") ?? "";
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel(`georeplay-live-${server}`) : null;
+  const follow = () => {
+    const es = new EventSource(`events?after=${seen}`);
+    for (const type of TYPES)
+      es.addEventListener(type, (ev) => {
+        const m = ev as MessageEvent<string>;
+        const w = { id: Number(m.lastEventId), type, data: m.data };
+        take(w);
+        channel?.postMessage(w);
+      });
+    es.addEventListener("open", () => render());
+    es.addEventListener("error", () => render("reconnecting…"));
+  };
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  if (channel && locks) {
+    channel.onmessage = (m: MessageEvent<Wire>) => take(m.data);
+    void catchUp().then(() => render());
+    // Held until the tab closes; then the next waiting tab follows the stream from its own cursor.
+    void locks.request(`georeplay-live-${server}`, () => {
+      follow();
+      return new Promise<never>(() => {});
+    });
+  } else follow();
 }
