@@ -55,6 +55,9 @@ interface Followed {
   input: LiveInput;
 }
 
+/** Lines verified per event at most (a few seconds of a training step's appends). */
+const LINES_PER_EVENT = 512;
+
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** Copies each followed input's complete lines under `snap` (same names, so the page names them the same); returns the inputs to build from. */
@@ -162,10 +165,12 @@ export async function serve(o: ServeOptions): Promise<Serving> {
           const r = f.tail.poll();
           if (r.grew) lastGrowth = Date.now();
           if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
-          if (!r.lines.length) continue;
-          const b = await live.add(f.input, r.lines);
-          for (const p of b.problems) o.say(`warning: ${p}`);
-          if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+          // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
+          for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT) {
+            const b = await live.add(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
+            for (const p of b.problems) o.say(`warning: ${p}`);
+            if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+          }
         }
         const idle = Date.now() - lastGrowth > o.idleS * 1000;
         if (idle !== stopped) {
