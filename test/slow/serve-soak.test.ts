@@ -62,7 +62,10 @@ describe("georeplay serve: a soak at 128 episodes a second", () => {
     }
     const ids = () => stream.events.flatMap((e) => e.data.rows ?? []).map((r) => r.id);
     // Kept up with: the last episode arrives within a few seconds of being written.
-    await until(() => ids().length >= total, 15_000, "every episode on the event stream");
+    const writtenAt = Date.now();
+    await until(() => ids().length >= total, 15_000, "every episode on the event stream").catch((e: Error) => {
+      throw new Error(`${e.message}: ${ids().length} of ${total} arrived within 15 s of the last write (${Math.round((Date.now() - writtenAt) / 1000)} s)`);
+    });
     const end = rss(served.proc.pid!);
     const got = ids();
     expect(got.length).toBe(total);
