@@ -61,6 +61,20 @@ describe("georeplay serve: a live page", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(await page.evaluate(() => location.hash)).toBe(opened);
     expect(await page.$eval("#gr-live", (e) => e.textContent)).toMatch(/live · 2 new episode\(s\) · last at \d\d:\d\d:\d\d/);
+    // The header's count and the per-model summary are those of `page` over the file as it is now.
+    const built = join(dir, "now.html");
+    // (exit 1: the fixture holds views that do not match their hash; the page is written and badges them)
+    expect(runCli(["page", run, ...common, "-o", built]).stdout).toMatch(/^wrote /m);
+    const html = readFileSync(built, "utf8");
+    const want = await browser.newPage();
+    await want.setContent(html.replace(/<script[\s\S]*?<\/script>/g, ""));
+    const shown = async (p: Page) => ({
+      count: await p.$eval("#gr-episode-count", (e) => e.textContent),
+      summary: await p.$eval("section.summary table", (t) => (t as HTMLElement).innerText),
+    });
+    await page.waitForFunction((c) => document.getElementById("gr-episode-count")?.textContent === c, (await shown(want)).count, { timeout: 2000 });
+    expect(await shown(page)).toEqual(await shown(want));
+    await want.close();
     // A new episode opens with its turns (its details are a new data file) and its views (new view files).
     await page.click('#gr-rows tr[data-id="live-b"]');
     await page.waitForFunction(() => document.querySelector("#gr-detail")?.textContent?.includes("live-b"));
@@ -273,6 +287,9 @@ describe("georeplay serve: once, bad input, Ctrl-C", () => {
   it("exits 130 on SIGINT and leaves nothing in its temp folder", async () => {
     const s = await startServe(dir, [join(MIXED, "episodes.jsonl")], [], "sigint");
     expect(readdirSync(s.tmp).length).toBeGreaterThan(0);
+    // The server runs in a child with glibc's malloc arenas capped; the signal goes through to it.
+    const [child] = readFileSync(`/proc/${s.proc.pid}/task/${s.proc.pid}/children`, "utf8").trim().split(/\s+/);
+    expect(readFileSync(`/proc/${child}/environ`, "utf8").split("\0")).toContain("MALLOC_ARENA_MAX=2");
     s.proc.kill("SIGINT");
     expect(await s.exit).toBe(130);
     expect(readdirSync(s.tmp)).toEqual([]);

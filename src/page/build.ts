@@ -188,6 +188,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       files: folder ? folder.files : 1,
       viewsEmbedded: images.count,
       viewsLeftOut: 0,
+      summaryOf: { stats, errored: errored.map((e) => e.model) },
     };
   } finally {
     cleanup();

@@ -4,6 +4,7 @@
  * (client/app/live.ts). Each event's data is one line of JSON.
  */
 import type { RunRow } from "./output/run-batches.ts";
+import type { Report } from "../../replay/board/report-schema.ts";
 
 /** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
 export interface EpisodesEvent {
@@ -13,6 +14,9 @@ export interface EpisodesEvent {
   images: string[];
   /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
   problems: string[];
+  /** The page header's count and its per-model summary table over every episode now (the page writer's own text and HTML). */
+  count: string;
+  summary: string;
   /** When the server read them (ISO 8601). */
   at: string;
 }
@@ -21,4 +25,20 @@ export interface EpisodesEvent {
 export interface WriterEvent {
   stopped: boolean;
   since: string;
+}
+
+/**
+ * `event: board`: a served board's report computed again over every complete line of its sweep
+ * (`georeplay report [--baseline]`'s numbers): the report section (#gr-board) as the page writes it,
+ * and the per-task numbers the client's per-task table renders from.
+ */
+export interface BoardEvent {
+  /** The #gr-board section, built by the page's own (escaping) writer: sections.ts. */
+  html: string;
+  tasks: Report["tasks"];
+  /** Episodes the report counts now. */
+  episodes: number;
+  /** Problems found in the new lines, each said once. */
+  problems: string[];
+  at: string;
 }

@@ -6,6 +6,7 @@ import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/ve
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";
+import type { EpisodeStats } from "./stats.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -60,6 +61,8 @@ export interface BuildPageResult {
   viewsLeftOut?: number;
   episodes: number;
   formats: { eval: number; train: number; example: number };
+  /** Run pages, once written: the small per-episode numbers of its header and summary table (`georeplay serve` adds to them). */
+  summaryOf?: { stats: EpisodeStats[]; errored: (string | null)[] };
   /** View turns re-rendered and checked. */
   views: number;
   /** Distinct images stored in the page. */

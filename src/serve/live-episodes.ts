@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { verifyRun } from "../../replay/verify/verify.ts";
+import { verifyRun, type ErroredEpisodeInfo, type VerifiedEpisode } from "../../replay/verify/verify.ts";
 import type { JobPool } from "../../replay/verify/pool.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
@@ -20,9 +20,18 @@ import { scriptJson } from "../page/escape.ts";
 import { dataScript, viewFileName } from "../page/output/folder.ts";
 import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
 import type { EpisodesEvent } from "../page/live-events.ts";
+import { summariseRun, type EpisodeStats } from "../page/stats.ts";
+import { episodeCount, summaryTable } from "../page/view/template.ts";
 
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
+
+/** A verified episode's page form and its numbers for the header and summary. */
+interface Shown {
+  page: PageEpisode;
+  stats: EpisodeStats | null;
+  model: string | null;
+}
 
 export interface LiveInput {
   /** The file as given or found (its name shows in the page). */
@@ -45,6 +54,9 @@ export interface LiveEpisodesOptions {
   ids: Iterable<string>;
   images: readonly string[];
   batches: number;
+  /** The built page's header and summary numbers, which the live episodes add to. */
+  summaryOf: { stats: EpisodeStats[]; errored: (string | null)[] };
+  formats: Record<"eval" | "train" | "example", number>;
   signal?: AbortSignal;
 }
 
@@ -66,16 +78,56 @@ export class LiveEpisodes {
 
   /** Verifies consecutive complete lines of one input and writes what the page needs to show them. */
   async add(input: LiveInput, lines: CompleteLine[]): Promise<LiveBatch> {
-    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [] };
-    if (!lines.some((l) => l.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))) return out;
+    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [], count: "", summary: "" };
+    const pages: Shown[] = [];
+    const errored: Shown[] = [];
+    out.problems = await this.verify(input, lines, {
+      onErrored: (e, where) => {
+        const page = { ...erroredPageEpisode(e, this.o.inputs), source: where };
+        errored.push({ page, stats: null, model: page.model });
+      },
+      onEpisode: async (v, where) => {
+        const { page, stats } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
+        pages.push({ page: { ...page, source: where }, stats, model: null });
+      },
+    });
+    const fresh = [...pages, ...errored].filter((p) => !this.ids.has(p.page.id));
+    for (const p of fresh) {
+      this.ids.add(p.page.id);
+      if (p.stats) this.o.summaryOf.stats.push(p.stats);
+      else this.o.summaryOf.errored.push(p.model);
+      this.o.formats[input.format]++;
+    }
+    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page)));
+    // The header's count and the summary table, as the page writer makes them, over every episode now.
+    const summary = summariseRun(this.o.summaryOf.stats, this.o.summaryOf.errored);
+    out.count = episodeCount({ formats: this.o.formats }, summary[summary.length - 1]);
+    out.summary = summaryTable(summary);
+    return out;
+  }
+
+  /** Verifies consecutive complete lines of one input, as `verify` does, and writes nothing (a board's lines: its report is computed apart). */
+  async check(input: LiveInput, lines: CompleteLine[]): Promise<string[]> {
+    return this.verify(input, lines, {});
+  }
+
+  /** verifyRun over a scratch copy of the lines (line numbers the original's); returns its problems not said before, naming the input. */
+  private async verify(
+    input: LiveInput,
+    lines: CompleteLine[],
+    on: {
+      onErrored?: (e: ErroredEpisodeInfo, where: string) => void;
+      onEpisode?: (v: VerifiedEpisode, where: string) => Promise<void>;
+    },
+  ): Promise<string[]> {
+    if (!lines.some((l) => l.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))) return [];
     // Blank lines before the first keep the scratch copy's line numbers the original's (readJsonl counts every line).
     const copy = join(this.dirFor(input), basename(input.file));
     const parts: Buffer[] = [Buffer.alloc(lines[0].line - 1, 0x0a)];
     for (const l of lines) parts.push(l.bytes, Buffer.from("\n"));
     writeFileSync(copy, Buffer.concat(parts));
     const where = (line: number) => `${sourceName(input.file, this.o.inputs)}:${line}`;
-    const pages: PageEpisode[] = [];
-    const errored: PageEpisode[] = [];
+    const { onEpisode, onErrored } = on;
     const report = await verifyRun({
       episodes: [copy],
       tasks: this.o.tasks,
@@ -83,26 +135,21 @@ export class LiveEpisodes {
       format: input.format,
       jobs: this.o.jobs,
       pool: input.format === "example" ? undefined : this.o.pool,
-      keepImages: true,
+      keepImages: onEpisode !== undefined,
       signal: this.o.signal,
-      onErrored: (e) => errored.push({ ...erroredPageEpisode(e, this.o.inputs), source: where(e.line) }),
-      onEpisode: async (v) => {
-        const { page } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
-        pages.push({ ...page, source: where(v.line) });
-      },
+      onErrored: onErrored && ((e) => onErrored(e, where(e.line))),
+      onEpisode: onEpisode && ((v) => onEpisode(v, where(v.line))),
     });
+    const problems: string[] = [];
     for (const p of [...report.errors, ...report.warnings]) {
       // Messages name the scratch copy: name the input instead.
       const text = p.message.split(copy).join(sourceName(input.file, this.o.inputs));
       const key = `${input.file}\n${text}`;
       if (this.said.has(key)) continue;
       this.said.add(key);
-      out.problems.push(text);
+      problems.push(text);
     }
-    const fresh = [...pages, ...errored].filter((p) => !this.ids.has(p.id));
-    for (const p of fresh) this.ids.add(p.id);
-    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH)));
-    return out;
+    return problems;
   }
 
   /**

@@ -19,8 +19,10 @@ import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
 import { EventLog } from "./event-log.ts";
+import { BoardMirror } from "./live-board.ts";
+import { isBoardInput } from "../page/board/input.ts";
 import { openBuiltPage } from "./page-folder.ts";
-import type { EpisodesEvent, WriterEvent } from "../page/live-events.ts";
+import type { BoardEvent, EpisodesEvent, WriterEvent } from "../page/live-events.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 
 export interface ServeOptions {
@@ -56,7 +58,7 @@ interface Followed {
 }
 
 /** Lines verified per event at most (a few seconds of a training step's appends). */
-const LINES_PER_EVENT = 512;
+const LINES_PER_EVENT = 128;
 
 const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 
@@ -101,7 +103,11 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const root = join(tmp, "page");
     await firstLines(o.inputs, o.pollMs, o.signal, o.say);
     const sources = await resolveInputs(o.inputs, o.format);
-    const { build, starts } = snapshot(o.inputs, sources, join(tmp, "snap"));
+    // A board is built from a mirror of its sweep (live-board.ts), which then follows the sweep's files.
+    const mirror = isBoardInput(sources) ? new BoardMirror(o.inputs, join(tmp, "snap")) : null;
+    const { build, starts } = mirror
+      ? { build: mirror.inputs, starts: new Map(sources.map((s) => [s.file, mirror.start(s.file)!])) }
+      : snapshot(o.inputs, sources, join(tmp, "snap"));
     const built = await buildPage({
       episodes: build,
       tasks: o.tasks,
@@ -123,10 +129,6 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     server = await startPageServer({ root, events, host: o.host, port: o.port });
     if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
 
-    if (page.board) {
-      o.say("a board page is served as built: its tables do not follow the sweep's files yet (restart serve to see new episodes)");
-      return { url: server.url, server, tmp, close };
-    }
     const needsReplay = sources.some((s) => s.format !== "example");
     const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
     if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
@@ -141,6 +143,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       ids: page.ids,
       images: page.images,
       batches: page.batches,
+      summaryOf: built.summaryOf ?? { stats: [], errored: [] },
+      formats: { ...built.formats },
       signal: o.signal,
     });
     const followed: Followed[] = sources.map((s) => {
@@ -152,6 +156,19 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     });
     rmSync(join(tmp, "scratch-start"), { force: true });
 
+    const board = page.board && mirror ? mirror : null;
+    /** A board's new shard files (a sweep's writer starts one per pass or shard): followed from their first line. */
+    const newShards = async () => {
+      if (!board) return;
+      const now = await resolveInputs(o.inputs, o.format).catch(() => []);
+      for (const s of now) {
+        if (followed.some((f) => f.input.file === s.file)) continue;
+        board.start(s.file, false);
+        followed.push({ tail: new FileTail(s.file), input: { file: s.file, format: "eval" } });
+      }
+    };
+
+    const reportSaid = new Set<string>();
     let lastGrowth = Date.now();
     let stopped = false;
     let polling = false;
@@ -161,15 +178,38 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       if (polling) return void (again = true);
       polling = true;
       try {
+        await newShards();
+        let boardGrew = false;
+        const boardProblems: string[] = [];
         for (const f of followed) {
           const r = f.tail.poll();
           if (r.grew) lastGrowth = Date.now();
           if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
+          if (board) {
+            // A board's lines are verified as `verify` does; its numbers are the report's over the mirror.
+            board.append(f.input.file, r.lines, r.restarted);
+            boardGrew ||= r.lines.length > 0 || r.restarted;
+            for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT)
+              boardProblems.push(...(await live.check(f.input, r.lines.slice(i, i + LINES_PER_EVENT))));
+            continue;
+          }
           // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
           for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT) {
             const b = await live.add(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
             for (const p of b.problems) o.say(`warning: ${p}`);
             if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+          }
+        }
+        if (board && (boardGrew || boardProblems.length) && !closed) {
+          for (const p of boardProblems) o.say(`warning: ${p}`);
+          try {
+            const report = await board.report(o.baseline, o.signal);
+            events.append("board", JSON.stringify({ ...report, problems: boardProblems, at: new Date().toISOString() } satisfies BoardEvent));
+          } catch (e) {
+            // The report cannot be read now (the page keeps the last numbers): said once per message.
+            const text = board.named((e as Error).message);
+            if (!reportSaid.has(text) && !o.signal.aborted) o.say(`warning: the board's report: ${text}`);
+            reportSaid.add(text);
           }
         }
         const idle = Date.now() - lastGrowth > o.idleS * 1000;

@@ -7,7 +7,7 @@
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { EpisodesEvent, WriterEvent } from "../../live-events.ts";
+import type { BoardEvent, EpisodesEvent, WriterEvent } from "../../live-events.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
@@ -25,7 +25,13 @@ interface Wire {
   data: string;
 }
 
-const TYPES = ["episodes", "writer", "restart"];
+const TYPES = ["episodes", "board", "writer", "restart"];
+
+/** What a page does with the stream's news: a run page adds episodes (returns how many were new), a board page takes its report anew. */
+export interface LiveHandlers {
+  episodes?: (e: EpisodesEvent) => number;
+  board?: (e: BoardEvent) => void;
+}
 
 /** The events of a finite event-stream response (a catch-up), in order. */
 export function parseFrames(text: string): Wire[] {
@@ -42,13 +48,27 @@ export function parseFrames(text: string): Wire[] {
 }
 
 /**
+ * The header's count (text) and the per-model summary table over every episode now. The table is the
+ * page writer's own HTML (view/template.ts, every text escaped), parsed inert: DOMParser runs nothing.
+ */
+function showCounts(doc: Document, e: EpisodesEvent): void {
+  const count = doc.getElementById("gr-episode-count");
+  if (count && e.count) count.textContent = e.count;
+  const box = doc.querySelector("section.summary");
+  if (!box || !e.summary) return;
+  const fresh = new DOMParser().parseFromString(e.summary, "text/html").body;
+  const heading = box.querySelector(":scope > h3");
+  box.replaceChildren(...(heading ? [heading] : []), ...Array.from(fresh.childNodes, (n) => doc.importNode(n, true)));
+}
+
+/**
  * Tabs of one served page share one stream: a browser keeps at most 6 connections to a server
  * (HTTP/1.1), so 20 tabs each holding an EventSource would leave the 7th unable to load. The tab
  * holding the Web Lock follows the stream and passes each event to the others (BroadcastChannel);
  * the others catch up with short requests (?once=1) when they open or see a gap, and one of them
  * takes the lock over when that tab closes. Without those APIs each tab follows its own stream.
  */
-export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => number): void {
+export function startLive(doc: Document, on: LiveHandlers): void {
   const header = doc.querySelector("header.top") ?? doc.body;
   const mark = doc.createElement("p");
   mark.id = "gr-live";
@@ -58,28 +78,42 @@ export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => numbe
   problems.hidden = true;
   header.append(mark, problems);
   let added = 0;
+  /** A board's episodes counted by its report (null on a run page). */
+  let counted: number | null = null;
   let last: string | null = null;
   let stopped = false;
   const render = (state = "live") => {
     const shown = state === "live" && stopped ? "live · writer stopped" : state;
     mark.dataset.state = shown;
     mark.dataset.added = String(added);
-    mark.textContent = `● ${shown}${added ? ` · ${added} new episode(s)` : ""}${last ? ` · last at ${clock(last)}` : ""}`;
+    if (counted !== null) mark.dataset.counted = String(counted);
+    const news = counted !== null ? ` · ${counted} episodes counted` : added ? ` · ${added} new episode(s)` : "";
+    mark.textContent = `● ${shown}${news}${last ? ` · last at ${clock(last)}` : ""}`;
   };
   render("connecting…");
 
+  const said = (list: readonly string[]) => {
+    for (const p of list) {
+      const li = doc.createElement("li");
+      li.textContent = p;
+      problems.appendChild(li);
+      problems.hidden = false;
+    }
+  };
   const handle = (w: Wire) => {
     if (w.type === "episodes") {
       const e = JSON.parse(w.data) as EpisodesEvent;
-      const n = onEpisodes(e);
+      const n = on.episodes?.(e) ?? 0;
+      showCounts(doc, e);
       added += n;
       if (n) last = e.at;
-      for (const p of e.problems) {
-        const li = doc.createElement("li");
-        li.textContent = p;
-        problems.appendChild(li);
-        problems.hidden = false;
-      }
+      said(e.problems);
+    } else if (w.type === "board") {
+      const e = JSON.parse(w.data) as BoardEvent;
+      on.board?.(e);
+      counted = e.episodes;
+      last = e.at;
+      said(e.problems);
     } else if (w.type === "writer") stopped = (JSON.parse(w.data) as WriterEvent).stopped;
     render();
   };

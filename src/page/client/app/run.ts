@@ -122,15 +122,17 @@ export function startRun(): void {
   }
   if (src.add && isLive(doc)) {
     const add = src.add;
-    startLive(doc, (e) => {
-      media.extend(e.imagesFrom, e.images);
-      const fresh = add(e.rows);
-      if (!fresh.length) return 0;
-      // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
-      const added = training ? withTrainFields(fresh, training) : fresh;
-      (rows as ListRow[]).push(...added);
-      list.grew(added);
-      return added.length;
+    startLive(doc, {
+      episodes: (e) => {
+        media.extend(e.imagesFrom, e.images);
+        const fresh = add(e.rows);
+        if (!fresh.length) return 0;
+        // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
+        const added = training ? withTrainFields(fresh, training) : fresh;
+        (rows as ListRow[]).push(...added);
+        list.grew(added);
+        return added.length;
+      },
     });
   }
   doc.documentElement.dataset.ready = "1";
