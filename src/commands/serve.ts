@@ -58,8 +58,9 @@ export function registerServe(program: Command): void {
       "Builds the folder form of `georeplay page` for the inputs (run, training run or board) into a\n" +
         "temp folder and serves it on http://127.0.0.1:PORT/ (the URL is printed on stderr). Lines\n" +
         "appended to the inputs' *.jsonl files are verified as `georeplay verify` does and pushed to every\n" +
-        "open page (server-sent events at /events): the episode list and its counts grow in place, the\n" +
-        "reader's place and open episode stay, and a live mark shows the last episode's time, and\n" +
+        "open page (server-sent events at /events): the episode list and its counts grow in place (on a\n" +
+        "training page the GRPO charts, steps and groups too), the reader's place and open episode or\n" +
+        "step stay, and a live mark shows the last episode's time, and\n" +
         "'writer stopped' when no input has grown for --idle seconds. A page that reconnects gets\n" +
         "exactly what it missed.\n\n" +
         "What a writer does to its files is not an error: a half-written last line waits for its\n" +

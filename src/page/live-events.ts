@@ -4,6 +4,7 @@
  * (client/app/live.ts). Each event's data is one line of JSON.
  */
 import type { RunRow } from "./output/run-batches.ts";
+import type { TrainingUpdate } from "./training.ts";
 
 /** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
 export interface EpisodesEvent {
@@ -21,4 +22,14 @@ export interface EpisodesEvent {
 export interface WriterEvent {
   stopped: boolean;
   since: string;
+}
+
+/**
+ * `event: training`: after new training rollouts, the steps they touched, each whole (its numbers and
+ * every group of it, recomputed from every rollout: an advantage can depend on the whole step), and
+ * the run's summary. The page replaces its steps and groups of those steps; it never gets the whole table.
+ */
+export interface TrainingEvent extends TrainingUpdate {
+  /** Rollouts without an outcome.reward since the last event (listed, in no group). */
+  unscored: string[];
 }

@@ -20,6 +20,7 @@ import { scriptJson } from "../page/escape.ts";
 import { dataScript, viewFileName } from "../page/output/folder.ts";
 import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
 import type { EpisodesEvent } from "../page/live-events.ts";
+import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
 
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
@@ -45,6 +46,8 @@ export interface LiveEpisodesOptions {
   ids: Iterable<string>;
   images: readonly string[];
   batches: number;
+  /** Each new training rollout shown (not one already on the page), for the training page's groups. */
+  onTraining?: (r: TrainingRollout) => void;
   signal?: AbortSignal;
 }
 
@@ -76,6 +79,7 @@ export class LiveEpisodes {
     const where = (line: number) => `${sourceName(input.file, this.o.inputs)}:${line}`;
     const pages: PageEpisode[] = [];
     const errored: PageEpisode[] = [];
+    const training = new Map<string, TrainingRollout>();
     const report = await verifyRun({
       episodes: [copy],
       tasks: this.o.tasks,
@@ -89,6 +93,9 @@ export class LiveEpisodes {
       onEpisode: async (v) => {
         const { page } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
         pages.push({ ...page, source: where(v.line) });
+        const r = trainingRolloutOf(v, page);
+        // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
+        if (r) training.set(page.id, { ...r, file: input.file });
       },
     });
     for (const p of [...report.errors, ...report.warnings]) {
@@ -100,7 +107,11 @@ export class LiveEpisodes {
       out.problems.push(text);
     }
     const fresh = [...pages, ...errored].filter((p) => !this.ids.has(p.id));
-    for (const p of fresh) this.ids.add(p.id);
+    for (const p of fresh) {
+      this.ids.add(p.id);
+      const r = training.get(p.id);
+      if (r) this.o.onTraining?.(r);
+    }
     for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH)));
     return out;
   }

@@ -18,9 +18,11 @@ import { buildPage } from "../page/build.ts";
 import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
+import { LiveTraining } from "./live-training.ts";
+import { TrainingGroups } from "../page/training.ts";
 import { EventLog } from "./event-log.ts";
 import { openBuiltPage } from "./page-folder.ts";
-import type { EpisodesEvent, WriterEvent } from "../page/live-events.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 
 export interface ServeOptions {
@@ -102,6 +104,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     await firstLines(o.inputs, o.pollMs, o.signal, o.say);
     const sources = await resolveInputs(o.inputs, o.format);
     const { build, starts } = snapshot(o.inputs, sources, join(tmp, "snap"));
+    // The page's training rollouts, named by the inputs (not their copies), go on growing with the live ones.
+    const original = new Map(build.map((b, i) => [b, o.inputs[i]]));
+    const training = new TrainingGroups((f) => original.get(f) ?? f);
     const built = await buildPage({
       episodes: build,
       tasks: o.tasks,
@@ -115,6 +120,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
       jobs: o.jobs,
+      training,
       signal: o.signal,
     });
     for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
@@ -130,6 +136,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const needsReplay = sources.some((s) => s.format !== "example");
     const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
     if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
+    const liveTraining = new LiveTraining(training);
     const live = new LiveEpisodes({
       root,
       scratch: join(tmp, "scratch"),
@@ -141,6 +148,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       ids: page.ids,
       images: page.images,
       batches: page.batches,
+      onTraining: (r) => liveTraining.add(r),
       signal: o.signal,
     });
     const followed: Followed[] = sources.map((s) => {
@@ -170,6 +178,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
             const b = await live.add(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
             for (const p of b.problems) o.say(`warning: ${p}`);
             if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+            // After its rows: a page merging the groups already lists their rollouts.
+            const t = liveTraining.take();
+            if (t) events.append("training", JSON.stringify(t satisfies TrainingEvent));
           }
         }
         const idle = Date.now() - lastGrowth > o.idleS * 1000;

@@ -2,12 +2,13 @@
  * A page served by `georeplay serve` follows its run: the server marks it
  * (<meta name="georeplay-live">) and this opens its event stream
  * (EventSource, which resumes from the last event id it saw after a drop),
- * hands each batch of new episodes to the page, and keeps a live mark: the
+ * hands each batch of new episodes to the page (and, on a training page, the
+ * steps they touched: `training`), and keeps a live mark: the
  * time of the last episode, and "writer stopped" when the server says no
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { EpisodesEvent, WriterEvent } from "../../live-events.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
@@ -25,7 +26,15 @@ interface Wire {
   data: string;
 }
 
-const TYPES = ["episodes", "writer", "restart"];
+const TYPES = ["episodes", "training", "writer", "restart"];
+
+/** What the page does with the stream's events. */
+export interface LiveHandlers {
+  /** New episodes; returns how many it did not hold yet. */
+  episodes(e: EpisodesEvent): number;
+  /** A training page's touched steps (after the episodes event of their rollouts). */
+  training?(e: TrainingEvent): void;
+}
 
 /** The events of a finite event-stream response (a catch-up), in order. */
 export function parseFrames(text: string): Wire[] {
@@ -48,7 +57,7 @@ export function parseFrames(text: string): Wire[] {
  * the others catch up with short requests (?once=1) when they open or see a gap, and one of them
  * takes the lock over when that tab closes. Without those APIs each tab follows its own stream.
  */
-export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => number): void {
+export function startLive(doc: Document, on: LiveHandlers): void {
   const header = doc.querySelector("header.top") ?? doc.body;
   const mark = doc.createElement("p");
   mark.id = "gr-live";
@@ -71,7 +80,7 @@ export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => numbe
   const handle = (w: Wire) => {
     if (w.type === "episodes") {
       const e = JSON.parse(w.data) as EpisodesEvent;
-      const n = onEpisodes(e);
+      const n = on.episodes(e);
       added += n;
       if (n) last = e.at;
       for (const p of e.problems) {
@@ -80,7 +89,8 @@ export function startLive(doc: Document, onEpisodes: (e: EpisodesEvent) => numbe
         problems.appendChild(li);
         problems.hidden = false;
       }
-    } else if (w.type === "writer") stopped = (JSON.parse(w.data) as WriterEvent).stopped;
+    } else if (w.type === "training") on.training?.(JSON.parse(w.data) as TrainingEvent);
+    else if (w.type === "writer") stopped = (JSON.parse(w.data) as WriterEvent).stopped;
     render();
   };
 
