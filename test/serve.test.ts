@@ -61,7 +61,7 @@ describe("georeplay serve: a live page", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
     expect(await page.evaluate(() => location.hash)).toBe(opened);
     expect(await page.$eval("#gr-live", (e) => e.textContent)).toMatch(/live · 2 new episode\(s\) · last at \d\d:\d\d:\d\d/);
-    // The header's count and the per-model summary are those of `page` over the file as it is now.
+    // The header's facts (counts, views, how they verified) and the per-model summary are `page`'s over the file as it is now.
     const built = join(dir, "now.html");
     // (exit 1: the fixture holds views that do not match their hash; the page is written and badges them)
     expect(runCli(["page", run, ...common, "-o", built]).stdout).toMatch(/^wrote /m);
@@ -69,10 +69,10 @@ describe("georeplay serve: a live page", () => {
     const want = await browser.newPage();
     await want.setContent(html.replace(/<script[\s\S]*?<\/script>/g, ""));
     const shown = async (p: Page) => ({
-      count: await p.$eval("#gr-episode-count", (e) => e.textContent),
+      facts: await p.$eval("#gr-facts", (e) => e.textContent),
       summary: await p.$eval("section.summary table", (t) => (t as HTMLElement).innerText),
     });
-    await page.waitForFunction((c) => document.getElementById("gr-episode-count")?.textContent === c, (await shown(want)).count, { timeout: 2000 });
+    await page.waitForFunction((c) => document.getElementById("gr-facts")?.textContent === c, (await shown(want)).facts, { timeout: 2000 });
     expect(await shown(page)).toEqual(await shown(want));
     await want.close();
     // A new episode opens with its turns (its details are a new data file) and its views (new view files).

@@ -58,15 +58,18 @@ export function registerServe(program: Command): void {
       "Builds the folder form of `georeplay page` for the inputs (run, training run or board) into a\n" +
         "temp folder and serves it on http://127.0.0.1:PORT/ (the URL is printed on stderr). Lines\n" +
         "appended to the inputs' *.jsonl files are verified as `georeplay verify` does and pushed to every\n" +
-        "open page (server-sent events at /events): the episode list and its counts grow in place, the\n" +
-        "reader's place and open episode stay, and a live mark shows the last episode's time, and\n" +
+        "open page (server-sent events at /events): the episode list and its counts grow in place (on a\n" +
+        "training page the GRPO charts, steps and groups too), the reader's place and open episode or\n" +
+        "step stay, and a live mark shows the last episode's time, and\n" +
         "'writer stopped' when no input has grown for --idle seconds. A page that reconnects gets\n" +
         "exactly what it missed.\n\n" +
         "What a writer does to its files is not an error: a half-written last line waits for its\n" +
         "newline; a truncated or replaced file is read again (episodes already shown are not repeated);\n" +
         "a line that is not JSON is reported once, on stderr and in the page, and the rest goes on.\n" +
-        "Started before the run's first episode, it waits for it. Board pages (sweep folders) are\n" +
-        "served as built, not yet updated live. The served page has no video player (`georeplay page`).\n\n" +
+        "Started before the run's first episode, it waits for it. A board page (a sweep folder, with\n" +
+        "or without --baseline) follows its sweep: the report's tables, forest plot and per-task numbers\n" +
+        "are computed again over every complete line, as `georeplay report` does, and new shard files are\n" +
+        "followed. The served page has no video player (`georeplay page` has it).\n\n" +
         "Only its own files are served, read-only (GET/HEAD), to requests whose Host is this server\n" +
         "(DNS rebinding is refused), with the page's strict Content-Security-Policy plus\n" +
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +

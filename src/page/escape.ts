@@ -6,12 +6,7 @@
  */
 import { createHash } from "node:crypto";
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Text for HTML element content or a quoted attribute value. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
+export { escapeHtml } from "./escape-html.ts";
 
 /**
  * JSON that is safe inside a script element: `<`, `>`, `&` and the JS line

@@ -5,6 +5,7 @@
  */
 import type { RunRow } from "./output/run-batches.ts";
 import type { Report } from "../../replay/board/report-schema.ts";
+import type { TrainingUpdate } from "./training.ts";
 
 /** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
 export interface EpisodesEvent {
@@ -14,8 +15,8 @@ export interface EpisodesEvent {
   images: string[];
   /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
   problems: string[];
-  /** The page header's count and its per-model summary table over every episode now (the page writer's own text and HTML). */
-  count: string;
+  /** The header's line of facts and the per-model summary table over every episode now (the page writer's own HTML). */
+  facts: string;
   summary: string;
   /** When the server read them (ISO 8601). */
   at: string;
@@ -25,6 +26,16 @@ export interface EpisodesEvent {
 export interface WriterEvent {
   stopped: boolean;
   since: string;
+}
+
+/**
+ * `event: training`: after new training rollouts, the steps they touched, each whole (its numbers and
+ * every group of it, recomputed from every rollout: an advantage can depend on the whole step), and
+ * the run's summary. The page replaces its steps and groups of those steps; it never gets the whole table.
+ */
+export interface TrainingEvent extends TrainingUpdate {
+  /** Rollouts without an outcome.reward since the last event (listed, in no group). */
+  unscored: string[];
 }
 
 /**

@@ -7,6 +7,7 @@ import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";
 import type { EpisodeStats } from "./stats.ts";
+import type { TrainingGroups } from "./training.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -40,6 +41,8 @@ export interface BuildPageOptions {
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;
+  /** Where a run page collects its training rollouts (default: a new one); `serve` passes its own and goes on adding to it. */
+  training?: TrainingGroups;
   /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
   signal?: AbortSignal;
 }

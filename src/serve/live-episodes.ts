@@ -21,7 +21,8 @@ import { dataScript, viewFileName } from "../page/output/folder.ts";
 import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
 import type { EpisodesEvent } from "../page/live-events.ts";
 import { summariseRun, type EpisodeStats } from "../page/stats.ts";
-import { episodeCount, summaryTable } from "../page/view/template.ts";
+import { headerFacts, summaryTable, type HeaderInfo } from "../page/view/template.ts";
+import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
 
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
@@ -31,6 +32,10 @@ interface Shown {
   page: PageEpisode;
   stats: EpisodeStats | null;
   model: string | null;
+  /** View turns re-rendered. */
+  views: number;
+  /** A training rollout's place in its group (training runs). */
+  training?: TrainingRollout | null;
 }
 
 export interface LiveInput {
@@ -54,9 +59,10 @@ export interface LiveEpisodesOptions {
   ids: Iterable<string>;
   images: readonly string[];
   batches: number;
-  /** The built page's header and summary numbers, which the live episodes add to. */
-  summaryOf: { stats: EpisodeStats[]; errored: (string | null)[] };
-  formats: Record<"eval" | "train" | "example", number>;
+  /** The built page's header facts and summary numbers, which the live episodes add to. */
+  header: { info: HeaderInfo; stats: EpisodeStats[]; errored: (string | null)[] };
+  /** Each new training rollout shown (not one already on the page), for the training page's groups. */
+  onTraining?: (r: TrainingRollout) => void;
   signal?: AbortSignal;
 }
 
@@ -78,30 +84,42 @@ export class LiveEpisodes {
 
   /** Verifies consecutive complete lines of one input and writes what the page needs to show them. */
   async add(input: LiveInput, lines: CompleteLine[]): Promise<LiveBatch> {
-    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [], count: "", summary: "" };
+    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [], facts: "", summary: "" };
     const pages: Shown[] = [];
     const errored: Shown[] = [];
     out.problems = await this.verify(input, lines, {
       onErrored: (e, where) => {
         const page = { ...erroredPageEpisode(e, this.o.inputs), source: where };
-        errored.push({ page, stats: null, model: page.model });
+        errored.push({ page, stats: null, model: page.model, views: 0 });
       },
       onEpisode: async (v, where) => {
         const { page, stats } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
-        pages.push({ page: { ...page, source: where }, stats, model: null });
+        const r = trainingRolloutOf(v, page);
+        // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
+        pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
       },
     });
     const fresh = [...pages, ...errored].filter((p) => !this.ids.has(p.page.id));
+    const h = this.o.header;
     for (const p of fresh) {
       this.ids.add(p.page.id);
-      if (p.stats) this.o.summaryOf.stats.push(p.stats);
-      else this.o.summaryOf.errored.push(p.model);
-      this.o.formats[input.format]++;
+      if (p.stats) {
+        h.stats.push(p.stats);
+        h.info.checked += p.stats.match + p.stats.resolved + p.stats.mismatch;
+        h.info.match += p.stats.match;
+        h.info.resolved += p.stats.resolved;
+        h.info.mismatch += p.stats.mismatch;
+        h.info.recorded += p.stats.recorded ?? 0;
+      } else h.errored.push(p.model);
+      h.info.formats[input.format]++;
+      h.info.views += p.views;
+      if (p.training) this.o.onTraining?.(p.training);
     }
     for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page)));
-    // The header's count and the summary table, as the page writer makes them, over every episode now.
-    const summary = summariseRun(this.o.summaryOf.stats, this.o.summaryOf.errored);
-    out.count = episodeCount({ formats: this.o.formats }, summary[summary.length - 1]);
+    // The header's facts and the summary table, as the page writer makes them, over every episode now.
+    h.info.images = this.imageCount;
+    const summary = summariseRun(h.stats, h.errored);
+    out.facts = headerFacts(h.info, summary);
     out.summary = summaryTable(summary);
     return out;
   }

@@ -17,12 +17,15 @@ import { openPanoDir } from "../../replay/panos/store.ts";
 import { buildPage } from "../page/build.ts";
 import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
-import { LiveEpisodes, type LiveInput } from "./live-episodes.ts";
+import { LiveEpisodes, type LiveEpisodesOptions, type LiveInput } from "./live-episodes.ts";
+import type { BuildPageResult } from "../page/page-options.ts";
+import { LiveTraining } from "./live-training.ts";
+import { TrainingGroups } from "../page/training.ts";
 import { EventLog } from "./event-log.ts";
 import { BoardMirror } from "./live-board.ts";
 import { isBoardInput } from "../page/board/input.ts";
 import { openBuiltPage } from "./page-folder.ts";
-import type { BoardEvent, EpisodesEvent, WriterEvent } from "../page/live-events.ts";
+import type { BoardEvent, EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 
 export interface ServeOptions {
@@ -78,6 +81,18 @@ function snapshot(inputs: string[], sources: Source[], snap: string): { build: s
   return { build, starts };
 }
 
+/** The built page's header facts and summary numbers, for the live episodes to add to. */
+function headerOf(built: BuildPageResult): LiveEpisodesOptions["header"] {
+  const stats = built.summaryOf?.stats ?? [];
+  const { views, images, checked, match, resolved, mismatch } = built;
+  const recorded = stats.reduce((n, s) => n + (s.recorded ?? 0), 0);
+  return {
+    info: { formats: { ...built.formats }, views, images, checked, match, resolved, mismatch, recorded },
+    stats,
+    errored: built.summaryOf?.errored ?? [],
+  };
+}
+
 export async function serve(o: ServeOptions): Promise<Serving> {
   const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
   let pool: JobPool | undefined;
@@ -108,6 +123,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const { build, starts } = mirror
       ? { build: mirror.inputs, starts: new Map(sources.map((s) => [s.file, mirror.start(s.file)!])) }
       : snapshot(o.inputs, sources, join(tmp, "snap"));
+    // The page's training rollouts, named by the inputs (not their copies), go on growing with the live ones.
+    const original = new Map(build.map((b, i) => [b, o.inputs[i]]));
+    const training = new TrainingGroups((f) => original.get(f) ?? f);
     const built = await buildPage({
       episodes: build,
       tasks: o.tasks,
@@ -121,6 +139,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
       jobs: o.jobs,
+      training,
       signal: o.signal,
     });
     for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
@@ -132,6 +151,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     const needsReplay = sources.some((s) => s.format !== "example");
     const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
     if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
+    const liveTraining = new LiveTraining(training);
     const live = new LiveEpisodes({
       root,
       scratch: join(tmp, "scratch"),
@@ -143,8 +163,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       ids: page.ids,
       images: page.images,
       batches: page.batches,
-      summaryOf: built.summaryOf ?? { stats: [], errored: [] },
-      formats: { ...built.formats },
+      header: headerOf(built),
+      onTraining: (r) => liveTraining.add(r),
       signal: o.signal,
     });
     const followed: Followed[] = sources.map((s) => {
@@ -198,6 +218,9 @@ export async function serve(o: ServeOptions): Promise<Serving> {
             const b = await live.add(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
             for (const p of b.problems) o.say(`warning: ${p}`);
             if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+            // After its rows: a page merging the groups already lists their rollouts.
+            const t = liveTraining.take();
+            if (t) events.append("training", JSON.stringify(t satisfies TrainingEvent));
           }
         }
         if (board && (boardGrew || boardProblems.length) && !closed) {

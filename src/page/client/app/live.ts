@@ -2,12 +2,13 @@
  * A page served by `georeplay serve` follows its run: the server marks it
  * (<meta name="georeplay-live">) and this opens its event stream
  * (EventSource, which resumes from the last event id it saw after a drop),
- * hands each batch of new episodes to the page, and keeps a live mark: the
+ * hands each batch of new episodes to the page (and, on a training page, the
+ * steps they touched: `training`), and keeps a live mark: the
  * time of the last episode, and "writer stopped" when the server says no
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { BoardEvent, EpisodesEvent, WriterEvent } from "../../live-events.ts";
+import type { BoardEvent, EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
@@ -25,12 +26,16 @@ interface Wire {
   data: string;
 }
 
-const TYPES = ["episodes", "board", "writer", "restart"];
+const TYPES = ["episodes", "training", "board", "writer", "restart"];
 
-/** What a page does with the stream's news: a run page adds episodes (returns how many were new), a board page takes its report anew. */
+/** What the page does with the stream's events. */
 export interface LiveHandlers {
-  episodes?: (e: EpisodesEvent) => number;
-  board?: (e: BoardEvent) => void;
+  /** New episodes (a run page); returns how many it did not hold yet. */
+  episodes?(e: EpisodesEvent): number;
+  /** A training page's touched steps (after the episodes event of their rollouts). */
+  training?(e: TrainingEvent): void;
+  /** A board page's report, anew. */
+  board?(e: BoardEvent): void;
 }
 
 /** The events of a finite event-stream response (a catch-up), in order. */
@@ -47,18 +52,18 @@ export function parseFrames(text: string): Wire[] {
   return out;
 }
 
-/**
- * The header's count (text) and the per-model summary table over every episode now. The table is the
- * page writer's own HTML (view/template.ts, every text escaped), parsed inert: DOMParser runs nothing.
- */
+/** Nodes of HTML the page writer made (view/template.ts, every text escaped), parsed inert: DOMParser runs nothing. */
+const parsed = (doc: Document, html: string): Node[] =>
+  Array.from(new DOMParser().parseFromString(html, "text/html").body.childNodes, (n) => doc.importNode(n, true));
+
+/** The header's facts (counts, views, how they verified) and the per-model summary table over every episode now. */
 function showCounts(doc: Document, e: EpisodesEvent): void {
-  const count = doc.getElementById("gr-episode-count");
-  if (count && e.count) count.textContent = e.count;
+  const facts = doc.getElementById("gr-facts");
+  if (facts && e.facts) facts.replaceChildren(...parsed(doc, e.facts));
   const box = doc.querySelector("section.summary");
   if (!box || !e.summary) return;
-  const fresh = new DOMParser().parseFromString(e.summary, "text/html").body;
   const heading = box.querySelector(":scope > h3");
-  box.replaceChildren(...(heading ? [heading] : []), ...Array.from(fresh.childNodes, (n) => doc.importNode(n, true)));
+  box.replaceChildren(...(heading ? [heading] : []), ...parsed(doc, e.summary));
 }
 
 /**
@@ -108,7 +113,8 @@ export function startLive(doc: Document, on: LiveHandlers): void {
       added += n;
       if (n) last = e.at;
       said(e.problems);
-    } else if (w.type === "board") {
+    } else if (w.type === "training") on.training?.(JSON.parse(w.data) as TrainingEvent);
+    else if (w.type === "board") {
       const e = JSON.parse(w.data) as BoardEvent;
       on.board?.(e);
       counted = e.episodes;

@@ -19,7 +19,7 @@ import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
 import type { TrainingData } from "../../training.ts";
-import { indexTraining, withTrainFields } from "../state/training.ts";
+import { indexTraining, trainFieldsOf, withTrainFields } from "../state/training.ts";
 import { TrainingView } from "./training/view.ts";
 import { groupLine } from "./training/group.ts";
 import { isLive, startLive } from "./live.ts";
@@ -130,8 +130,27 @@ export function startRun(): void {
         // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
         const added = training ? withTrainFields(fresh, training) : fresh;
         (rows as ListRow[]).push(...added);
+        steps?.addRows(added);
         list.grew(added);
         return added.length;
+      },
+      training: (e) => {
+        if (!training || !steps) return;
+        // The rows of the touched groups take their new numbers (the filter expression's advantage, ...)
+        // before the views redraw: the step view shows the groups the list's filters leave in.
+        steps.update(e, () => {
+          const touched = new Set(e.groups.flatMap((g) => g.episode_ids));
+          const changed: ListRow[] = [];
+          (rows as ListRow[]).forEach((r, i) => {
+            if (!touched.has(r.id)) return;
+            const row = { ...r, train: trainFieldsOf(training, r.id, r.train) };
+            (rows as ListRow[])[i] = row;
+            changed.push(row);
+          });
+          if (!changed.length) return;
+          steps.addRows(changed);
+          list.grew([]);
+        });
       },
     });
   }
