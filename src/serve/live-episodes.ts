@@ -27,6 +27,14 @@ import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
 
+/** A batch's lines verified, not yet on the page. */
+export interface VerifiedBatch {
+  input: LiveInput;
+  problems: string[];
+  episodes: { v: VerifiedEpisode; where: string }[];
+  errored: { e: ErroredEpisodeInfo; where: string }[];
+}
+
 /** A verified episode's page form and its numbers for the header and summary. */
 interface Shown {
   page: PageEpisode;
@@ -84,20 +92,36 @@ export class LiveEpisodes {
 
   /** Verifies consecutive complete lines of one input and writes what the page needs to show them. */
   async add(input: LiveInput, lines: CompleteLine[]): Promise<LiveBatch> {
-    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: [], facts: "", summary: "" };
+    return this.show(await this.verified(input, lines));
+  }
+
+  /**
+   * The first half of `add`: the lines verified (the worker threads' part), kept for `show`. serve
+   * verifies the next batch while this one is shown (the main thread's part), one verification at a time.
+   */
+  async verified(input: LiveInput, lines: CompleteLine[]): Promise<VerifiedBatch> {
+    const b: VerifiedBatch = { input, problems: [], episodes: [], errored: [] };
+    b.problems = await this.verify(input, lines, {
+      onErrored: (e, where) => void b.errored.push({ e, where }),
+      onEpisode: async (v, where) => void b.episodes.push({ v, where }),
+    });
+    return b;
+  }
+
+  /** The second half of `add`, in the order of the batches: pages, view files and data files written; the event's rows. */
+  async show(b: VerifiedBatch): Promise<LiveBatch> {
+    const { input } = b;
+    const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: b.problems, facts: "", summary: "" };
     const pages: Shown[] = [];
-    const errored: Shown[] = [];
-    out.problems = await this.verify(input, lines, {
-      onErrored: (e, where) => {
-        const page = { ...erroredPageEpisode(e, this.o.inputs), source: where };
-        errored.push({ page, stats: null, model: page.model, views: 0 });
-      },
-      onEpisode: async (v, where) => {
-        const { page, stats } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
-        const r = trainingRolloutOf(v, page);
-        // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
-        pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
-      },
+    for (const { v, where } of b.episodes) {
+      const { page, stats } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
+      const r = trainingRolloutOf(v, page);
+      // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
+      pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
+    }
+    const errored: Shown[] = b.errored.map(({ e, where }) => {
+      const page = { ...erroredPageEpisode(e, this.o.inputs), source: where };
+      return { page, stats: null, model: page.model, views: 0 };
     });
     const fresh = [...pages, ...errored].filter((p) => !this.ids.has(p.page.id));
     const h = this.o.header;

@@ -18,6 +18,7 @@ import { buildPage } from "../page/build.ts";
 import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveEpisodesOptions, type LiveInput } from "./live-episodes.ts";
+import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import type { BuildPageResult } from "../page/page-options.ts";
 import { LiveTraining } from "./live-training.ts";
 import { TrainingGroups } from "../page/training.ts";
@@ -214,8 +215,17 @@ export async function serve(o: ServeOptions): Promise<Serving> {
             continue;
           }
           // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
-          for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT) {
-            const b = await live.add(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
+          // Two stages: the next batch is verified (worker threads) while this one is shown (the main thread).
+          const batches: CompleteLine[][] = [];
+          for (let i = 0; i < r.lines.length; i += LINES_PER_EVENT) batches.push(r.lines.slice(i, i + LINES_PER_EVENT));
+          let next = batches.length ? live.verified(f.input, batches[0]) : null;
+          // A stop in the middle leaves the next verification to its abort: nobody awaits it.
+          void next?.catch(() => undefined);
+          for (let k = 0; k < batches.length && !closed; k++) {
+            const verified = await next!;
+            next = k + 1 < batches.length ? live.verified(f.input, batches[k + 1]) : null;
+            void next?.catch(() => undefined);
+            const b = await live.show(verified);
             for (const p of b.problems) o.say(`warning: ${p}`);
             if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
             // After its rows: a page merging the groups already lists their rollouts.
