@@ -18,6 +18,7 @@ const benches: [string, ...string[]][] = [
   ["board-player"],
   ["maps"],
   ["groups"],
+  ["serve"],
 ];
 let failed = 0;
 for (const [name, ...args] of benches) {

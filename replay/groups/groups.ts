@@ -49,9 +49,29 @@ export function groupKey(r: { run: string; step: number; split: string; index: n
   return r.groupId !== null ? `${r.run}\u0000${r.step}\u0000id\u0000${r.groupId}` : `${r.run}\u0000${r.step}\u0000task\u0000${r.split}\u0000${r.index}`;
 }
 
-/** Collects rollouts in any order; `report()` computes the groups. */
+/** A step's numbers and what the run's summary needs of its groups. */
+interface StepNumbers {
+  step: StepEntry;
+  /** Its groups' stds (groups of one left out). */
+  stds: number[];
+  /** Its groups of one rollout. */
+  singles: number;
+}
+
+const stepKey = (run: string, step: number) => `${run}\u0000${step}`;
+
+/**
+ * Collects rollouts in any order; `report()` computes the groups. A live page
+ * asks again as rollouts arrive: `step()` recomputes one step's groups (under
+ * scale_rewards batch an advantage depends on the whole step), `summary()` the
+ * run's numbers, recomputing only the steps added to since it was last asked.
+ */
 export class GroupCollector {
   private readonly groups = new Map<string, Group>();
+  /** Each step's groups, by stepKey. */
+  private readonly steps = new Map<string, Group[]>();
+  /** Each step's numbers as `summary()` last computed them (a step added to is dropped). */
+  private readonly numbers = new Map<string, StepNumbers>();
   private readonly files: string[] = [];
   private readonly fileIds = new Map<string, number>();
   rollouts = 0;
@@ -68,13 +88,51 @@ export class GroupCollector {
     if (!g) {
       g = { run: r.run, step: r.step, groupId: r.groupId, siblings: [] };
       this.groups.set(key, g);
+      const sk = stepKey(r.run, r.step);
+      const list = this.steps.get(sk);
+      if (list) list.push(g);
+      else this.steps.set(sk, [g]);
     }
     g.siblings.push({ reward: r.reward, file, line: r.line, split: r.split, index: r.index });
+    this.numbers.delete(stepKey(r.run, r.step));
     this.rollouts++;
   }
 
   report(mode: ScaleRewards = "group"): GroupsReport {
-    return buildReport([...this.groups.values()], this.files, this.rollouts, mode);
+    const rank = fileRanks(this.files);
+    const parts = this.stepKeys().map((k) => stepReport(this.steps.get(k)!, this.files, rank, mode));
+    return {
+      scale_rewards: mode,
+      reward: "outcome.reward",
+      rollouts: this.rollouts,
+      steps: parts.map((p) => p.numbers.step),
+      groups: parts.flatMap((p) => p.groups),
+      summary: summaryOf(parts.map((p) => p.numbers)),
+    };
+  }
+
+  /** One step's numbers and groups (ordered as `report()` orders them); null when it has no rollout. */
+  step(run: string, step: number, mode: ScaleRewards = "group"): { step: StepEntry; groups: GroupEntry[] } | null {
+    const groups = this.steps.get(stepKey(run, step));
+    if (!groups) return null;
+    const r = stepReport(groups, this.files, fileRanks(this.files), mode);
+    return { step: r.numbers.step, groups: r.groups };
+  }
+
+  /** The run's summary, as `report()` gives it. */
+  summary(): GroupsReport["summary"] {
+    const rank = fileRanks(this.files);
+    const all = this.stepKeys().map((k) => {
+      let n = this.numbers.get(k);
+      if (!n) this.numbers.set(k, (n = stepReport(this.steps.get(k)!, this.files, rank, "group").numbers));
+      return n;
+    });
+    return summaryOf(all);
+  }
+
+  /** The steps' keys sorted by run, then step. */
+  private stepKeys(): string[] {
+    return [...this.steps.entries()].sort(([, a], [, b]) => cmpStr(a[0].run, b[0].run) || a[0].step - b[0].step).map(([k]) => k);
   }
 }
 
@@ -85,94 +143,81 @@ export function computeGroups(rollouts: Iterable<RolloutNumbers>, mode: ScaleRew
   return c.report(mode);
 }
 
-function buildReport(groups: Group[], files: string[], rollouts: number, mode: ScaleRewards): GroupsReport {
-  // Rank of each file in the stable file order, so siblings sort by file, then line.
-  const fileRank = files.map((_, i) => i).sort((a, b) => compareFiles(files[a], files[b]));
+/** Each file's rank in the stable file order (siblings sort by file, then line). */
+function fileRanks(files: string[]): number[] {
   const rankOf = new Array<number>(files.length);
-  fileRank.forEach((f, r) => (rankOf[f] = r));
-  for (const g of groups) g.siblings.sort((a, b) => rankOf[a.file] - rankOf[b.file] || a.line - b.line);
+  files
+    .map((_, i) => i)
+    .sort((a, b) => compareFiles(files[a], files[b]))
+    .forEach((f, r) => (rankOf[f] = r));
+  return rankOf;
+}
+
+/** One step's groups (all of one run and step) as entries, sorted by task split, index, then group_id; and the step's numbers. */
+function stepReport(slice: Group[], files: string[], rankOf: number[], mode: ScaleRewards): { numbers: StepNumbers; groups: GroupEntry[] } {
+  for (const g of slice) g.siblings.sort((a, b) => rankOf[a.file] - rankOf[b.file] || a.line - b.line);
   const taskOf = (g: Group) => g.siblings[0];
-  groups.sort(
-    (a, b) =>
-      cmpStr(a.run, b.run) ||
-      a.step - b.step ||
-      cmpStr(taskOf(a).split, taskOf(b).split) ||
-      taskOf(a).index - taskOf(b).index ||
-      cmpStr(a.groupId ?? "", b.groupId ?? ""),
-  );
-
-  const steps: StepEntry[] = [];
+  slice.sort((a, b) => cmpStr(taskOf(a).split, taskOf(b).split) || taskOf(a).index - taskOf(b).index || cmpStr(a.groupId ?? "", b.groupId ?? ""));
+  const stepRewards = slice.flatMap((g) => g.siblings.map((s) => s.reward));
+  const batchStd = sampleStd(stepRewards);
+  const stds: number[] = [];
   const entries: GroupEntry[] = [];
-  const allStds: number[] = [];
-  // Groups are sorted by (run, step): each step is one contiguous slice.
-  for (let i = 0; i < groups.length;) {
-    let j = i;
-    while (j < groups.length && groups[j].run === groups[i].run && groups[j].step === groups[i].step) j++;
-    const slice = groups.slice(i, j);
-    const stepRewards = slice.flatMap((g) => g.siblings.map((s) => s.reward));
-    const batchStd = sampleStd(stepRewards);
-    const stds: number[] = [];
-    let zeroRollouts = 0;
-    for (const g of slice) {
-      const rewards = g.siblings.map((s) => s.reward);
-      const m = mean(rewards);
-      const std = sampleStd(rewards);
-      const zero = isCloseToZero(std);
-      if (std !== null) stds.push(std);
-      if (zero) zeroRollouts += rewards.length;
-      const first = taskOf(g);
-      entries.push({
-        run: g.run,
-        step: g.step,
-        task: { split: first.split, index: first.index },
-        group_id: g.groupId,
-        size: rewards.length,
-        mean: m,
-        std,
-        rewards,
-        advantages: advantagesOf(rewards, m, mode, mode === "batch" ? batchStd : std),
-        zero_std: zero,
-        rollouts: g.siblings.map((s) => `${files[s.file]}:${s.line}`),
-        episode_ids: g.siblings.map((s) => `${baseName(files[s.file])}-L${s.line}`),
-      });
-    }
-    allStds.push(...stds);
-    const medianStd = median(stds);
-    steps.push({
-      run: groups[i].run,
-      step: groups[i].step,
-      groups: slice.length,
-      episodes: stepRewards.length,
-      mean_reward: mean(stepRewards),
-      frac_reward_zero_std: zeroRollouts / stepRewards.length,
-      median_group_std: medianStd,
-      multiplier: multiplierOf(medianStd),
-      batch_std: batchStd,
+  let zeroRollouts = 0;
+  for (const g of slice) {
+    const rewards = g.siblings.map((s) => s.reward);
+    const m = mean(rewards);
+    const std = sampleStd(rewards);
+    const zero = isCloseToZero(std);
+    if (std !== null) stds.push(std);
+    if (zero) zeroRollouts += rewards.length;
+    const first = taskOf(g);
+    entries.push({
+      run: g.run,
+      step: g.step,
+      task: { split: first.split, index: first.index },
+      group_id: g.groupId,
+      size: rewards.length,
+      mean: m,
+      std,
+      rewards,
+      advantages: advantagesOf(rewards, m, mode, mode === "batch" ? batchStd : std),
+      zero_std: zero,
+      rollouts: g.siblings.map((s) => `${files[s.file]}:${s.line}`),
+      episode_ids: g.siblings.map((s) => `${baseName(files[s.file])}-L${s.line}`),
     });
-    i = j;
   }
+  const medianStd = median(stds);
+  const step: StepEntry = {
+    run: slice[0].run,
+    step: slice[0].step,
+    groups: slice.length,
+    episodes: stepRewards.length,
+    mean_reward: mean(stepRewards),
+    frac_reward_zero_std: zeroRollouts / stepRewards.length,
+    median_group_std: medianStd,
+    multiplier: multiplierOf(medianStd),
+    batch_std: batchStd,
+  };
+  return { numbers: { step, stds, singles: entries.filter((g) => g.size === 1).length }, groups: entries };
+}
 
-  const runMedian = median(allStds);
+/** The run's summary from its steps' numbers (in run, step order). */
+function summaryOf(parts: StepNumbers[]): GroupsReport["summary"] {
+  const steps = parts.map((p) => p.step);
+  const runMedian = median(parts.flatMap((p) => p.stds));
   const largest = steps
     .filter((s) => s.multiplier !== null)
     .sort((a, b) => b.multiplier! - a.multiplier! || cmpStr(a.run, b.run) || a.step - b.step)
     .slice(0, 5)
     .map((s) => ({ run: s.run, step: s.step, multiplier: s.multiplier!, median_group_std: s.median_group_std! }));
   return {
-    scale_rewards: mode,
-    reward: "outcome.reward",
-    rollouts,
-    steps,
-    groups: entries,
-    summary: {
-      steps: steps.length,
-      groups: entries.length,
-      single_rollout_groups: entries.filter((g) => g.size === 1).length,
-      median_group_std: runMedian,
-      multiplier: multiplierOf(runMedian),
-      all_zero_std_steps: steps.filter((s) => s.frac_reward_zero_std === 1).map((s) => ({ run: s.run, step: s.step })),
-      largest_multipliers: largest,
-    },
+    steps: steps.length,
+    groups: steps.reduce((n, s) => n + s.groups, 0),
+    single_rollout_groups: parts.reduce((n, p) => n + p.singles, 0),
+    median_group_std: runMedian,
+    multiplier: multiplierOf(runMedian),
+    all_zero_std_steps: steps.filter((s) => s.frac_reward_zero_std === 1).map((s) => ({ run: s.run, step: s.step })),
+    largest_multipliers: largest,
   };
 }
 

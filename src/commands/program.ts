@@ -13,6 +13,7 @@ import { registerRender } from "./render.ts";
 import { registerSchema } from "./schema.ts";
 import { registerReport } from "./report.ts";
 import { registerGroups } from "./groups.ts";
+import { registerServe } from "./serve.ts";
 import { runMain } from "./run-main.ts";
 
 export async function runCli(): Promise<void> {
@@ -41,6 +42,7 @@ export async function runCli(): Promise<void> {
   registerVerify(program);
   registerFrames(program);
   registerPage(program);
+  registerServe(program);
   registerRender(program);
   registerReport(program);
   registerGroups(program);

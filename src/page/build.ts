@@ -13,7 +13,6 @@
 import { basename } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
 import { resolveInputs } from "../../replay/formats/inputs.ts";
-import type { TrainInfo } from "../../replay/formats/train.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { checkTarget } from "./output/target.ts";
@@ -29,7 +28,7 @@ import { sweepSection } from "./view/sections.ts";
 import { trainingSection } from "./view/training.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
 import { readBoard, boardReport } from "../../replay/board/index.ts";
-import { TrainingGroups } from "./training.ts";
+import { TrainingGroups, trainingRolloutOf } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
 import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
@@ -77,7 +76,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
     const attempts: Attempt[] = [];
     // Training rollouts' numbers, grouped at the end by replay/groups (TRL's numbers, as `georeplay groups`).
-    const training = new TrainingGroups();
+    const training = opts.training ?? new TrainingGroups();
     let views = 0;
     // Every episode of the list, errored ones too (the list is the report's, counted apart).
     let listed = 0;
@@ -101,20 +100,8 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         stats.push(s);
         if (sweepFiles.has(v.file))
           attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, score: page.score, env: page.reward });
-        const train = (v.episode as { train?: TrainInfo }).train;
-        if (v.format === "train" && train) {
-          training.add({
-            id: page.id,
-            run: train.run,
-            step: train.step,
-            split: page.split,
-            index: page.index,
-            groupId: train.groupId,
-            reward: page.reward,
-            file: v.file,
-            line: v.line,
-          });
-        }
+        const rollout = trainingRolloutOf(v, page);
+        if (rollout) training.add(rollout);
         await list(page);
       },
     });
@@ -188,6 +175,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       files: folder ? folder.files : 1,
       viewsEmbedded: images.count,
       viewsLeftOut: 0,
+      summaryOf: { stats, errored: errored.map((e) => e.model) },
     };
   } finally {
     cleanup();

@@ -6,8 +6,10 @@
  * attributes so the client can map a pointer to the nearest step (hover
  * values, a click opening the step) without redoing the layout. Each point
  * is a link to its step (`#step/<n>`) while there are few enough to draw.
+ * The chart is laid out as markup data (markup.ts): a live page redraws it
+ * in the browser from the same layout as new steps arrive.
  */
-import { escapeHtml } from "./escape.ts";
+import { h, toHtml, type Markup } from "./markup.ts";
 
 export interface ChartPoint {
   x: number;
@@ -58,8 +60,11 @@ export function niceTicks(a: number, b: number, want = 4): number[] {
   return out;
 }
 
-/** A full-width line chart of one value per step (one series per run). */
-export function stepChart(series: ChartSeries[], o: ChartOptions): string {
+/** A full-width line chart of one value per step (one series per run), as HTML. */
+export const stepChart = (series: ChartSeries[], o: ChartOptions): string => toHtml(stepChartMarkup(series, o));
+
+/** The chart as markup data (the page writes it; a live page redraws it). */
+export function stepChartMarkup(series: ChartSeries[], o: ChartOptions): Markup {
   const pts = series.flatMap((s) => s.points);
   const xs = pts.map((p) => p.x);
   const x0 = o.xRange?.[0] ?? (xs.length ? Math.min(...xs) : 0);
@@ -84,34 +89,43 @@ export function stepChart(series: ChartSeries[], o: ChartOptions): string {
   const sy = (y: number) => PAD.top + ih - ((Math.min(Math.max(tr(y), y0), y1) - y0) / (y1 - y0)) * ih;
   const d = o.yDecimals ?? 2;
   const unit = o.unit ?? "";
-  const parts: string[] = [];
-  parts.push(
-    `<svg class="chart dyn" data-chart="${escapeHtml(o.key)}" data-x0="${x0}" data-x1="${x1}" data-plot="${PAD.left} ${PAD.top} ${iw} ${ih}" viewBox="0 0 ${CHART_W} ${CHART_H}" role="img" aria-label="${escapeHtml(o.title)}">`,
-  );
-  parts.push(`<text class="ct" x="${PAD.left}" y="15">${escapeHtml(o.title)}</text>`);
+  const parts: Markup[] = [];
+  parts.push(h("text", { class: "ct", x: PAD.left, y: 15 }, o.title));
   // Horizontal grid at round values, labelled: the level of any point reads off the axis.
   const yTicks = o.log ? Array.from({ length: y1 - y0 + 1 }, (_, i) => Math.pow(10, y0 + i)) : niceTicks(y0, y1);
   for (const v of yTicks) {
     const y = f1(sy(v));
-    parts.push(`<path class="grid" d="M${PAD.left} ${y}H${PAD.left + iw}"/>`);
+    parts.push(h("path", { class: "grid", d: `M${PAD.left} ${y}H${PAD.left + iw}` }));
     const label = o.log ? `${v.toLocaleString("en-US")}${unit}` : `${v.toFixed(d)}${unit}`;
-    parts.push(`<text class="tick" x="${PAD.left - 5}" y="${f1(sy(v) + 3.5)}" text-anchor="end">${escapeHtml(label)}</text>`);
+    parts.push(h("text", { class: "tick", x: PAD.left - 5, y: f1(sy(v) + 3.5), "text-anchor": "end" }, label));
   }
-  parts.push(`<path class="axis" d="M${PAD.left} ${PAD.top}V${PAD.top + ih}H${PAD.left + iw}"/>`);
+  parts.push(h("path", { class: "axis", d: `M${PAD.left} ${PAD.top}V${PAD.top + ih}H${PAD.left + iw}` }));
   for (const v of x1 > x0 ? niceTicks(x0, x1, 8).filter((v) => Number.isInteger(v)) : [x0]) {
-    parts.push(`<text class="tick" x="${f1(sx(v))}" y="${CHART_H - 6}" text-anchor="middle">${v}</text>`);
+    parts.push(h("text", { class: "tick", x: f1(sx(v)), y: CHART_H - 6, "text-anchor": "middle" }, String(v)));
   }
-  parts.push(`<text class="tick" x="${PAD.left + iw}" y="15" text-anchor="end">step</text>`);
+  parts.push(h("text", { class: "tick", x: PAD.left + iw, y: 15, "text-anchor": "end" }, "step"));
   series.forEach((s, i) => {
     const cls = `s${i % 6}`;
     const sorted = [...s.points].sort((a, b) => a.x - b.x);
-    if (sorted.length > 1) parts.push(`<polyline class="line ${cls}" points="${sorted.map((p) => `${f1(sx(p.x))},${f1(sy(p.y))}`).join(" ")}"/>`);
+    if (sorted.length > 1) parts.push(h("polyline", { class: `line ${cls}`, points: sorted.map((p) => `${f1(sx(p.x))},${f1(sy(p.y))}`).join(" ") }));
     if (sorted.length > MAX_DOTS) return;
     for (const p of sorted) {
-      const dot = `<circle class="dot ${cls}" cx="${f1(sx(p.x))}" cy="${f1(sy(p.y))}" r="3.5" data-x="${p.x}" data-y="${p.y}"><title>${escapeHtml(p.title)}</title></circle>`;
-      parts.push(p.href ? `<a href="${escapeHtml(p.href)}">${dot}</a>` : dot);
+      const dot = h("circle", { class: `dot ${cls}`, cx: f1(sx(p.x)), cy: f1(sy(p.y)), r: "3.5", "data-x": p.x, "data-y": p.y }, h("title", {}, p.title));
+      parts.push(p.href ? h("a", { href: p.href }, dot) : dot);
     }
   });
-  parts.push("</svg>");
-  return parts.join("");
+  return h(
+    "svg",
+    {
+      class: "chart dyn",
+      "data-chart": o.key,
+      "data-x0": x0,
+      "data-x1": x1,
+      "data-plot": `${PAD.left} ${PAD.top} ${iw} ${ih}`,
+      viewBox: `0 0 ${CHART_W} ${CHART_H}`,
+      role: "img",
+      "aria-label": o.title,
+    },
+    parts,
+  );
 }

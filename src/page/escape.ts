@@ -6,20 +6,21 @@
  */
 import { createHash } from "node:crypto";
 
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
-/** Text for HTML element content or a quoted attribute value. */
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
-}
+export { escapeHtml } from "./escape-html.ts";
 
 /**
  * JSON that is safe inside a script element: `<`, `>`, `&` and the JS line
  * separators U+2028/U+2029 become \u escapes (still the same JSON value).
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(UNSAFE, (c) => ESCAPED[c]);
 }
+
+const UNSAFE = /[<>&\u2028\u2029]/g;
+/** Each unsafe character's \u escape, computed once (the page writer escapes every episode's JSON). */
+const ESCAPED: Record<string, string> = Object.fromEntries(
+  ["<", ">", "&", "\u2028", "\u2029"].map((c) => [c, `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`]),
+);
 
 /** A CSP source expression pinning an inline element's exact text. */
 export function cspHash(text: string): string {

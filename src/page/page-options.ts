@@ -6,6 +6,8 @@ import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/ve
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";
+import type { EpisodeStats } from "./stats.ts";
+import type { TrainingGroups } from "./training.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -39,6 +41,8 @@ export interface BuildPageOptions {
   /** A board page: geoeval's tables, paired against this arm, per-task deltas and a compare view (see board/build.ts). */
   baseline?: string;
   onProgress?: (p: VerifyProgress) => void;
+  /** Where a run page collects its training rollouts (default: a new one); `serve` passes its own and goes on adding to it. */
+  training?: TrainingGroups;
   /** Cancels the build: nothing is written, temp files are removed, the call rejects. */
   signal?: AbortSignal;
 }
@@ -60,6 +64,8 @@ export interface BuildPageResult {
   viewsLeftOut?: number;
   episodes: number;
   formats: { eval: number; train: number; example: number };
+  /** Run pages, once written: the small per-episode numbers of its header and summary table (`georeplay serve` adds to them). */
+  summaryOf?: { stats: EpisodeStats[]; errored: (string | null)[] };
   /** View turns re-rendered and checked. */
   views: number;
   /** Distinct images stored in the page. */

@@ -94,8 +94,8 @@ function taskSection(r: Report, baseline: string | null): string {
 </section>`;
 }
 
-/** The board sections: tables, forest plot (with a baseline), and the per-task and compare shells the client fills. */
-export function boardSections(r: Report, notes: string[], baseline: string | null): string {
+/** The report's section (#gr-board): its tables and, with a baseline, the forest plot. `georeplay serve` sends it anew as a board grows. */
+export function boardReportSection(r: Report, notes: string[], baseline: string | null): string {
   const dropped = r.dropped_unscored
     ? `<p class="explain">Left out: ${r.dropped_unscored} unscored episode(s) with no env reward (${r.dropped_by_arm.map((d) => `${escapeHtml(String(d.arm))} ${d.episodes}`).join(", ")}), as geoeval does; they stay in the episode list.</p>`
     : "";
@@ -108,7 +108,12 @@ ${armsTable(r)}
 <h3>Behaviour per arm (per episode)</h3>
 ${behaviourTable(r)}
 ${baseline === null ? unpairedNote(r.arms.length) : pairedSection(r)}
-</section>
+</section>`;
+}
+
+/** The board sections: the report's (tables, forest plot), and the per-task and compare shells the client fills. */
+export function boardSections(r: Report, notes: string[], baseline: string | null): string {
+  return `${boardReportSection(r, notes, baseline)}
 ${taskSection(r, baseline)}
 <section class="compare" id="gr-compare" aria-live="polite" hidden></section>`;
 }

@@ -2,6 +2,8 @@
  * Small DOM helpers for the page client. Trace strings only ever reach the
  * DOM through textContent and attribute setters here, never as markup.
  */
+import type { Child } from "../markup.ts";
+
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function el(tag: string, cls?: string | null, text?: string | null): HTMLElement {
@@ -14,6 +16,16 @@ export function el(tag: string, cls?: string | null, text?: string | null): HTML
 export function svg(tag: string, attrs: Record<string, string | number>): SVGElement {
   const n = document.createElementNS(SVG_NS, tag) as SVGElement;
   for (const k in attrs) n.setAttribute(k, String(attrs[k]));
+  return n;
+}
+
+/** Markup data (markup.ts) as DOM nodes: every string a text node, every attribute set as a value, never parsed as markup. */
+export function toDom(m: Child, inSvg = false): Node {
+  if (typeof m === "string") return document.createTextNode(m);
+  const svgNode = inSvg || m.tag === "svg";
+  const n = svgNode ? document.createElementNS(SVG_NS, m.tag) : document.createElement(m.tag);
+  for (const k in m.attrs) n.setAttribute(k, String(m.attrs[k]));
+  for (const c of m.children) n.appendChild(toDom(c, svgNode));
   return n;
 }
 

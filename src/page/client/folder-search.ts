@@ -20,6 +20,12 @@ export class FolderTextSearch {
   private latest = 0;
 
   constructor(places: readonly TextPlace[]) {
+    this.add(places);
+  }
+
+  /** Rows a live page received: their texts are searched from the next query on. */
+  add(places: readonly TextPlace[]): void {
+    this.hits = null;
     for (const p of places) {
       let ids = this.byFile.get(p.file);
       if (!ids) this.byFile.set(p.file, (ids = []));

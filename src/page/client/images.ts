@@ -38,6 +38,14 @@ export class LazyImages {
     return typeof u === "string" && (u.startsWith("data:image/") || /^views\/[0-9a-f]{64}\.(jpg|png|webp)$/.test(u)) ? u : null;
   }
 
+  /** A live page's new table entries, from index `from` on (served pages only: the table is read first). */
+  extend(from: number, entries: readonly string[]): void {
+    this.source(0);
+    if (!this.table) return;
+    entries.forEach((u, i) => (this.table![from + i] = u));
+    this.pending.forEach((img) => this.load(img));
+  }
+
   /** Whether table entry n holds an image (call once the page is parsed). */
   has(n: number): boolean {
     return this.source(n) !== null;

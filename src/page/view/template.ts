@@ -145,11 +145,11 @@ export function pageCsp(css: string, script: string, form: "file" | "folder"): s
   ].join("; ");
 }
 
-export function pageParts(info: RunInfo, summary: ModelSummary[], player = false, form: "file" | "folder" = "file"): PageParts {
-  // The player's code comes first and stays inert (a function) until the first play.
-  const css = pageCss() + (player ? playerCss() : "");
-  const script = (player ? playerScript() + "\n" : "") + clientScript();
-  const csp = pageCsp(css, script, form);
+/** What the header says of a run: its counts, views and images, and how its views verified. */
+export type HeaderInfo = Pick<RunInfo, "formats" | "views" | "recorded" | "images" | "checked" | "match" | "resolved" | "mismatch">;
+
+/** The header's line of facts (HTML, every text escaped); `georeplay serve` sends it anew as a run grows. */
+export function headerFacts(info: HeaderInfo, summary: ModelSummary[]): string {
   const verified =
     info.checked === 0
       ? info.recorded
@@ -158,10 +158,18 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
       : info.mismatch === 0
         ? `all ${info.checked} recorded views reproduce byte for byte${info.resolved ? ` (${info.resolved} resolved at a sampling boundary)` : ""}`
         : `${info.match} of ${info.checked} recorded views reproduce; ${info.mismatch} mismatch`;
-  const incomplete = new Set(info.incomplete);
-  const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
   const rerendered = info.views ? ` · ${info.views} view turns re-rendered` : "";
   const images = info.recorded ? ` · ${info.recorded} recorded images` : "";
+  return `<span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}`;
+}
+
+export function pageParts(info: RunInfo, summary: ModelSummary[], player = false, form: "file" | "folder" = "file"): PageParts {
+  // The player's code comes first and stays inert (a function) until the first play.
+  const css = pageCss() + (player ? playerCss() : "");
+  const script = (player ? playerScript() + "\n" : "") + clientScript();
+  const csp = pageCsp(css, script, form);
+  const incomplete = new Set(info.incomplete);
+  const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
   const head = `<!doctype html>
 <html lang="en"${form === "folder" ? ' data-form="folder"' : ""}><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
@@ -171,7 +179,7 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
 <style>${css}</style></head>
 <body>
 <header class="top"><h1>${escapeHtml(info.title)}</h1>
-<p><span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}</p></header>
+<p id="gr-facts">${headerFacts(info, summary)}</p></header>
 ${info.incomplete.length ? `<section class="incomplete" id="gr-incomplete" role="alert"><h2>Partial page: ${info.incomplete.length} problem(s) kept georeplay from reading the whole run</h2><p>Written with --partial: what could be read is shown below; anything the problems name is missing from it.</p><ul>${info.incomplete.map((p) => `<li>${escapeHtml(p)}</li>`).join("")}</ul></section>` : ""}
 ${info.board ?? ""}
 <section class="summary"><h3>Per model, over the episodes geoeval's report counts (reward: geoeval's, recomputed; env reward: the environment's stored one)</h3>${summaryTable(summary)}</section>

@@ -23,6 +23,7 @@ import { episodesByTask } from "./tasks/rows.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
+import { isLive, startLive } from "./live.ts";
 
 export function startBoard(): void {
   const doc = document;
@@ -89,8 +90,10 @@ export function startBoard(): void {
       (e) => ({ kind: "board", episode: e }),
     ),
   );
-  new TaskTable(doc, store, data, byTask).render(store.get());
-  new ReportTables(doc, store).render(store.get());
+  const taskTable = new TaskTable(doc, store, data, byTask);
+  taskTable.render(store.get());
+  const reportTables = new ReportTables(doc, store);
+  reportTables.render(store.get());
   const compare = new CompareView(doc, store, data, byTask, (c) => chunks.task(c), media);
   const list = new EpisodeList(doc, store, { rows: data.episodes, text, loadText, kind: "board" }, (id) => detail.open(id, null), noMatch);
   bindLightbox(doc);
@@ -122,6 +125,15 @@ export function startBoard(): void {
   const s = store.get();
   if (s.route.kind === "compare") void compare.render(s, null);
   else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
+  // Served live: the report's tables and the per-task numbers follow the sweep (the reader's sorts and filters stay).
+  if (isLive(doc))
+    startLive(doc, {
+      board: (e) => {
+        reportTables.refresh(e.html, store.get());
+        data.tasks = e.tasks;
+        taskTable.render(store.get());
+      },
+    });
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
 }

@@ -19,9 +19,10 @@ import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
 import type { TrainingData } from "../../training.ts";
-import { indexTraining, withTrainFields } from "../state/training.ts";
+import { indexTraining, trainFieldsOf, withTrainFields } from "../state/training.ts";
 import { TrainingView } from "./training/view.ts";
 import { groupLine } from "./training/group.ts";
+import { isLive, startLive } from "./live.ts";
 
 /** Where the run page's episodes come from: the page itself (one file), or its data files in batches (the folder form). */
 interface RunSource {
@@ -30,6 +31,8 @@ interface RunSource {
   get(id: string): PageEpisode | null | Promise<PageEpisode | null>;
   text(r: ListRow): string;
   loadText?(q: string): Promise<TextReach>;
+  /** A live page's new rows (folder form): returns the ones it did not hold yet. */
+  add?(rows: RunRow[]): RunRow[];
 }
 
 function inlineSource(): RunSource {
@@ -64,6 +67,13 @@ function folderSource(): RunSource {
     },
     text: (r) => search.text(r.id, rowText(r)),
     loadText: (q) => search.search(q).then((done) => (done ? "query" : "stale")),
+    add: (more) => {
+      // An episode shown once, whatever the stream repeats (a re-read file, a reconnect).
+      const fresh = more.filter((r) => !byId.has(r.id));
+      for (const r of fresh) byId.set(r.id, r);
+      search.add(fresh.map((r) => ({ id: r.id, file: r.batch, at: r.at })));
+      return fresh;
+    },
   };
 }
 
@@ -109,6 +119,40 @@ export function startRun(): void {
   else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
     // The first episode, shown without a history entry (the address stays as it was).
     store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");
+  }
+  if (src.add && isLive(doc)) {
+    const add = src.add;
+    startLive(doc, {
+      episodes: (e) => {
+        media.extend(e.imagesFrom, e.images);
+        const fresh = add(e.rows);
+        if (!fresh.length) return 0;
+        // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
+        const added = training ? withTrainFields(fresh, training) : fresh;
+        (rows as ListRow[]).push(...added);
+        steps?.addRows(added);
+        list.grew(added);
+        return added.length;
+      },
+      training: (e) => {
+        if (!training || !steps) return;
+        // The rows of the touched groups take their new numbers (the filter expression's advantage, ...)
+        // before the views redraw: the step view shows the groups the list's filters leave in.
+        steps.update(e, () => {
+          const touched = new Set(e.groups.flatMap((g) => g.episode_ids));
+          const changed: ListRow[] = [];
+          (rows as ListRow[]).forEach((r, i) => {
+            if (!touched.has(r.id)) return;
+            const row = { ...r, train: trainFieldsOf(training, r.id, r.train) };
+            (rows as ListRow[])[i] = row;
+            changed.push(row);
+          });
+          if (!changed.length) return;
+          steps.addRows(changed);
+          list.grew([]);
+        });
+      },
+    });
   }
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();

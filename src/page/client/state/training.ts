@@ -6,6 +6,7 @@
  * fields) and which groups the list's filter leaves in.
  */
 import type { PageGroup, PageStep, TrainingData } from "../../training.ts";
+import type { TrainingEvent } from "../../live-events.ts";
 import type { ListRow, TrainFields } from "../../list-row.ts";
 import type { Route } from "./route.ts";
 
@@ -41,6 +42,27 @@ export function indexTraining(data: TrainingData): TrainIndex {
     g.episode_ids.forEach((id, at) => byEpisode.set(id, { group: g, at }));
   }
   return { data, runs, steps, stepsOf, byEpisode };
+}
+
+/**
+ * The table after a live page's `training` event: the event's steps replace the table's entries of
+ * those steps (or join them, in run then step order), their groups replace every group of those steps,
+ * and the run's numbers are the event's. The result is the table `page` would write for the whole run.
+ */
+export function mergeTraining(data: TrainingData, e: TrainingEvent): TrainingData {
+  const touched = new Set(e.steps.map((s) => key(s.run, s.step)));
+  const byStep = (a: { run: string; step: number }, b: { run: string; step: number }) => (a.run < b.run ? -1 : a.run > b.run ? 1 : a.step - b.step);
+  // Stable sorts by step only: a step's groups keep the order the server gave them (split, index, group_id).
+  const steps = [...data.steps.filter((s) => !touched.has(key(s.run, s.step))), ...e.steps].sort(byStep);
+  const groups = [...data.groups.filter((g) => !touched.has(key(g.run, g.step))), ...e.groups].sort(byStep);
+  return {
+    ...data,
+    rollouts: e.rollouts,
+    steps,
+    groups,
+    summary: e.summary,
+    unscored: e.unscored.length ? [...new Set([...data.unscored, ...e.unscored])].sort() : data.unscored,
+  };
 }
 
 /** The run a route names: its own, else the page's first. */

@@ -220,6 +220,38 @@ export class EpisodeList<R extends ListRow> {
     }
   }
 
+  /**
+   * Rows were added to the source (a live page): the choices, counts and table follow, and the
+   * reader keeps their place: filters, rows shown, the list's scroll and the open episode.
+   */
+  grew(added: readonly R[]): void {
+    const more = (c: HTMLInputElement | HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v) => {
+      const s = c as HTMLSelectElement;
+      const have = new Set(Array.from(s.options, (o) => o.value));
+      fillSelect(
+        s,
+        values.filter((v) => !have.has(v)),
+        label,
+      );
+    };
+    more(this.controls.arm, selectValues(added.map((r) => r.arm)));
+    more(this.controls.country, selectValues(added.map((r) => r.country)));
+    more(this.controls.verdict, selectValues(added.map((r) => r.verdict)));
+    more(this.controls.status, selectValues(added.flatMap((r) => r.flags)));
+    more(this.controls.task, [...new Set(added.map((r) => r.task))].sort((a, b) => a - b).map(String), (v) => `task ${v}`);
+    const box = this.body.closest("aside") as HTMLElement | null;
+    const top = box?.scrollTop ?? 0;
+    const limit = this.limit;
+    // The open search covered the rows before these: search again.
+    this.textFor = null;
+    this.apply();
+    if (limit > this.limit) {
+      this.limit = limit;
+      this.renderRows();
+    }
+    if (box) box.scrollTop = top;
+  }
+
   private renderRows(): void {
     const doc = this.doc;
     const s = this.store.get();

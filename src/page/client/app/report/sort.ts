@@ -79,6 +79,31 @@ export class ReportTables {
     });
   }
 
+  /**
+   * A served board's report anew (live.ts): each table takes the new section's rows, in the reader's
+   * sort; the heading and the forest plot are replaced. The section is the page writer's own HTML
+   * (sections.ts, every text escaped), parsed inert (DOMParser runs nothing).
+   */
+  refresh(html: string, s: PageState): void {
+    const fresh = new DOMParser().parseFromString(html, "text/html");
+    for (const t of TABLES) {
+      const body = this.doc.getElementById(t.id)?.querySelector("tbody");
+      const next = fresh.getElementById(t.id)?.querySelector("tbody");
+      if (!body || !next) continue;
+      const rows = Array.from(next.querySelectorAll<HTMLElement>(":scope > tr")).map((tr, i) => {
+        tr.dataset.rank = String(i);
+        return this.doc.importNode(tr, true);
+      });
+      body.replaceChildren(...rows);
+    }
+    for (const sel of ["#gr-board-h", ".forest-box"]) {
+      const now = this.doc.querySelector(sel);
+      const next = fresh.querySelector(sel);
+      if (now && next) now.replaceWith(this.doc.importNode(next, true));
+    }
+    this.render(s);
+  }
+
   render(s: PageState): void {
     for (const t of TABLES) {
       const table = this.doc.getElementById(t.id);

@@ -3,10 +3,13 @@
  * (src/page/charts.ts) and writes its plot geometry on the <svg>; here the
  * pointer's x maps to the nearest step, a readout shows each run's value at
  * that step (a guide line, a dot, the number), and a click anywhere on the
- * chart opens that step, as a click on a point's own link does.
+ * chart opens that step, as a click on a point's own link does. A live
+ * page redraws the charts from its merged table (the server's layout,
+ * training-parts.ts) and binds them again.
  */
-import { svg } from "../../dom.ts";
+import { svg, toDom } from "../../dom.ts";
 import type { PageStep } from "../../../training.ts";
+import { CHARTS_ID, trainingCharts } from "../../../training-parts.ts";
 import { allSteps, nearestStep, type TrainIndex } from "../../state/training.ts";
 
 /** Each chart's value of a step and how its readout writes it (the chart keys of view/training.ts). */
@@ -27,6 +30,14 @@ export function readout(ix: TrainIndex, key: string, step: number): string {
     return `${ix.runs.length > 1 ? `${run} ` : ""}${y === null ? "–" : s.text(y)}`;
   });
   return `step ${step} · ${s.label} ${values.join(" · ")}`;
+}
+
+/** Draws the charts anew from the table (a live page's new steps) and binds them. */
+export function redrawCharts(doc: Document, ix: TrainIndex, open: (step: number) => void): void {
+  const box = doc.getElementById(CHARTS_ID);
+  if (!box) return;
+  box.replaceChildren(...trainingCharts(ix.data).map((m) => toDom(m)));
+  bindCharts(doc, ix, open);
 }
 
 export function bindCharts(doc: Document, ix: TrainIndex, open: (step: number) => void): void {

@@ -5,18 +5,33 @@
  * a sibling the list's filters leave in, so the one filter expression
  * filters both), `#group/<step>/<split>/<index>` shows one group's siblings
  * (group.ts). The charts' points open steps (charts.ts); n/p step through
- * steps or a step's groups, Escape closes.
+ * steps or a step's groups, Escape closes. On a live page `update` merges
+ * the server's new steps: the facts and charts are redrawn, and an open view
+ * whose numbers changed is drawn again in place (same address, same scroll).
  */
 import type { PageEpisode } from "../../../model.ts";
 import type { PageGroup, PageStep } from "../../../training.ts";
-import { badge, el } from "../../dom.ts";
+import { badge, el, toDom } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { episodeHash, formatRoute, type Route } from "../../state/route.ts";
 import type { ListRow } from "../../state/rows.ts";
-import { groupOf, groupRoute, groupsPassing, neighbourStep, runOf, stepOf, stepRoute, type TrainIndex } from "../../state/training.ts";
+import {
+  groupOf,
+  groupRoute,
+  groupsPassing,
+  indexTraining,
+  mergeTraining,
+  neighbourStep,
+  runOf,
+  stepOf,
+  stepRoute,
+  type TrainIndex,
+} from "../../state/training.ts";
+import type { TrainingEvent } from "../../../live-events.ts";
+import { SUMMARY_ID, trainingFacts } from "../../../training-parts.ts";
 import { stopPlayer } from "../../../player/hook.ts";
 import type { Media } from "../detail/detail.ts";
-import { bindCharts } from "./charts.ts";
+import { bindCharts, redrawCharts } from "./charts.ts";
 import { groupFacts, renderGroup, signed, TILES } from "./group.ts";
 
 export interface TrainingEpisodes {
@@ -44,11 +59,50 @@ export class TrainingView {
   ) {
     this.root = doc.getElementById("gr-train-view") as HTMLElement;
     this.rowsById = new Map(rows.map((r) => [r.id, r]));
-    bindCharts(doc, ix, (step) => {
-      const run = ix.runs.find((r) => ix.steps.has(`${r}\u0000${step}`)) ?? ix.runs[0];
-      store.set({ route: stepRoute(ix, run, step) });
-    });
+    bindCharts(doc, ix, this.openStep);
     store.subscribe((s, prev) => void this.render(s, prev));
+  }
+
+  private readonly openStep = (step: number): void => {
+    const run = this.ix.runs.find((r) => this.ix.steps.has(`${r}\u0000${step}`)) ?? this.ix.runs[0];
+    this.store.set({ route: stepRoute(this.ix, run, step) });
+  };
+
+  /** A live page's new rows (the step view's filter reads them). */
+  addRows(rows: readonly ListRow[]): void {
+    for (const r of rows) this.rowsById.set(r.id, r);
+  }
+
+  /**
+   * A live page's `training` event: merged into the index (the one object every part reads), then
+   * `merged` (the list's rows follow), then the facts and charts redrawn, and the open step or group
+   * drawn again if its numbers changed.
+   */
+  update(e: TrainingEvent, merged?: () => void): void {
+    const before = this.viewNumbers();
+    Object.assign(this.ix, indexTraining(mergeTraining(this.ix.data, e)));
+    merged?.();
+    this.doc.getElementById(SUMMARY_ID)?.replaceChildren(...trainingFacts(this.ix.data).map((m) => toDom(m)));
+    redrawCharts(this.doc, this.ix, this.openStep);
+    if (this.open && this.viewNumbers() !== before) void this.redraw();
+  }
+
+  /** What the open view shows of the table (its step or group and its neighbours), to tell whether it changed. */
+  private viewNumbers(): string {
+    const r = this.store.get().route;
+    if (r.kind === "step") {
+      const run = runOf(this.ix, r);
+      return JSON.stringify([stepOf(this.ix, r), neighbourStep(this.ix, run, r.step, -1), neighbourStep(this.ix, run, r.step, 1)]);
+    }
+    if (r.kind === "group") return JSON.stringify([groupOf(this.ix, r), stepOf(this.ix, r)?.groups.map((g) => [g.task, g.group_id])]);
+    return "";
+  }
+
+  /** The open view drawn again where it is: no scroll, no placeholder while the siblings load. */
+  private async redraw(): Promise<void> {
+    const r = this.store.get().route;
+    if (r.kind === "step") this.renderStep(r);
+    else if (r.kind === "group") await this.renderGroup(r, true);
   }
 
   get open(): boolean {
@@ -225,7 +279,10 @@ export class TrainingView {
         rewards.appendChild(this.doc.createTextNode(" "));
       });
       tr.appendChild(rewards);
-      tr.appendChild(el("td", "chips mono", g.advantages.map((x) => signed(x, 2)).join(" ")));
+      const adv = el("td", "chips mono", g.advantages.map((x) => signed(x, 2)).join(" "));
+      adv.dataset.stat = "advantages";
+      adv.dataset.value = g.advantages.join(" ");
+      tr.appendChild(adv);
       tbody.appendChild(tr);
     }
     if (!groups.length) {
@@ -240,7 +297,8 @@ export class TrainingView {
     return wrap;
   }
 
-  private async renderGroup(r: GroupRoute): Promise<void> {
+  /** `again`: the open group redrawn with new numbers (the siblings are loaded before anything is replaced). */
+  private async renderGroup(r: GroupRoute, again = false): Promise<void> {
     const ix = this.ix;
     const run = runOf(ix, r);
     const g = groupOf(ix, r);
@@ -261,10 +319,12 @@ export class TrainingView {
       this.root.replaceChildren(head, el("p", "errors", `No group ${r.split}/${r.index} at step ${r.step}${this.runLabel(run)} in this page.`));
       return;
     }
-    this.root.replaceChildren(head, groupFacts(g, ix.data.scale_rewards), el("p", "empty", "loading the siblings…"));
+    if (!again) this.root.replaceChildren(head, groupFacts(g, ix.data.scale_rewards), el("p", "empty", "loading the siblings…"));
     const episodes = await Promise.all(g.episode_ids.map((id) => this.episodes.get(id)));
     const now = this.store.get().route;
     if (now.kind !== "group" || formatRoute(now) !== formatRoute(r)) return;
+    // Its siblings changed: the tiles player (if playing) had the old ones.
+    if (again) stopPlayer(TILES);
     this.root.replaceChildren(head, groupFacts(g, ix.data.scale_rewards), renderGroup(g, episodes, this.media));
   }
 }

@@ -1,0 +1,55 @@
+/**
+ * What `georeplay serve` sends a live page over its event stream (/events),
+ * typed once for the server (src/serve) and the browser client
+ * (client/app/live.ts). Each event's data is one line of JSON.
+ */
+import type { RunRow } from "./output/run-batches.ts";
+import type { Report } from "../../replay/board/report-schema.ts";
+import type { TrainingUpdate } from "./training.ts";
+
+/** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
+export interface EpisodesEvent {
+  rows: RunRow[];
+  /** New entries of the page's image table (view file paths), from index `imagesFrom` on. */
+  imagesFrom: number;
+  images: string[];
+  /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
+  problems: string[];
+  /** The header's line of facts and the per-model summary table over every episode now (the page writer's own HTML). */
+  facts: string;
+  summary: string;
+  /** When the server read them (ISO 8601). */
+  at: string;
+}
+
+/** `event: writer`: whether the inputs stopped growing (for the server's --idle seconds), and since when. */
+export interface WriterEvent {
+  stopped: boolean;
+  since: string;
+}
+
+/**
+ * `event: training`: after new training rollouts, the steps they touched, each whole (its numbers and
+ * every group of it, recomputed from every rollout: an advantage can depend on the whole step), and
+ * the run's summary. The page replaces its steps and groups of those steps; it never gets the whole table.
+ */
+export interface TrainingEvent extends TrainingUpdate {
+  /** Rollouts without an outcome.reward since the last event (listed, in no group). */
+  unscored: string[];
+}
+
+/**
+ * `event: board`: a served board's report computed again over every complete line of its sweep
+ * (`georeplay report [--baseline]`'s numbers): the report section (#gr-board) as the page writes it,
+ * and the per-task numbers the client's per-task table renders from.
+ */
+export interface BoardEvent {
+  /** The #gr-board section, built by the page's own (escaping) writer: sections.ts. */
+  html: string;
+  tasks: Report["tasks"];
+  /** Episodes the report counts now. */
+  episodes: number;
+  /** Problems found in the new lines, each said once. */
+  problems: string[];
+  at: string;
+}

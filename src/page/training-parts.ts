@@ -1,0 +1,137 @@
+/**
+ * The parts of a training page's section that follow the run: the run's
+ * facts (steps, groups, median std, the steps to look at) and the four
+ * dynamics charts over every step. Laid out once as markup data
+ * (markup.ts): the page writes them (view/training.ts) and a live page
+ * redraws them from its merged table (client app/training). Pure, browser-safe.
+ */
+import { h, type Child, type Markup } from "./markup.ts";
+import { stepChartMarkup, type ChartSeries } from "./charts.ts";
+import type { PageStep, TrainingData } from "./training.ts";
+
+/** The element holding the facts, and the one holding the charts and their legend. */
+export const SUMMARY_ID = "gr-train-summary";
+export const CHARTS_ID = "gr-train-charts";
+
+const fixed = (x: number | null, d: number) => (x === null ? "–" : x.toFixed(d));
+const times = (x: number | null) => (x === null ? "–" : `${x.toFixed(1)}x`);
+const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+
+/** The runs of the table, in its order. */
+export const runsOf = (d: Pick<TrainingData, "steps">): string[] => [...new Set(d.steps.map((s) => s.run))];
+
+/** The address of a step: `#step/<n>`, naming the run only where the page has several. */
+export function stepHref(step: number, run: string, runs: readonly string[]): string {
+  return `#step/${step}${runs.length > 1 && run !== runs[0] ? `/run=${encodeURIComponent(run)}` : ""}`;
+}
+
+/** The items (each one or more children) with `sep` between them. */
+const joined = (items: (Child | Child[])[], sep: string): Child[] => items.flatMap((x, i) => (i ? [sep, x] : [x]).flat());
+
+/** The facts paragraph, then the largest multipliers and the rollouts without a reward (when there are any). */
+export function trainingFacts(d: TrainingData): Markup[] {
+  const runs = runsOf(d);
+  const m = d.summary;
+  const label = (s: { run: string; step: number }) => (runs.length > 1 ? `${s.run}/${s.step}` : String(s.step));
+  const stepLink = (s: { run: string; step: number }) => h("a", { href: stepHref(s.step, s.run, runs) }, label(s));
+  const facts: Child[][] = [
+    runs.length > 1 ? [`${runs.length} runs`] : ["run ", h("b", {}, runs[0] ?? "–")],
+    [`${m.steps} steps`],
+    [`${m.groups} groups`],
+    [`${d.rollouts} rollouts`],
+    [`scale_rewards ${d.scale_rewards}`],
+    ["median group std ", h("b", { "data-value": m.median_group_std ?? "" }, fixed(m.median_group_std, 4)), ` (advantages scaled ${times(m.multiplier)})`],
+    ["steps with frac_reward_zero_std = 1: ", ...(m.all_zero_std_steps.length ? joined(m.all_zero_std_steps.map(stepLink), ", ") : ["none"])],
+  ];
+  const out = [h("p", { class: "train-facts" }, joined(facts, " · "))];
+  if (m.largest_multipliers.length)
+    out.push(
+      h(
+        "p",
+        { class: "explain" },
+        "Largest multipliers: ",
+        joined(
+          m.largest_multipliers.map((x) => ["step ", stepLink(x), ` ${times(x.multiplier)}`]),
+          ", ",
+        ),
+        ".",
+      ),
+    );
+  if (d.unscored.length)
+    out.push(
+      h(
+        "p",
+        { class: "explain" },
+        `${d.unscored.length} rollout(s) without outcome.reward are in the list but in no group: `,
+        joined(
+          d.unscored.slice(0, 5).map((id) => h("a", { class: "ep-link", href: `#${encodeURIComponent(id)}` }, id)),
+          ", ",
+        ),
+        d.unscored.length > 5 ? ", …" : "",
+        ".",
+      ),
+    );
+  return out;
+}
+
+/** The four charts the issue's dynamics are read from, one series per run, then the runs' legend where there are several. */
+export function trainingCharts(d: TrainingData): Markup[] {
+  const runs = runsOf(d);
+  const series = (f: (s: PageStep) => number | null, what: (y: number, s: PageStep) => string): ChartSeries[] =>
+    runs.map((run) => ({
+      name: run,
+      points: d.steps
+        .filter((s) => s.run === run && f(s) !== null)
+        .map((s) => ({
+          x: s.step,
+          y: f(s)!,
+          title: `${runs.length > 1 ? `${run} · ` : ""}step ${s.step}: ${what(f(s)!, s)}`,
+          href: stepHref(s.step, run, runs),
+        })),
+    }));
+  const steps = d.steps.map((s) => s.step);
+  const xRange: [number, number] = [Math.min(...steps), Math.max(...steps)];
+  const charts = [
+    stepChartMarkup(
+      series(
+        (s) => s.mean_reward,
+        (y, s) => `mean env reward ${y.toFixed(4)} over ${s.episodes} rollouts`,
+      ),
+      { xRange, key: "mean_reward", title: "mean env reward (outcome.reward, what the trainer optimised)", yDecimals: 2 },
+    ),
+    stepChartMarkup(
+      series(
+        (s) => s.frac_reward_zero_std,
+        (y, s) => `frac_reward_zero_std ${pct(y)} of ${s.episodes} rollouts in zero-spread groups`,
+      ),
+      { xRange, key: "frac_reward_zero_std", title: "frac_reward_zero_std (share of rollouts in groups with no spread: no learning signal)", yRange: [0, 1] },
+    ),
+    stepChartMarkup(
+      series(
+        (s) => s.median_group_std,
+        (y, s) => `median group std ${y.toFixed(4)} over ${s.groups} groups`,
+      ),
+      { xRange, key: "median_group_std", title: "median group std (sample std of each group's rewards)", yDecimals: 3 },
+    ),
+    stepChartMarkup(
+      series(
+        (s) => s.multiplier,
+        (y, s) => `advantage multiplier ${y.toFixed(1)}x (median std ${fixed(s.median_group_std, 4)})`,
+      ),
+      { xRange, key: "multiplier", title: "advantage multiplier 1 / (median group std + 1e-4), log scale", log: true, unit: "x" },
+    ),
+  ];
+  const out = [h("div", { class: "dyn-charts" }, charts)];
+  if (runs.length > 1)
+    out.push(
+      h(
+        "p",
+        { class: "legend runs" },
+        joined(
+          runs.map((r, i) => h("span", { class: `run s${i % 6}` }, r)),
+          " ",
+        ),
+      ),
+    );
+  return out;
+}

@@ -1,0 +1,281 @@
+/**
+ * `georeplay serve`: builds the folder form of the page from a snapshot of
+ * the inputs' complete lines into a private temp folder, serves it
+ * (http-server.ts) and follows the inputs (file-tail.ts): new complete lines
+ * are verified and sent to every open page as events (live-episodes.ts,
+ * event-log.ts). fs.watch wakes the poll early; the interval poll is what
+ * it relies on (watch events are lost on some filesystems). Everything
+ * lives in the temp folder, removed when the server stops.
+ */
+import { mkdirSync, mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, relative } from "node:path";
+import { resolveInputs, type InputFormat, type Source } from "../../replay/formats/inputs.ts";
+import { createPool, type JobPool } from "../../replay/verify/pool.ts";
+import { defaultJobs, SMALL_RUN_BYTES } from "../../replay/verify/jobs.ts";
+import { openPanoDir } from "../../replay/panos/store.ts";
+import { buildPage } from "../page/build.ts";
+import { firstLines } from "./first-lines.ts";
+import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
+import { LiveEpisodes, type LiveEpisodesOptions, type LiveInput } from "./live-episodes.ts";
+import type { CompleteLine } from "../../replay/io/line-reader.ts";
+import type { BuildPageResult } from "../page/page-options.ts";
+import { LiveTraining } from "./live-training.ts";
+import { TrainingGroups } from "../page/training.ts";
+import { EventLog } from "./event-log.ts";
+import { BoardMirror } from "./live-board.ts";
+import { isBoardInput } from "../page/board/input.ts";
+import { openBuiltPage } from "./page-folder.ts";
+import type { BoardEvent, EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
+import { startPageServer, type PageServer } from "./http-server.ts";
+
+export interface ServeOptions {
+  inputs: string[];
+  tasks?: string;
+  panos?: string;
+  format?: InputFormat;
+  baseline?: string;
+  title?: string;
+  /** Threads rendering views (default: every core; a live run's appends come in bursts). */
+  jobs?: number;
+  host: string;
+  port: number;
+  /** Poll interval, ms. */
+  pollMs: number;
+  /** Seconds without growth before the page is told the writer stopped. */
+  idleS: number;
+  signal: AbortSignal;
+  say: (line: string) => void;
+}
+
+export interface Serving {
+  url: string;
+  server: PageServer;
+  /** The temp folder holding the served page and the server's scratch files. */
+  tmp: string;
+  close(): Promise<void>;
+}
+
+interface Followed {
+  tail: FileTail;
+  input: LiveInput;
+}
+
+/** Lines verified per event at most (a few seconds of a training step's appends). */
+const LINES_PER_EVENT = 128;
+
+const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/** Copies each followed input's complete lines under `snap` (same names, so the page names them the same); returns the inputs to build from. */
+function snapshot(inputs: string[], sources: Source[], snap: string): { build: string[]; starts: Map<string, TailStart> } {
+  const starts = new Map<string, TailStart>();
+  const build = inputs.map((input, i) => {
+    const own = sources.filter((s) => s.file === input);
+    // Folders (sweeps, example rollouts) are built from where they are; their files are followed from their size now.
+    if (own.length !== 1 || own[0].format === "example") return input;
+    const dir = join(snap, String(i));
+    mkdirSync(dir, { recursive: true });
+    const copy = join(dir, basename(input));
+    starts.set(input, snapshotLines(input, copy));
+    return copy;
+  });
+  return { build, starts };
+}
+
+/** The built page's header facts and summary numbers, for the live episodes to add to. */
+function headerOf(built: BuildPageResult): LiveEpisodesOptions["header"] {
+  const stats = built.summaryOf?.stats ?? [];
+  const { views, images, checked, match, resolved, mismatch } = built;
+  const recorded = stats.reduce((n, s) => n + (s.recorded ?? 0), 0);
+  return {
+    info: { formats: { ...built.formats }, views, images, checked, match, resolved, mismatch, recorded },
+    stats,
+    errored: built.summaryOf?.errored ?? [],
+  };
+}
+
+export async function serve(o: ServeOptions): Promise<Serving> {
+  const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
+  let pool: JobPool | undefined;
+  let server: PageServer | undefined;
+  const watchers: FSWatcher[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let closing: Promise<void> | null = null;
+  // One closing, whoever asks (the abort and the interrupt cleanup both do): each caller waits until the folder is gone.
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      closed = true;
+      clearTimeout(timer);
+      for (const w of watchers) w.close();
+      try {
+        await server?.close();
+        await pool?.close().catch(() => undefined);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    })());
+  try {
+    const root = join(tmp, "page");
+    await firstLines(o.inputs, o.pollMs, o.signal, o.say);
+    const sources = await resolveInputs(o.inputs, o.format);
+    // A board is built from a mirror of its sweep (live-board.ts), which then follows the sweep's files.
+    const mirror = isBoardInput(sources) ? new BoardMirror(o.inputs, join(tmp, "snap")) : null;
+    const { build, starts } = mirror
+      ? { build: mirror.inputs, starts: new Map(sources.map((s) => [s.file, mirror.start(s.file)!])) }
+      : snapshot(o.inputs, sources, join(tmp, "snap"));
+    // The page's training rollouts, named by the inputs (not their copies), go on growing with the live ones.
+    const original = new Map(build.map((b, i) => [b, o.inputs[i]]));
+    const training = new TrainingGroups((f) => original.get(f) ?? f);
+    const built = await buildPage({
+      episodes: build,
+      tasks: o.tasks,
+      panos: o.panos,
+      format: o.format,
+      baseline: o.baseline,
+      title: o.title,
+      out: `${root}/`,
+      // The live episodes' panoramas are not in the player's table: the served page has no player.
+      player: false,
+      // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
+      partial: true,
+      jobs: o.jobs,
+      training,
+      signal: o.signal,
+    });
+    for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
+    const page = openBuiltPage(root);
+    const events = new EventLog(join(tmp, "events"));
+    server = await startPageServer({ root, events, host: o.host, port: o.port });
+    if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
+
+    const needsReplay = sources.some((s) => s.format !== "example");
+    const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
+    if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
+    const liveTraining = new LiveTraining(training);
+    const live = new LiveEpisodes({
+      root,
+      scratch: join(tmp, "scratch"),
+      inputs: o.inputs,
+      tasks: o.tasks,
+      panos: o.panos,
+      pool,
+      jobs,
+      ids: page.ids,
+      images: page.images,
+      batches: page.batches,
+      header: headerOf(built),
+      onTraining: (r) => liveTraining.add(r),
+      signal: o.signal,
+    });
+    const followed: Followed[] = sources.map((s) => {
+      const tail = new FileTail(s.file);
+      const start = starts.get(s.file);
+      if (start) tail.startAt(start);
+      else tail.startAt(snapshotLines(s.file, join(tmp, "scratch-start")));
+      return { tail, input: { file: s.file, format: s.format === "example" ? "example" : s.format } };
+    });
+    rmSync(join(tmp, "scratch-start"), { force: true });
+
+    const board = page.board && mirror ? mirror : null;
+    /** A board's new shard files (a sweep's writer starts one per pass or shard): followed from their first line. */
+    const newShards = async () => {
+      if (!board) return;
+      const now = await resolveInputs(o.inputs, o.format).catch(() => []);
+      for (const s of now) {
+        if (followed.some((f) => f.input.file === s.file)) continue;
+        board.start(s.file, false);
+        followed.push({ tail: new FileTail(s.file), input: { file: s.file, format: "eval" } });
+      }
+    };
+
+    const reportSaid = new Set<string>();
+    let lastGrowth = Date.now();
+    let stopped = false;
+    let polling = false;
+    let again = false;
+    const poll = async () => {
+      if (closed) return;
+      if (polling) return void (again = true);
+      polling = true;
+      try {
+        await newShards();
+        let boardGrew = false;
+        const boardProblems: string[] = [];
+        for (const f of followed) {
+          const r = f.tail.poll();
+          if (r.grew) lastGrowth = Date.now();
+          if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
+          if (board) {
+            // A board's lines are verified as `verify` does; its numbers are the report's over the mirror.
+            board.append(f.input.file, r.lines, r.restarted);
+            boardGrew ||= r.lines.length > 0 || r.restarted;
+            for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT)
+              boardProblems.push(...(await live.check(f.input, r.lines.slice(i, i + LINES_PER_EVENT))));
+            continue;
+          }
+          // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
+          // Two stages: the next batch is verified (worker threads) while this one is shown (the main thread).
+          const batches: CompleteLine[][] = [];
+          for (let i = 0; i < r.lines.length; i += LINES_PER_EVENT) batches.push(r.lines.slice(i, i + LINES_PER_EVENT));
+          let next = batches.length ? live.verified(f.input, batches[0]) : null;
+          // A stop in the middle leaves the next verification to its abort: nobody awaits it.
+          void next?.catch(() => undefined);
+          for (let k = 0; k < batches.length && !closed; k++) {
+            const verified = await next!;
+            next = k + 1 < batches.length ? live.verified(f.input, batches[k + 1]) : null;
+            void next?.catch(() => undefined);
+            const b = await live.show(verified);
+            for (const p of b.problems) o.say(`warning: ${p}`);
+            if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+            // After its rows: a page merging the groups already lists their rollouts.
+            const t = liveTraining.take();
+            if (t) events.append("training", JSON.stringify(t satisfies TrainingEvent));
+          }
+        }
+        if (board && (boardGrew || boardProblems.length) && !closed) {
+          for (const p of boardProblems) o.say(`warning: ${p}`);
+          try {
+            const report = await board.report(o.baseline, o.signal);
+            events.append("board", JSON.stringify({ ...report, problems: boardProblems, at: new Date().toISOString() } satisfies BoardEvent));
+          } catch (e) {
+            // The report cannot be read now (the page keeps the last numbers): said once per message.
+            const text = board.named((e as Error).message);
+            if (!reportSaid.has(text) && !o.signal.aborted) o.say(`warning: the board's report: ${text}`);
+            reportSaid.add(text);
+          }
+        }
+        const idle = Date.now() - lastGrowth > o.idleS * 1000;
+        if (idle !== stopped) {
+          stopped = idle;
+          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() } satisfies WriterEvent));
+        }
+      } catch (e) {
+        if (!o.signal.aborted) o.say(`warning: reading the inputs: ${(e as Error).message}`);
+      } finally {
+        polling = false;
+      }
+      if (again) {
+        again = false;
+        void poll();
+      }
+    };
+    const tick = () => {
+      void poll().finally(() => {
+        if (!closed) timer = setTimeout(tick, o.pollMs);
+      });
+    };
+    timer = setTimeout(tick, o.pollMs);
+    for (const f of followed) {
+      try {
+        watchers.push(watch(f.input.file, { persistent: false }, () => void poll()).on("error", () => undefined));
+      } catch {
+        /* the interval poll covers it */
+      }
+    }
+    return { url: server.url, server, tmp, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
