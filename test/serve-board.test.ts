@@ -10,9 +10,9 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { FIXTURES, runCli } from "./helpers.ts";
-import { CHROMIUM_ARGS, startServe, type Served } from "./serve-helpers.ts";
+import { startServe, type Served, stopServe, launchChromium } from "./serve-helpers.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-board-${process.pid}`);
 const sweep = join(dir, "arms");
@@ -51,18 +51,11 @@ beforeAll(async () => {
     mkdirSync(join(sweep, arm), { recursive: true });
     writeFileSync(join(sweep, arm, "episodes.jsonl"), lines(arm).slice(0, 2).join(""));
   }
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   served = await startServe(dir, [sweep], ["--baseline", "base"], "board");
 });
 
-afterAll(async () => {
-  await browser?.close();
-  if (served && served.proc.exitCode === null) {
-    served.proc.kill("SIGINT");
-    await served.exit;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopServe(browser, served, dir));
 
 describe("georeplay serve: a board follows its sweep", () => {
   it("updates the report's tables in place as arms' files grow and new shards appear, with the report's numbers", async () => {

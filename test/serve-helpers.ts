@@ -1,6 +1,7 @@
 /** `georeplay serve` in tests: a real process on a free port, raw HTTP and SSE clients, fixture episodes with new ids. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chromium } from "playwright-core";
 import { request } from "node:http";
 import { join } from "node:path";
 import { CLI, MIXED, ROOT } from "./helpers.ts";
@@ -109,3 +110,16 @@ export const until = async (check: () => boolean, ms: number, what: string) => {
     await new Promise((r) => setTimeout(r, 50));
   }
 };
+
+/** A test file's end: the browser closed, the server stopped (Ctrl-C, as a user stops it), its folder removed. */
+export async function stopServe(browser: { close(): Promise<void> } | undefined, served: Served | undefined, dir: string): Promise<void> {
+  await browser?.close();
+  if (served && served.proc.exitCode === null) {
+    served.proc.kill("SIGINT");
+    await served.exit;
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** Debian's Chromium, headless, as every serve test drives it. */
+export const launchChromium = () => chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });

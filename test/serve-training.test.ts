@@ -11,9 +11,9 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { FIXTURES, runCli } from "./helpers.ts";
-import { CHROMIUM_ARGS, startServe, until, type Served } from "./serve-helpers.ts";
+import { startServe, until, type Served, stopServe, launchChromium } from "./serve-helpers.ts";
 import { TrainingGroups, type TrainingRollout } from "../src/page/training.ts";
 import { LiveTraining } from "../src/serve/live-training.ts";
 import { mergeTraining } from "../src/page/client/state/training.ts";
@@ -105,18 +105,11 @@ beforeAll(async () => {
   mkdirSync(join(dir, "train"), { recursive: true });
   // Steps 0 and 1 (step 1: one group, eval/1, of two siblings).
   writeFileSync(file, [1, 2, 3, 4, 5, 6].map((n) => line(n)).join(""));
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   served = await startServe(dir, [file], [], "train-live");
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  if (served && served.proc.exitCode === null) {
-    served.proc.kill("SIGINT");
-    await served.exit;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopServe(browser, served, dir));
 
 async function open(hash: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });

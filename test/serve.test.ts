@@ -12,9 +12,9 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { FIXTURES, MIXED, runCli } from "./helpers.ts";
-import { CHROMIUM_ARGS, common, episodeLine, LINES, raw, sse, startServe, until, type Served } from "./serve-helpers.ts";
+import { common, episodeLine, LINES, raw, sse, startServe, until, type Served, stopServe, launchChromium } from "./serve-helpers.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-test-${process.pid}`);
 
@@ -28,18 +28,11 @@ beforeAll(async () => {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, "run"), { recursive: true });
   writeFileSync(run, LINES.slice(0, 3).join("\n") + "\n");
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   served = await startServe(dir, [run], ["--idle", "4"], "main");
 });
 
-afterAll(async () => {
-  await browser?.close();
-  if (served && served.proc.exitCode === null) {
-    served.proc.kill("SIGINT");
-    await served.exit;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopServe(browser, served, dir));
 
 describe("georeplay serve: a live page", () => {
   it("adds appended episodes to the open page within 2 s without a reload, and keeps the open episode", async () => {

@@ -10,8 +10,8 @@ import { describe, expect, it, afterAll } from "vitest";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { CHROMIUM_ARGS, episodeLine, LINES, sse, startServe, until, type Served } from "../serve-helpers.ts";
+import type { Browser } from "playwright-core";
+import { episodeLine, LINES, sse, startServe, until, type Served, stopServe, launchChromium } from "../serve-helpers.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-soak-${process.pid}`);
 const RATE = 128;
@@ -27,14 +27,7 @@ const rss = (pid: number): number => ownRss(pid) + children(pid).reduce((sum, c)
 let browser: Browser | undefined;
 let served: Served | undefined;
 
-afterAll(async () => {
-  await browser?.close();
-  if (served && served.proc.exitCode === null) {
-    served.proc.kill("SIGINT");
-    await served.exit;
-  }
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopServe(browser, served, dir));
 
 describe("georeplay serve: a soak at 128 episodes a second", () => {
   it("shows every episode once and keeps its memory flat", async () => {
@@ -43,7 +36,7 @@ describe("georeplay serve: a soak at 128 episodes a second", () => {
     const run = join(dir, "rollouts.jsonl");
     writeFileSync(run, LINES.slice(0, 3).join("\n") + "\n");
     served = await startServe(dir, [run], ["--idle", "600"], "soak");
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage();
     await page.goto(served.url);
     await page.waitForFunction(() => document.getElementById("gr-live")?.dataset.state?.startsWith("live"));
