@@ -239,16 +239,22 @@ describe("client bundle", () => {
     // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the one search text, the views' reprojection
     // (shared with the player), markdown-it, the video's font names and map geometry (the page's maps are the video's maps),
     // of the player only its play-button hook, clock and number formats (its own bundle is separate), and the one rule
-    // making a list row of an episode. (`includes`: a worktree's node_modules may be a link outside the checkout.)
+    // making a list row of an episode, and the training section's facts and charts described once as data (markup.ts,
+    // training-parts.ts, charts.ts: the server writes them as escaped HTML, a live page builds them as DOM).
+    // (`includes`: a worktree's node_modules may be a link outside the checkout.)
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.includes("node_modules/"));
     expect(outside.sort()).toEqual([
       "src/page/attempts.ts",
+      "src/page/charts.ts",
+      "src/page/escape-html.ts",
       "src/page/list-row.ts",
+      "src/page/markup.ts",
       "src/page/player/clock.ts",
       "src/page/player/format.ts",
       "src/page/player/hook.ts",
       "src/page/reproject.ts",
       "src/page/search-text.ts",
+      "src/page/training-parts.ts",
       "video/map/atlas.ts",
       "video/map/frame.ts",
       "video/map/paths.ts",
