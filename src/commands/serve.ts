@@ -69,7 +69,8 @@ export function registerServe(program: Command): void {
         "Started before the run's first episode, it waits for it. A board page (a sweep folder, with\n" +
         "or without --baseline) follows its sweep: the report's tables, forest plot and per-task numbers\n" +
         "are computed again over every complete line, as `georeplay report` does, and new shard files are\n" +
-        "followed. The served page has no video player (`georeplay page` has it).\n\n" +
+        "followed. The episodes there when serve starts play in the page; those added live do not yet\n" +
+        "(`georeplay page` gives every episode its player).\n\n" +
         "Only its own files are served, read-only (GET/HEAD), to requests whose Host is this server\n" +
         "(DNS rebinding is refused), with the page's strict Content-Security-Policy plus\n" +
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +

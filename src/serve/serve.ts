@@ -135,8 +135,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       baseline: o.baseline,
       title: o.title,
       out: `${root}/`,
-      // The live episodes' panoramas are not in the player's table: the served page has no player.
-      player: false,
+      // The episodes there when serve starts play in the page, as `page` gives them; the player's tables
+      // (panoramas, fonts, map cells) are the built page's, so an episode added live has no play button yet.
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
       jobs: o.jobs,
