@@ -8,7 +8,7 @@
  * /proc/<pid>/stat) and its resident memory (the tree's, at 10 s, its peak
  * and at the end; the goal is flat: end within 20% of 10 s).
  *
- *   node dist/bench/serve.js [--rate 128] [--seconds 60]
+ *   node dist/bench/serve.js [--rate 128] [--seconds 60] [--profile DIR]
  *
  * Goals (issue 41): 128 episodes/s kept up with on 2 cores; memory flat over an hour's appends.
  */
@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MIXED, ROOT, fmt, loadavg } from "./common.ts";
 
-const { values } = parseArgs({ options: { rate: { type: "string", default: "128" }, seconds: { type: "string", default: "60" } } });
+const { values } = parseArgs({ options: { rate: { type: "string", default: "128" }, seconds: { type: "string", default: "60" }, profile: { type: "string" } } });
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const TICK_MS = 125;
@@ -55,6 +55,8 @@ mkdirSync(join(dir, "tmp"));
 const server = spawn(
   process.execPath,
   [
+    // --profile DIR: CPU profiles of the server's processes (and the re-run under the arena cap) into DIR.
+    ...(values.profile ? ["--cpu-prof", `--cpu-prof-dir=${values.profile}`] : []),
     join(ROOT, "dist", "src", "cli.js"),
     "serve",
     run,

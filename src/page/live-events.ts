@@ -15,7 +15,11 @@ export interface EpisodesEvent {
   images: string[];
   /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
   problems: string[];
-  /** The header's line of facts and the per-model summary table over every episode now (the page writer's own HTML). */
+  /**
+   * The header's line of facts and the per-model summary table over every episode now (the page
+   * writer's own HTML); "" when left for a later event: while a backlog drains they are sent at most
+   * once a second (their medians cost more as the run grows), and always after its last batch.
+   */
   facts: string;
   summary: string;
   /** When the server read them (ISO 8601). */

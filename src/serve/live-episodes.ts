@@ -74,9 +74,17 @@ export interface LiveEpisodesOptions {
   signal?: AbortSignal;
 }
 
+/** Episodes turned into page data between two turns of the event loop (a few ms of the main thread). */
+const YIELD_EVERY = 8;
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export class LiveEpisodes {
   private readonly ids: Set<string>;
   private readonly images = new Map<string, number>();
+  /** How long the header's counts took last time (ms): they are over the whole run, so they grow with it. */
+  countsMs = 0;
+  /** The image index of each view digest shown (a training group's siblings share their first view). */
+  private readonly byDigest = new Map<string, number>();
   private imageCount: number;
   private batch: number;
   private readonly said = new Set<string>();
@@ -92,7 +100,7 @@ export class LiveEpisodes {
 
   /** Verifies consecutive complete lines of one input and writes what the page needs to show them. */
   async add(input: LiveInput, lines: CompleteLine[]): Promise<LiveBatch> {
-    return this.show(await this.verified(input, lines));
+    return { ...(await this.show(await this.verified(input, lines))), ...this.counts() };
   }
 
   /**
@@ -108,13 +116,18 @@ export class LiveEpisodes {
     return b;
   }
 
-  /** The second half of `add`, in the order of the batches: pages, view files and data files written; the event's rows. */
+  /**
+   * The second half of `add`, in the order of the batches: pages, view files and data files written; the
+   * event's rows, without the header's counts (`counts`).
+   */
   async show(b: VerifiedBatch): Promise<LiveBatch> {
     const { input } = b;
     const out: LiveBatch = { rows: [], imagesFrom: this.imageCount, images: [], problems: b.problems, facts: "", summary: "" };
     const pages: Shown[] = [];
-    for (const { v, where } of b.episodes) {
-      const { page, stats } = await pageEpisode(v, async (_digest, jpeg) => this.image(jpeg, out), this.o.inputs);
+    for (const [i, { v, where }] of b.episodes.entries()) {
+      // The worker threads wait for the main thread to hand out the next batch's views: let them in.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEvents();
+      const { page, stats } = await pageEpisode(v, async (digest, jpeg) => this.image(digest, jpeg, out), this.o.inputs);
       const r = trainingRolloutOf(v, page);
       // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
       pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
@@ -139,12 +152,17 @@ export class LiveEpisodes {
       h.info.views += p.views;
       if (p.training) this.o.onTraining?.(p.training);
     }
-    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page)));
-    // The header's facts and the summary table, as the page writer makes them, over every episode now.
+    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...(await this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page))));
     h.info.images = this.imageCount;
-    const summary = summariseRun(h.stats, h.errored);
-    out.facts = headerFacts(h.info, summary);
-    out.summary = summaryTable(summary);
+    return out;
+  }
+
+  /** The header's facts and the summary table, as the page writer makes them, over every episode now. */
+  counts(): Pick<LiveBatch, "facts" | "summary"> {
+    const t0 = performance.now();
+    const summary = summariseRun(this.o.header.stats, this.o.header.errored);
+    const out = { facts: headerFacts(this.o.header.info, summary), summary: summaryTable(summary) };
+    this.countsMs = performance.now() - t0;
     return out;
   }
 
@@ -211,23 +229,32 @@ export class LiveEpisodes {
     return dir;
   }
 
-  /** The image table index of a view, writing its file the first time. */
-  private image(jpeg: Buffer, out: LiveBatch): number {
+  /** The image table index of a view, writing its file the first time (a digest seen before is not hashed again). */
+  private image(digest: string, jpeg: Buffer, out: LiveBatch): number {
+    const known = this.byDigest.get(digest);
+    if (known !== undefined) return known;
     const rel = viewFileName(jpeg);
-    const hit = this.images.get(rel);
-    if (hit !== undefined) return hit;
-    this.atomicWrite(rel, jpeg);
-    const n = this.imageCount++;
-    this.images.set(rel, n);
-    out.images.push(rel);
+    let n = this.images.get(rel);
+    if (n === undefined) {
+      this.atomicWrite(rel, jpeg);
+      n = this.imageCount++;
+      this.images.set(rel, n);
+      out.images.push(rel);
+    }
+    this.byDigest.set(digest, n);
     return n;
   }
 
   /** One data batch, as the folder form's RunBatches writes it; returns the episodes' rows. */
-  private writeBatch(pages: PageEpisode[]): RunRow[] {
+  private async writeBatch(pages: PageEpisode[]): Promise<RunRow[]> {
     const k = this.batch++;
     this.atomicWrite(`data/text-${k}.js`, dataScript("text", k, `[${pages.map((p) => JSON.stringify(detailText(p))).join(",")}]`));
-    this.atomicWrite(`data/episodes-${k}.js`, dataScript("episodes", k, `[${pages.map((p) => scriptJson(p)).join(",")}]`));
+    const json: string[] = [];
+    for (const [i, p] of pages.entries()) {
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEvents();
+      json.push(scriptJson(p));
+    }
+    this.atomicWrite(`data/episodes-${k}.js`, dataScript("episodes", k, `[${json.join(",")}]`));
     return pages.map((p, at) => ({ ...rowOfEpisode(p), batch: k, at }));
   }
 

@@ -28,8 +28,27 @@ function readCell<T>(key: string): T | null {
   return JSON.parse(readFileSync(file, "utf8")) as T;
 }
 
-/** An atlas cell ("10m/19_13"), read each time a new framing needs it (the painter keeps the paths, not the data). */
-export const readMapCell = (key: string): MapCell | null => readCell<MapCell>(key);
+/**
+ * Atlas cells read lately, newest last. A page draws a map per turn and a served run keeps
+ * drawing them: nearby maps read the same cells, and reading and parsing a cell each time was
+ * a fifth of serve's main thread. Bounded: a few hundred cells are a few MB (the atlas is 6 MB).
+ */
+const recentCells = new Map<string, MapCell | null>();
+const RECENT_CELLS = 256;
+
+/** An atlas cell ("10m/19_13"). Callers only read it (mapRings decodes into its own arrays). */
+export function readMapCell(key: string): MapCell | null {
+  if (recentCells.has(key)) {
+    const hit = recentCells.get(key)!;
+    recentCells.delete(key);
+    recentCells.set(key, hit);
+    return hit;
+  }
+  const cell = readCell<MapCell>(key);
+  recentCells.set(key, cell);
+  if (recentCells.size > RECENT_CELLS) recentCells.delete(recentCells.keys().next().value!);
+  return cell;
+}
 
 const places = new Map<string, readonly Place[]>();
 
