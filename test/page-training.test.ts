@@ -322,6 +322,29 @@ describe("the training page in Chromium", () => {
     }
   });
 
+  it("the folder form's maps carry only their frames; land and borders come from the page's cells, the one-file page's paths", async () => {
+    const html = readFileSync(join(folderOut, "index.html"), "utf8");
+    expect(html).toContain('id="gr-map-cells"');
+    expect(readFileSync(join(folderOut, "data", "episodes-0.js"), "utf8")).not.toContain("landPath");
+    const land = async (file: string) => {
+      const { page, log, close } = await open(file, "#rollouts-rank0-L9");
+      try {
+        // Its guess turn's map (turn 10): drawn when it scrolls into view.
+        const turn = '[id="t-rollouts-rank0-L9-10"]';
+        await page.waitForSelector(turn, { timeout: 30_000 });
+        await page.$eval(turn, (t) => t.scrollIntoView());
+        const d = await (await page.waitForSelector(`${turn} svg.map > path`, { timeout: 30_000 })).getAttribute("d");
+        expect(log.errors).toEqual([]);
+        return d;
+      } finally {
+        await close();
+      }
+    };
+    const own = await land(pageFile);
+    expect(own!.length).toBeGreaterThan(100);
+    expect(await land(join(folderOut, "index.html"))).toBe(own);
+  });
+
   it("the siblings play in step: one clock drives every tile; a shorter video holds its last frame", async () => {
     const { page, log, close } = await open(pageFile, "#group/1/eval/1");
     try {

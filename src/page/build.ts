@@ -34,6 +34,7 @@ import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
 import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
 import { PlayerEmbed, playerTail } from "./player/embed.ts";
+import { PageMapCells, mapCellsTail } from "./board/map-cells.ts";
 
 export type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
 
@@ -71,6 +72,17 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     const images = new ImageTable(imgPart, size, folder);
     // The folder form: the page lists rows; the details go to data files in batches.
     const batches = folder ? new RunBatches(folder) : null;
+    // The folder form's maps keep their frames, not their land and borders (~80% of a training rollout's
+    // details): the client cuts those from the page's one table of atlas cells, as a board page's do.
+    const mapCells = folder ? new PageMapCells() : null;
+    const shared = (page: PageEpisode): PageEpisode =>
+      mapCells
+        ? {
+            ...page,
+            outcomeMap: page.outcomeMap && mapCells.share(page.outcomeMap),
+            turns: page.turns.map((t) => (t.map ? { ...t, map: mapCells.share(t.map) } : t)),
+          }
+        : page;
     const player = opts.player === false ? null : new PlayerEmbed(panoPart, opts);
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
@@ -80,7 +92,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     let views = 0;
     // Every episode of the list, errored ones too (the list is the report's, counted apart).
     let listed = 0;
-    const list = (page: PageEpisode) => epPart.write((listed++ ? "," : "[") + (batches ? batches.add(page, rowOfEpisode(page)) : scriptJson(page)));
+    const list = (page: PageEpisode) => epPart.write((listed++ ? "," : "[") + (batches ? batches.add(shared(page), rowOfEpisode(page)) : scriptJson(page)));
     // Errored records are read ahead of the episodes verified before them: listed after every episode, in read order (same bytes every run).
     const errored: PageEpisode[] = [];
     const report = await verifyRun({
@@ -94,7 +106,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       onProgress: opts.onProgress,
       onErrored: (e) => errored.push(erroredPageEpisode(e, opts.episodes)),
       onEpisode: async (v) => {
-        const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes);
+        const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes, mapCells === null);
         views += v.views.length;
         await player?.add(v, (digest, jpeg) => images.add(digest, jpeg));
         stats.push(s);
@@ -156,9 +168,11 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       target.form,
     );
     // The player's panoramas go in its own inert table at the end of the tail (player/embed.ts).
-    let tail: (string | PartFile)[] = [parts.tail];
+    // One table of cells for the page's maps and its player's (the player reads it when its own table has none).
+    const pageTail = mapCells ? mapCellsTail(parts.tail, [...mapCells.cells(), ...(player?.cellKeys() ?? [])]) : parts.tail;
+    let tail: (string | PartFile)[] = [pageTail];
     if (player?.count) {
-      const [before, after] = playerTail(parts.tail, player);
+      const [before, after] = playerTail(pageTail, player, mapCells === null);
       tail = [before, panoPart, after];
     }
     const bytes = await writePage(pagePath, [parts.head, epPart, parts.middle, imgPart, ...tail], opts.signal);

@@ -71,7 +71,8 @@ let layouter: TextLayouter | null = null;
  */
 export const TURN_BADGE_BOX: Rect = { x: 0, y: 0, w: 112, h: 30 };
 
-export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, truth: LatLon | null, keepClear: Rect[] = []): MapSpec {
+/** `withPaths` false: the map as sharedGeometry leaves it (no land or borders), without computing them. */
+export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, truth: LatLon | null, keepClear: Rect[] = [], withPaths = true): MapSpec {
   const size = PAGE_MAP_SIZE;
   const d = new Draw((layouter ??= measuringLayouter(nodeMeasure(), readPlaces)));
   const markers: Marker[] = pins.map((p, i) => ({ at: p, color: C.accent, label: `Pin ${i + 1}` }));
@@ -81,11 +82,11 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
   markers.sort((a, b) => Number(b.color !== C.accent) - Number(a.color !== C.accent));
   worldMap(d, { x: 0, y: 0, w: size, h: size }, frame, markers, UNIT, guess && truth ? { from: guess, to: truth, progress: 1 } : null, keepClear);
   const map = d.prims.find((p) => p.t === "map") as Extract<Prim, { t: "map" }>;
-  const paths = landAndBorders(map.frame, size);
+  const paths = withPaths ? landAndBorders(map.frame, size) : {};
   const prims: MapPrim[] = [];
   for (const p of d.prims) {
     if (p.t === "map" && p !== map) {
-      const r = mapRings(p.frame, p.w, p.h, readMapCell);
+      const r = withPaths ? mapRings(p.frame, p.w, p.h, readMapCell) : null;
       prims.push({
         t: "inset",
         x: r1(p.x),
@@ -97,8 +98,7 @@ export function mapSpec(frame: MapFrame, pins: LatLon[], guess: LatLon | null, t
         border: p.border,
         lw: r1(p.lw),
         frame: p.frame,
-        landPath: svgPath(r.land, p.w, p.h, true),
-        bordersPath: svgPath(r.borders, p.w, p.h, false),
+        ...(r ? { landPath: svgPath(r.land, p.w, p.h, true), bordersPath: svgPath(r.borders, p.w, p.h, false) } : {}),
       });
     } else if (p.t === "rect") prims.push({ ...p, x: r1(p.x), y: r1(p.y), w: r1(p.w), h: r1(p.h) });
     else if (p.t === "circle" || p.t === "poly") prims.push(round(p));

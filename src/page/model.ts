@@ -140,13 +140,13 @@ function isRevealTurn(t: Turn, ep: Episode): boolean {
   return turnGuessed(t) && Boolean(ep.outcome?.guess && ep.outcome?.truth);
 }
 
-function turnMap(t: Turn, ep: Episode): MapSpec | null {
+function turnMap(t: Turn, ep: Episode, paths: boolean): MapSpec | null {
   if (t.image_kind !== "map") return null;
   const pins = (t.pins ?? []) as LatLon[];
   // The turn's badge sits over the map's top left corner: no name or pin goes under it.
-  if (isRevealTurn(t, ep)) return outcomeMap(ep, pins, [TURN_BADGE_BOX]);
+  if (isRevealTurn(t, ep)) return outcomeMap(ep, pins, [TURN_BADGE_BOX], paths);
   const frame = pinsFrame(pins) ?? { center: [20, 0] as [number, number], halfWidthDeg: 80 };
-  return mapSpec(frame, pins, null, null, [TURN_BADGE_BOX]);
+  return mapSpec(frame, pins, null, null, [TURN_BADGE_BOX], paths);
 }
 
 /** What an episode's outcome map marks: the last turn's pins, its guess and the truth. */
@@ -155,12 +155,12 @@ export function outcomeMarks(ep: Episode): { pins: LatLon[]; guess: LatLon | nul
   return { pins, guess: (ep.outcome?.guess as LatLon | undefined) ?? null, truth: (ep.outcome?.truth as LatLon | undefined) ?? null };
 }
 
-function outcomeMap(ep: Episode, pins: LatLon[] = [], keepClear: Rect[] = []): MapSpec | null {
+function outcomeMap(ep: Episode, pins: LatLon[] = [], keepClear: Rect[] = [], paths = true): MapSpec | null {
   const g = ep.outcome?.guess;
   const t = ep.outcome?.truth;
   if (!t) return null;
-  if (!g) return mapSpec({ center: [t[0], t[1]], halfWidthDeg: 12 }, pins, null, t, keepClear);
-  return mapSpec(revealFrame(g, t), pins, g, t, keepClear);
+  if (!g) return mapSpec({ center: [t[0], t[1]], halfWidthDeg: 12 }, pins, null, t, keepClear, paths);
+  return mapSpec(revealFrame(g, t), pins, g, t, keepClear, paths);
 }
 
 /**
@@ -190,6 +190,8 @@ export async function pageEpisode(
   v: VerifiedEpisode,
   imageFor: ImageIndexer,
   inputs: readonly string[] = [],
+  /** false: maps without their land and borders (a page that cuts them from its cells: geo.ts sharedGeometry), not computed at all. */
+  mapPaths = true,
 ): Promise<{ page: PageEpisode; stats: EpisodeStats }> {
   const ep = v.episode;
   const byTurn = new Map<number, ViewOutcome>();
@@ -266,7 +268,7 @@ export async function pageEpisode(
       reply: m?.reply ?? null,
       reasoning: m?.reasoning ?? null,
       finish: m?.finish_reason ?? null,
-      map: rec && image !== null ? null : turnMap(t, ep), // a recorded map image beats a redrawn one
+      map: rec && image !== null ? null : turnMap(t, ep, mapPaths), // a recorded map image beats a redrawn one
       reward: numOrNull(t.reward),
       prompt: typeof (t as { prompt?: unknown }).prompt === "string" ? (t as { prompt: string }).prompt : null,
     });
@@ -319,7 +321,7 @@ export async function pageEpisode(
     tokensIn: numOrNull(out?.tokens_in) ?? sumTurns((t) => t.tokensIn),
     tokensOut: numOrNull(out?.tokens_out) ?? sumTurns((t) => t.tokensOut),
     latencyS: numOrNull(out?.model_latency_s) ?? sumTurns((t) => t.latencyS),
-    outcomeMap: outcomeMap(ep, outcomeMarks(ep).pins),
+    outcomeMap: outcomeMap(ep, outcomeMarks(ep).pins, [], mapPaths),
     turns,
   };
   const stats: EpisodeStats = {

@@ -1,5 +1,5 @@
 /**
- * A board page's one table of atlas cells (src/page/board/map-cells.ts),
+ * A board page's (and a run page folder's) one table of atlas cells (src/page/board/map-cells.ts),
  * gunzipped once before the first chunk's maps are drawn: the maps store
  * only their frames, and their land and borders are cut from these cells by
  * the same code (video/map/paths.ts) that cut them into path data in Node.
@@ -12,9 +12,11 @@ import { MAP_CELLS_ID } from "../player/format.ts";
 let cells: Record<string, MapCell | null> = {};
 let loading: Promise<void> | null = null;
 
-/** Reads the page's cell table (none on a run page: its maps carry their paths). */
+/** Reads the page's cell table (none on a one-file run page: its maps carry their paths). */
 export function loadMapCells(): Promise<void> {
   return (loading ??= (async () => {
+    // The table sits at the end of the page: complete only once the parser is past it.
+    if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
     const node = document.getElementById(MAP_CELLS_ID);
     if (!node) return;
     const bin = atob(JSON.parse(node.textContent || '""') as string);

@@ -141,12 +141,20 @@ export class PlayerEmbed {
     return scriptJson(this.episodes.map(([id]) => id));
   }
 
-  /** The small table (fonts, maps, episodes) as JSON safe inside a script element. */
-  metaJson(): string {
+  /** The atlas cells the episodes' maps read (for a page's one table of cells: see metaJson). */
+  cellKeys(): string[] {
+    return [...this.cells];
+  }
+
+  /**
+   * The small table (fonts, maps, episodes) as JSON safe inside a script element. `ownCells`
+   * false: the maps' cells are left to the page's one table (MAP_CELLS_ID), which must hold cellKeys().
+   */
+  metaJson(ownCells = true): string {
     const meta: PlayerMeta = {
       version: 1,
       fonts: fontsFor(this.chars, this.faces),
-      cells: gz(Object.fromEntries([...this.cells].sort().map((k) => [k, readMapCell(k)]))),
+      ...(ownCells ? { cells: gz(Object.fromEntries([...this.cells].sort().map((k) => [k, readMapCell(k)]))) } : {}),
       episodes: Object.fromEntries(this.episodes),
     };
     return scriptJson(meta);
@@ -168,11 +176,11 @@ export function faceOfKey(key: string): string | null {
  * text before the panorama table (which the caller streams from its part
  * file) and the text after it.
  */
-export function playerTail(tail: string, player: PlayerEmbed): [string, string] {
+export function playerTail(tail: string, player: PlayerEmbed, ownCells = true): [string, string] {
   const at = tail.lastIndexOf("</body>");
   if (at < 0) throw new Error("page tail without </body>");
   const before = `${tail.slice(0, at)}<script type="application/json" id="gr-player-ids">${player.idsJson()}</script>
-<script type="application/json" id="${PLAYER_META_ID}">${player.metaJson()}</script>
+<script type="application/json" id="${PLAYER_META_ID}">${player.metaJson(ownCells)}</script>
 <script type="application/json" id="${PLAYER_PANOS_ID}">[`;
   return [before, `]</script>\n${tail.slice(at)}`];
 }

@@ -7,6 +7,7 @@
 import type { PageEpisode } from "../../model.ts";
 import { readJson } from "../dom.ts";
 import { dataFile, isFolderForm } from "../data-files.ts";
+import { loadMapCells } from "../map-cells.ts";
 import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
@@ -63,7 +64,10 @@ function folderSource(): RunSource {
     has: (id) => byId.has(id),
     get: async (id) => {
       const r = byId.get(id);
-      return r ? ((await dataFile<PageEpisode[]>("episodes", r.batch))[r.at] ?? null) : null;
+      if (!r) return null;
+      // Its maps keep only their frames: land and borders are cut from the page's cells (map-cells.ts).
+      const [batch] = await Promise.all([dataFile<PageEpisode[]>("episodes", r.batch), loadMapCells()]);
+      return batch[r.at] ?? null;
     },
     text: (r) => search.text(r.id, rowText(r)),
     loadText: (q) => search.search(q).then((done) => (done ? "query" : "stale")),
