@@ -37,6 +37,8 @@ afterAll(() => stopServe(browser, served, dir));
 describe("georeplay serve: a live page", () => {
   it("adds appended episodes to the open page within 2 s without a reload, and keeps the open episode", async () => {
     const page = await browser.newPage();
+    const cellFiles: string[] = [];
+    page.on("request", (r) => void (/\/data\/cells-\d+\.js$/.test(r.url()) && cellFiles.push(r.url())));
     await page.goto(served.url);
     await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
     await page.waitForFunction(() => document.getElementById("gr-live")?.dataset.state?.startsWith("live"));
@@ -80,6 +82,22 @@ describe("georeplay serve: a live page", () => {
     await page.waitForFunction(() => document.querySelector("#gr-detail")?.textContent?.includes("live-b"));
     await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("#gr-detail img")].some((i) => i.complete && i.naturalWidth > 0));
     expect(await page.$("#gr-detail .player-slot")).toBeNull();
+    // Its maps keep only their frames: land and borders are cut in the page from cells the built page
+    // had not got (data/cells-<n>.js, loaded when its event came), the same path as `page` draws.
+    const landOf = async (p: Page) => {
+      await p.waitForSelector("#gr-detail svg.map > path", { state: "attached", timeout: 10_000 });
+      return p.$$eval("#gr-detail svg.map > path", (ps) => ps.map((e) => e.getAttribute("d") ?? "").join("\n"));
+    };
+    const live = await landOf(page);
+    expect(cellFiles.length).toBeGreaterThan(0);
+    expect(await (await fetch(new URL("data/episodes-1.js", served.url))).text()).not.toContain("landPath");
+    const oneFile = await browser.newPage();
+    await oneFile.goto(`file://${built}#live-b`);
+    await oneFile.waitForFunction(() => document.querySelector("#gr-detail")?.textContent?.includes("live-b"));
+    const own = await landOf(oneFile);
+    expect(own!.length).toBeGreaterThan(100);
+    expect(live).toBe(own);
+    await oneFile.close();
     await page.close();
   });
 

@@ -13,6 +13,11 @@ export interface EpisodesEvent {
   /** New entries of the page's image table (view file paths), from index `imagesFrom` on. */
   imagesFrom: number;
   images: string[];
+  /**
+   * data/cells-<n>.js: the atlas cells the new episodes' maps read that the page did not have (its
+   * maps keep only their frames; land and borders are cut from the cells in the page). Absent: none.
+   */
+  cells?: number;
   /** Problems found in the new lines (a line that is not JSON, an unreadable record), each said once. */
   problems: string[];
   /**

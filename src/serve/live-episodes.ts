@@ -18,6 +18,8 @@ import { rowOfEpisode } from "../page/client/state/rows.ts";
 import { detailText } from "../page/search-text.ts";
 import { scriptJson } from "../page/escape.ts";
 import { dataScript, viewFileName } from "../page/output/folder.ts";
+import { PageMapCells } from "../page/board/map-cells.ts";
+import { readMapCell } from "../film/shared/map-data.ts";
 import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
 import type { EpisodesEvent } from "../page/live-events.ts";
 import { summariseRun, type EpisodeStats } from "../page/stats.ts";
@@ -67,6 +69,8 @@ export interface LiveEpisodesOptions {
   ids: Iterable<string>;
   images: readonly string[];
   batches: number;
+  /** The keys of the page's atlas cells table. */
+  cells: Iterable<string>;
   /** The built page's header facts and summary numbers, which the live episodes add to. */
   header: { info: HeaderInfo; stats: EpisodeStats[]; errored: (string | null)[] };
   /** Each new training rollout shown (not one already on the page), for the training page's groups. */
@@ -87,6 +91,9 @@ export class LiveEpisodes {
   private readonly byDigest = new Map<string, number>();
   private imageCount: number;
   private batch: number;
+  /** The atlas cells the page has (its table and the live cell files); cell files written so far. */
+  private readonly cells: Set<string>;
+  private cellFiles = 0;
   private readonly said = new Set<string>();
   private readonly dirs = new Map<string, string>();
 
@@ -95,6 +102,7 @@ export class LiveEpisodes {
     o.images.forEach((p, i) => this.images.set(p, i));
     this.imageCount = o.images.length;
     this.batch = o.batches;
+    this.cells = new Set(o.cells);
     mkdirSync(o.scratch, { recursive: true });
   }
 
@@ -127,7 +135,8 @@ export class LiveEpisodes {
     for (const [i, { v, where }] of b.episodes.entries()) {
       // The worker threads wait for the main thread to hand out the next batch's views: let them in.
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEvents();
-      const { page, stats } = await pageEpisode(v, async (digest, jpeg) => this.image(digest, jpeg, out), this.o.inputs);
+      // Maps without land and borders (most of a detail's bytes and a third of this thread's time): the page cuts them from its cells.
+      const { page, stats } = await pageEpisode(v, async (digest, jpeg) => this.image(digest, jpeg, out), this.o.inputs, false);
       const r = trainingRolloutOf(v, page);
       // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
       pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
@@ -152,6 +161,8 @@ export class LiveEpisodes {
       h.info.views += p.views;
       if (p.training) this.o.onTraining?.(p.training);
     }
+    const cells = this.newCells(fresh.map((p) => p.page));
+    if (cells !== undefined) out.cells = cells;
     for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...(await this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page))));
     h.info.images = this.imageCount;
     return out;
@@ -227,6 +238,21 @@ export class LiveEpisodes {
     }
     this.dirs.set(input.file, dir);
     return dir;
+  }
+
+  /** The number of a new data/cells-<n>.js holding the cells these episodes' maps read that the page has not got, if any. */
+  private newCells(pages: PageEpisode[]): number | undefined {
+    const reads = new PageMapCells();
+    for (const p of pages) {
+      if (p.outcomeMap) reads.share(p.outcomeMap);
+      for (const t of p.turns) if (t.map) reads.share(t.map);
+    }
+    const fresh = reads.cells().filter((k) => !this.cells.has(k));
+    if (!fresh.length) return undefined;
+    const n = this.cellFiles++;
+    this.atomicWrite(`data/cells-${n}.js`, dataScript("cells", n, scriptJson(Object.fromEntries(fresh.map((k) => [k, readMapCell(k)])))));
+    for (const k of fresh) this.cells.add(k);
+    return n;
   }
 
   /** The image table index of a view, writing its file the first time (a digest seen before is not hashed again). */

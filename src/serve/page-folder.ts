@@ -7,9 +7,11 @@
  * event stream needs.
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { RunRow } from "../page/output/run-batches.ts";
+import { MAP_CELLS_ID } from "../page/player/format.ts";
 
 /** The live mark; `server` names this server's run of the page (tabs of one server share one stream). */
 export const liveMeta = (server: string): string => `<meta name="georeplay-live" content="${server.replace(/[^A-Za-z0-9-]/g, "")}">`;
@@ -35,6 +37,8 @@ export interface BuiltPage {
   images: string[];
   batches: number;
   board: boolean;
+  /** The keys of the page's table of atlas cells (its maps' land and borders are cut from it). */
+  cells: string[];
 }
 
 /** Marks the built page live and reads what the live episodes continue: its ids, image table and data batches. */
@@ -45,5 +49,7 @@ export function openBuiltPage(root: string): BuiltPage {
   const rows = JSON.parse(jsonElement(html, "gr-episodes") ?? "[]") as RunRow[];
   const images = JSON.parse(jsonElement(html, "gr-images") ?? "[]") as string[];
   const batches = readdirSync(join(root, "data")).filter((f) => /^episodes-\d+\.js$/.test(f)).length;
-  return { ids: rows.map((r) => r.id), images, batches, board: html.includes('id="gr-board-data"') };
+  const table = jsonElement(html, MAP_CELLS_ID);
+  const cells = table ? Object.keys(JSON.parse(gunzipSync(Buffer.from(JSON.parse(table) as string, "base64")).toString("utf8")) as object) : [];
+  return { ids: rows.map((r) => r.id), images, batches, board: html.includes('id="gr-board-data"'), cells };
 }

@@ -170,6 +170,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       ids: page.ids,
       images: page.images,
       batches: page.batches,
+      cells: page.cells,
       header: headerOf(built),
       onTraining: (r) => liveTraining.add(r),
       signal: o.signal,

@@ -8,12 +8,24 @@ import type { MapCell } from "../../../video/map/atlas.ts";
 import { mapRings, svgPath } from "../../../video/map/paths.ts";
 import type { MapFrame } from "../../../video/map/frame.ts";
 import { MAP_CELLS_ID } from "../player/format.ts";
+import { dataFile } from "./data-files.ts";
 
-let cells: Record<string, MapCell | null> = {};
+const cells: Record<string, MapCell | null> = {};
 let loading: Promise<void> | null = null;
+/** A served page's cell files (data/cells-<n>.js), for the maps of episodes added live. */
+const more: Promise<void>[] = [];
 
-/** Reads the page's cell table (none on a one-file run page: its maps carry their paths). */
+/** Reads the page's cell table (none on a one-file run page: its maps carry their paths) and its live cell files so far. */
 export function loadMapCells(): Promise<void> {
+  return Promise.all([loadTable(), ...more]).then(() => undefined);
+}
+
+/** Loads a served page's cell file data/cells-<n>.js (live-events.ts EpisodesEvent.cells). */
+export function addMapCells(n: number): void {
+  more.push(dataFile<Record<string, MapCell | null>>("cells", n, { keep: false }).then((t) => void Object.assign(cells, t)));
+}
+
+function loadTable(): Promise<void> {
   return (loading ??= (async () => {
     // The table sits at the end of the page: complete only once the parser is past it.
     if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
@@ -23,7 +35,7 @@ export function loadMapCells(): Promise<void> {
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
-    cells = JSON.parse(text) as Record<string, MapCell | null>;
+    Object.assign(cells, JSON.parse(text) as Record<string, MapCell | null>);
   })());
 }
 

@@ -7,7 +7,7 @@
 import type { PageEpisode } from "../../model.ts";
 import { readJson } from "../dom.ts";
 import { dataFile, isFolderForm } from "../data-files.ts";
-import { loadMapCells } from "../map-cells.ts";
+import { addMapCells, loadMapCells } from "../map-cells.ts";
 import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
@@ -129,6 +129,8 @@ export function startRun(): void {
     startLive(doc, {
       episodes: (e) => {
         media.extend(e.imagesFrom, e.images);
+        // The new episodes' maps are cut from cells the page may not have had: loaded before they are drawn.
+        if (e.cells !== undefined) addMapCells(e.cells);
         const fresh = add(e.rows);
         if (!fresh.length) return 0;
         // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
