@@ -5,7 +5,7 @@
  * cursor, and the live mark added to a page.
  */
 import { describe, expect, it } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -120,5 +120,37 @@ describe("the malloc arena cap of a long-running server", () => {
     expect(wantsArenaCap(["serve", "run.jsonl", "--once", "-o", "x/"], {}, "linux")).toBe(false);
     expect(wantsArenaCap(["page", "run.jsonl"], {}, "linux")).toBe(false);
     expect(wantsArenaCap(["serve", "run.jsonl"], {}, "darwin")).toBe(false);
+  });
+});
+
+describe("the live episodes' player files", () => {
+  it("are made only for data/player-<n>.js of a number the server gave, once whoever asks", async () => {
+    const { LivePlayers } = await import("../src/serve/live-players.ts");
+    const dir = mkdtempSync(join(tmpdir(), "georeplay-live-players-"));
+    try {
+      mkdirSync(join(dir, "data"));
+      const players = new LivePlayers({ root: dir, scratch: join(dir, "scratch"), inputs: [], pool: undefined });
+      expect(players.file("data/player-0.js")).toBeNull();
+      const ref = { input: { file: join(dir, "run.jsonl"), format: "eval" as const }, copy: join(dir, "gone.jsonl"), line: 1, id: "e" };
+      expect(players.add(ref)).toBe(0);
+      for (const rel of [
+        "data/player-1.js",
+        "data/player-00x.js",
+        "data/player-00.js",
+        "data/player-0.js.part",
+        "data/episodes-0.js",
+        "views/player-0.js",
+        "player-0.js",
+      ])
+        expect(players.file(rel)).toBeNull();
+      const made = players.file("data/player-0.js");
+      expect(players.file("data/player-0.js")).toBe(made);
+      await made;
+      // Its copy is gone: the file says why the episode cannot play (the player shows it), and is never planned again.
+      const text = readFileSync(join(dir, "data", "player-0.js"), "utf8");
+      expect(text).toBe(`georeplayData("player",0,{"error":"episode e: the server's copy of its line is gone"});\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

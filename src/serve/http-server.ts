@@ -1,6 +1,8 @@
 /**
  * The HTTP side of `georeplay serve` (Node's own http): the served folder's
- * files, read-only, behind request-guard.ts, and /events, the server-sent
+ * files, read-only, behind request-guard.ts (a file the folder does not hold
+ * yet may be one the server makes when first asked: `make`, the live
+ * episodes' player data), and /events, the server-sent
  * events every open page follows (event-log.ts keeps them; a heartbeat
  * comment every 15 s keeps proxies and the browser from dropping a quiet
  * stream).
@@ -41,7 +43,16 @@ export interface PageServer {
   close(): Promise<void>;
 }
 
-export async function startPageServer(opts: { root: string; events: EventLog; host: string; port: number }): Promise<PageServer> {
+export interface PageServerOptions {
+  root: string;
+  events: EventLog;
+  host: string;
+  port: number;
+  /** For a path the folder does not hold: a promise settled once the server wrote that file, or null (404). */
+  make?: (rel: string) => Promise<void> | null;
+}
+
+export async function startPageServer(opts: PageServerOptions): Promise<PageServer> {
   const streams = new Set<ServerResponse>();
   let hosts = new Set<string>();
   const server = createServer((req, res) => handle(req, res));
@@ -59,17 +70,35 @@ export async function startPageServer(opts: { root: string; events: EventLog; ho
     }
     if (g.rel === "events") return stream(req, res);
     const rel = g.rel === "" ? "index.html" : g.rel;
-    const file = join(opts.root, rel);
-    let size: number;
+    const size = fileSize(rel);
+    if (size !== null) return send(req, res, rel, size);
+    const making = opts.make?.(rel);
+    if (!making) return notFound(res);
+    making.then(
+      () => {
+        const made = fileSize(rel);
+        if (made === null) notFound(res);
+        else send(req, res, rel, made);
+      },
+      () => notFound(res),
+    );
+  }
+
+  function fileSize(rel: string): number | null {
     try {
-      const st = statSync(file);
-      if (!st.isFile()) throw new Error("not a file");
-      size = st.size;
+      const st = statSync(join(opts.root, rel));
+      return st.isFile() ? st.size : null;
     } catch {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
-      res.end("404: not found\n");
-      return;
+      return null;
     }
+  }
+
+  function notFound(res: ServerResponse): void {
+    res.writeHead(404, { "content-type": "text/plain; charset=utf-8" });
+    res.end("404: not found\n");
+  }
+
+  function send(req: IncomingMessage, res: ServerResponse, rel: string, size: number): void {
     res.writeHead(200, {
       "content-type": TYPES[extname(rel)] ?? "application/octet-stream",
       "content-length": size,
@@ -78,7 +107,7 @@ export async function startPageServer(opts: { root: string; events: EventLog; ho
       "referrer-policy": "no-referrer",
     });
     if (req.method === "HEAD") return void res.end();
-    createReadStream(file)
+    createReadStream(join(opts.root, rel))
       .on("error", () => res.destroy())
       .pipe(res);
   }

@@ -25,6 +25,8 @@ import type { EpisodesEvent } from "../page/live-events.ts";
 import { summariseRun, type EpisodeStats } from "../page/stats.ts";
 import { headerFacts, summaryTable, type HeaderInfo } from "../page/view/template.ts";
 import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
+import { mayPlay } from "../page/player/embed.ts";
+import type { LivePlayers } from "./live-players.ts";
 
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
@@ -32,6 +34,8 @@ export type LiveBatch = Omit<EpisodesEvent, "at">;
 /** A batch's lines verified, not yet on the page. */
 export interface VerifiedBatch {
   input: LiveInput;
+  /** The scratch copy the lines were verified from, kept: a live episode's video is planned from it on demand. */
+  copy: string;
   problems: string[];
   episodes: { v: VerifiedEpisode; where: string }[];
   errored: { e: ErroredEpisodeInfo; where: string }[];
@@ -46,6 +50,8 @@ interface Shown {
   views: number;
   /** A training rollout's place in its group (training runs). */
   training?: TrainingRollout | null;
+  /** Where its record is, when it may play (its video is planned when a page asks: live-players.ts). */
+  play?: { copy: string; line: number };
 }
 
 export interface LiveInput {
@@ -73,6 +79,8 @@ export interface LiveEpisodesOptions {
   cells: Iterable<string>;
   /** The built page's header facts and summary numbers, which the live episodes add to. */
   header: { info: HeaderInfo; stats: EpisodeStats[]; errored: (string | null)[] };
+  /** The live episodes' videos, numbered as they arrive and planned on demand (none: no play buttons). */
+  players?: LivePlayers;
   /** Each new training rollout shown (not one already on the page), for the training page's groups. */
   onTraining?: (r: TrainingRollout) => void;
   signal?: AbortSignal;
@@ -96,6 +104,8 @@ export class LiveEpisodes {
   private cellFiles = 0;
   private readonly said = new Set<string>();
   private readonly dirs = new Map<string, string>();
+  /** Scratch copies written, each kept (a live episode plays from its batch's copy). */
+  private copies = 0;
 
   constructor(private readonly o: LiveEpisodesOptions) {
     this.ids = new Set(o.ids);
@@ -116,8 +126,9 @@ export class LiveEpisodes {
    * verifies the next batch while this one is shown (the main thread's part), one verification at a time.
    */
   async verified(input: LiveInput, lines: CompleteLine[]): Promise<VerifiedBatch> {
-    const b: VerifiedBatch = { input, problems: [], episodes: [], errored: [] };
-    b.problems = await this.verify(input, lines, {
+    const copy = this.copyFor(input);
+    const b: VerifiedBatch = { input, copy, problems: [], episodes: [], errored: [] };
+    b.problems = await this.verify(input, lines, copy, {
       onErrored: (e, where) => void b.errored.push({ e, where }),
       onEpisode: async (v, where) => void b.episodes.push({ v, where }),
     });
@@ -139,7 +150,8 @@ export class LiveEpisodes {
       const { page, stats } = await pageEpisode(v, async (digest, jpeg) => this.image(digest, jpeg, out), this.o.inputs, false);
       const r = trainingRolloutOf(v, page);
       // Named by the input, not the scratch copy: siblings keep `groups --json`'s order (file, then line).
-      pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file } });
+      const play = this.o.players && mayPlay(v, this.o.panos) ? { copy: b.copy, line: v.line } : undefined;
+      pages.push({ page: { ...page, source: where }, stats, model: null, views: v.views.length, training: r && { ...r, file: input.file }, play });
     }
     const errored: Shown[] = b.errored.map(({ e, where }) => {
       const page = { ...erroredPageEpisode(e, this.o.inputs), source: where };
@@ -163,7 +175,7 @@ export class LiveEpisodes {
     }
     const cells = this.newCells(fresh.map((p) => p.page));
     if (cells !== undefined) out.cells = cells;
-    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...(await this.writeBatch(fresh.slice(i, i + RUN_BATCH).map((p) => p.page))));
+    for (let i = 0; i < fresh.length; i += RUN_BATCH) out.rows.push(...(await this.writeBatch(fresh.slice(i, i + RUN_BATCH), input)));
     h.info.images = this.imageCount;
     return out;
   }
@@ -179,13 +191,14 @@ export class LiveEpisodes {
 
   /** Verifies consecutive complete lines of one input, as `verify` does, and writes nothing (a board's lines: its report is computed apart). */
   async check(input: LiveInput, lines: CompleteLine[]): Promise<string[]> {
-    return this.verify(input, lines, {});
+    return this.verify(input, lines, join(this.dirFor(input), basename(input.file)), {});
   }
 
-  /** verifyRun over a scratch copy of the lines (line numbers the original's); returns its problems not said before, naming the input. */
+  /** verifyRun over a scratch copy of the lines at `copy` (line numbers the original's); returns its problems not said before, naming the input. */
   private async verify(
     input: LiveInput,
     lines: CompleteLine[],
+    copy: string,
     on: {
       onErrored?: (e: ErroredEpisodeInfo, where: string) => void;
       onEpisode?: (v: VerifiedEpisode, where: string) => Promise<void>;
@@ -193,7 +206,7 @@ export class LiveEpisodes {
   ): Promise<string[]> {
     if (!lines.some((l) => l.bytes.some((b) => b !== 0x20 && b !== 0x09 && b !== 0x0d))) return [];
     // Blank lines before the first keep the scratch copy's line numbers the original's (readJsonl counts every line).
-    const copy = join(this.dirFor(input), basename(input.file));
+    mkdirSync(dirname(copy), { recursive: true });
     const parts: Buffer[] = [Buffer.alloc(lines[0].line - 1, 0x0a)];
     for (const l of lines) parts.push(l.bytes, Buffer.from("\n"));
     writeFileSync(copy, Buffer.concat(parts));
@@ -221,6 +234,16 @@ export class LiveEpisodes {
       problems.push(text);
     }
     return problems;
+  }
+
+  /**
+   * Where a batch's scratch copy goes: a folder of its own, kept, where its episodes may play; else
+   * the input's scratch folder (an example rollout's copy sits beside the links to its images).
+   */
+  private copyFor(input: LiveInput): string {
+    const dir = this.dirFor(input);
+    const keep = this.o.players && input.format !== "example";
+    return keep ? join(dir, String(this.copies++), basename(input.file)) : join(dir, basename(input.file));
   }
 
   /**
@@ -271,9 +294,10 @@ export class LiveEpisodes {
     return n;
   }
 
-  /** One data batch, as the folder form's RunBatches writes it; returns the episodes' rows. */
-  private async writeBatch(pages: PageEpisode[]): Promise<RunRow[]> {
+  /** One data batch, as the folder form's RunBatches writes it; returns the episodes' rows (with their video's number where they may play). */
+  private async writeBatch(shown: Shown[], input: LiveInput): Promise<RunRow[]> {
     const k = this.batch++;
+    const pages = shown.map((s) => s.page);
     this.atomicWrite(`data/text-${k}.js`, dataScript("text", k, `[${pages.map((p) => JSON.stringify(detailText(p))).join(",")}]`));
     const json: string[] = [];
     for (const [i, p] of pages.entries()) {
@@ -281,7 +305,10 @@ export class LiveEpisodes {
       json.push(scriptJson(p));
     }
     this.atomicWrite(`data/episodes-${k}.js`, dataScript("episodes", k, `[${json.join(",")}]`));
-    return pages.map((p, at) => ({ ...rowOfEpisode(p), batch: k, at }));
+    return shown.map(({ page, play }, at) => {
+      const video = play && this.o.players?.add({ input, ...play, id: page.id });
+      return { ...rowOfEpisode(page), batch: k, at, ...(video !== undefined ? { video } : {}) };
+    });
   }
 
   /** A file appears whole or not at all: a page may ask for it the moment its row arrives. */

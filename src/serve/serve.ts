@@ -3,7 +3,8 @@
  * the inputs' complete lines into a private temp folder, serves it
  * (http-server.ts) and follows the inputs (file-tail.ts): new complete lines
  * are verified and sent to every open page as events (live-episodes.ts,
- * event-log.ts). fs.watch wakes the poll early; the interval poll is what
+ * event-log.ts); their videos are planned when a page first asks for one
+ * (live-players.ts). fs.watch wakes the poll early; the interval poll is what
  * it relies on (watch events are lost on some filesystems). Everything
  * lives in the temp folder, removed when the server stops.
  */
@@ -18,6 +19,7 @@ import { buildPage } from "../page/build.ts";
 import { firstLines } from "./first-lines.ts";
 import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
 import { LiveEpisodes, type LiveEpisodesOptions, type LiveInput } from "./live-episodes.ts";
+import { LivePlayers } from "./live-players.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import type { BuildPageResult } from "../page/page-options.ts";
 import { LiveTraining } from "./live-training.ts";
@@ -141,8 +143,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       baseline: o.baseline,
       title: o.title,
       out: `${root}/`,
-      // The episodes there when serve starts play in the page, as `page` gives them; the player's tables
-      // (panoramas, fonts, map cells) are the built page's, so an episode added live has no play button yet.
+      // The episodes there when serve starts play in the page, as `page` gives them (the player's tables:
+      // panoramas, fonts, map cells); one added live plays from its own data file, planned on demand (live-players.ts).
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
       jobs: o.jobs,
@@ -152,12 +154,17 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     for (const p of [...built.errors, ...built.warnings]) o.say(`warning: ${p.message}`);
     const page = openBuiltPage(root);
     const events = new EventLog(join(tmp, "events"));
-    server = await startPageServer({ root, events, host: o.host, port: o.port });
+    // Made once the pool exists (below); a page cannot ask for a live episode's video before one is listed.
+    let players: LivePlayers | undefined;
+    server = await startPageServer({ root, events, host: o.host, port: o.port, make: (rel) => players?.file(rel) ?? null });
     if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
 
     const needsReplay = sources.some((s) => s.format !== "example");
     const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);
     if (needsReplay && o.panos) pool = createPool({ jobs, panos: openPanoDir(o.panos) });
+    // A live episode's video needs panoramas (and, but for example rollouts, which never play, the pool).
+    if (o.panos && !page.board)
+      players = new LivePlayers({ root, scratch: join(tmp, "scratch-play"), inputs: o.inputs, tasks: o.tasks, panos: o.panos, pool, signal: o.signal });
     const liveTraining = new LiveTraining(training);
     const live = new LiveEpisodes({
       root,
@@ -172,6 +179,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       batches: page.batches,
       cells: page.cells,
       header: headerOf(built),
+      players,
       onTraining: (r) => liveTraining.add(r),
       signal: o.signal,
     });

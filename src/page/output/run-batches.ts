@@ -16,7 +16,12 @@ import { dataScript, type PageFolder } from "./folder.ts";
 export const RUN_BATCH = 50;
 
 /** A run page's list row in the folder form: the row, and where its detail is. */
-export type RunRow = ListRow & { batch: number; at: number };
+export type RunRow = ListRow & {
+  batch: number;
+  at: number;
+  /** An episode `serve` added live that may play: its player data file's number (data/player-<video>.js, made on the first play). */
+  video?: number;
+};
 
 export class RunBatches {
   private details: string[] = [];

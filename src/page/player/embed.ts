@@ -66,8 +66,8 @@ export class PlayerEmbed {
   async add(v: VerifiedEpisode, viewIndex: ViewIndexer): Promise<boolean> {
     const episode = v.episode;
     const row = v.task;
-    if (v.format === "example" || row === null || !this.inputs.panos || this.seen.has(episode.episode_id)) return false;
-    if (v.views.some((o) => o.status === "error" || !o.jpeg)) return false;
+    const panos = this.inputs.panos;
+    if (!panos || !mayPlay(v, panos) || row === null || this.seen.has(episode.episode_id)) return false;
     let plan;
     try {
       plan = planEpisode(episode, { fps: PLAYER_FPS });
@@ -89,7 +89,7 @@ export class PlayerEmbed {
         continue;
       }
       const frame = row.frames[job.frameIndex];
-      const path = frame ? anyPanoPath(this.inputs.panos, frame.image_id) : null;
+      const path = frame ? anyPanoPath(panos, frame.image_id) : null;
       if (!frame || path === null) return false;
       let pano: number;
       try {
@@ -141,24 +141,37 @@ export class PlayerEmbed {
     return scriptJson(this.episodes.map(([id]) => id));
   }
 
-  /** The atlas cells the episodes' maps read (for a page's one table of cells: see metaJson). */
+  /** The atlas cells the episodes' maps read (for a page's one table of cells: see meta). */
   cellKeys(): string[] {
     return [...this.cells];
   }
 
   /**
-   * The small table (fonts, maps, episodes) as JSON safe inside a script element. `ownCells`
-   * false: the maps' cells are left to the page's one table (MAP_CELLS_ID), which must hold cellKeys().
+   * The small table: fonts, maps, episodes. `ownCells` false: the maps' cells are left to the
+   * page's one table (MAP_CELLS_ID), which must hold cellKeys().
    */
-  metaJson(ownCells = true): string {
-    const meta: PlayerMeta = {
+  meta(ownCells = true): PlayerMeta {
+    return {
       version: 1,
       fonts: fontsFor(this.chars, this.faces),
       ...(ownCells ? { cells: gz(Object.fromEntries([...this.cells].sort().map((k) => [k, readMapCell(k)]))) } : {}),
       episodes: Object.fromEntries(this.episodes),
     };
-    return scriptJson(meta);
   }
+
+  /** The small table as JSON safe inside a script element. */
+  metaJson(ownCells = true): string {
+    return scriptJson(this.meta(ownCells));
+  }
+}
+
+/**
+ * Whether a verified episode may play, as far as its record says without planning its video: a
+ * replay (not a slideshow) with its task row, every view rendered, and panoramas to reproject.
+ * `add` still refuses one its plan or a panorama fails.
+ */
+export function mayPlay(v: VerifiedEpisode, panos: string | undefined): boolean {
+  return v.format !== "example" && v.task !== null && Boolean(panos) && !v.views.some((o) => o.status === "error" || !o.jpeg);
 }
 
 /**

@@ -70,6 +70,16 @@ export interface PlayerMeta {
   inputs?: RenderInputs;
 }
 
+/** The data file kind of a live episode's player data (data/player-<n>.js). */
+export const LIVE_PLAYER_KIND = "player";
+
+/**
+ * A live episode's player data: `georeplay serve` plans an episode appended while it runs only when
+ * a reader presses its play button, and writes data/player-<n>.js with the episode and the tables it
+ * reads (its fonts, map cells and panoramas, its views' file paths), or why it cannot play.
+ */
+export type LivePlayerData = { error: string } | { meta: PlayerMeta; panos: string[]; views: string[] };
+
 /** A unicode-range as numbers: browsers hand it back rewritten ("U+0000-00FF" as "U+0-FF"). */
 export function rangeKey(range: string): string {
   return range

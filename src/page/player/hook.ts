@@ -34,7 +34,8 @@ function stopCurrent(): void {
 
 /** Whether this page has a video for an episode (null: not known yet, the page is still loading). */
 function hasVideo(id: string, source?: MountOptions["source"]): boolean | null {
-  // A board's episodes say so themselves (their chunk's play record); a run page lists its ids.
+  // A board's episodes say so themselves (their chunk's play record), a live episode by its row; a run page lists its ids.
+  if (source?.kind === "live") return true;
   if (source?.kind === "board") return Boolean(source.episode.play);
   if (source?.kind === "compare") return Boolean(source.a.play && source.b.play);
   if (!ids) {

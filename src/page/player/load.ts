@@ -3,13 +3,24 @@
  * (gzip JSON, gunzipped by the browser's DecompressionStream), the video's
  * fonts (registered as FontFace objects from bytes: nothing is fetched, and
  * the page's CSP needs no change), the map topologies and the pictures.
+ * An episode `serve` added live brings its own tables in its data file
+ * (format.ts LivePlayerData): the same decoding, its own fonts and pictures.
  */
 import type { MapCell } from "../../../video/map/atlas.ts";
 import type { Place } from "../../../video/map/places.ts";
 
 /** The board page's panorama table (src/page/pano-table.ts). */
 const BOARD_PANOS_ID = "gr-panos";
-import { MAP_CELLS_ID, PLAYER_META_ID, PLAYER_PANOS_ID, rangeKey, type PlayerEpisode, type PlayerFont, type PlayerMeta } from "./format.ts";
+import {
+  MAP_CELLS_ID,
+  PLAYER_META_ID,
+  PLAYER_PANOS_ID,
+  rangeKey,
+  type LivePlayerData,
+  type PlayerEpisode,
+  type PlayerFont,
+  type PlayerMeta,
+} from "./format.ts";
 
 function bytes(b64: string): Uint8Array<ArrayBuffer> {
   const bin = atob(b64);
@@ -46,27 +57,42 @@ export function pageAssets(): Promise<PageAssets> {
     if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
     const meta = table<PlayerMeta>(PLAYER_META_ID);
     if (!meta) throw new Error("this page was written without the player (--no-player)");
-    await Promise.all(
-      meta.fonts.map(async (f) => {
-        // A face the page's stylesheet declares (the same file): load it from there, as the
-        // canvas needs it before the first frame, not when page text first asks for it.
-        if (f.woff2 === undefined) {
-          await stylesheetFace(f)?.load();
-          return;
-        }
-        const face = new FontFace(f.family, bytes(f.woff2), { weight: String(f.weight), style: f.style, unicodeRange: f.range });
-        await face.load();
-        // FontFaceSet.add: missing from this TypeScript DOM lib, in every current browser.
-        (document.fonts as unknown as { add(f: FontFace): void }).add(face);
-      }),
-    );
-    // A board page's cells are its one table, shared with its maps.
-    const cells = (await gunzipJson(meta.cells ?? table<string>(MAP_CELLS_ID) ?? "")) as Record<string, MapCell | null>;
-    const places = meta.places ? ((await gunzipJson(meta.places)) as Record<string, Place[]>) : {};
     // A board's views are reprojected from its own panorama table; a run page's player has its own.
     const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
-    return { meta, cells, places, panoUrls, viewUrls: table<string[]>("gr-images") ?? [] };
+    return decodeAssets(meta, panoUrls, table<string[]>("gr-images") ?? []);
   })());
+}
+
+const live = new WeakMap<object, Promise<PageAssets>>();
+
+/** A live episode's tables, from its data file (decoded once per file). */
+export function liveAssets(data: LivePlayerData): Promise<PageAssets> {
+  if ("error" in data) return Promise.reject(new Error(data.error));
+  let p = live.get(data);
+  if (!p) live.set(data, (p = decodeAssets(data.meta, data.panos, data.views)));
+  return p;
+}
+
+/** A player table decoded: its fonts registered, its map cells parsed. */
+async function decodeAssets(meta: PlayerMeta, panoUrls: string[], viewUrls: string[]): Promise<PageAssets> {
+  await Promise.all(
+    meta.fonts.map(async (f) => {
+      // A face the page's stylesheet declares (the same file): load it from there, as the
+      // canvas needs it before the first frame, not when page text first asks for it.
+      if (f.woff2 === undefined) {
+        await stylesheetFace(f)?.load();
+        return;
+      }
+      const face = new FontFace(f.family, bytes(f.woff2), { weight: String(f.weight), style: f.style, unicodeRange: f.range });
+      await face.load();
+      // FontFaceSet.add: missing from this TypeScript DOM lib, in every current browser.
+      (document.fonts as unknown as { add(f: FontFace): void }).add(face);
+    }),
+  );
+  // A board page's cells are its one table, shared with its maps.
+  const cells = (await gunzipJson(meta.cells ?? table<string>(MAP_CELLS_ID) ?? "")) as Record<string, MapCell | null>;
+  const places = meta.places ? ((await gunzipJson(meta.places)) as Record<string, Place[]>) : {};
+  return { meta, cells, places, panoUrls, viewUrls };
 }
 
 /** The stylesheet's face of a font (family, weight, style and subset), if the page declares it. */

@@ -13,7 +13,7 @@ import { sceneAt } from "../../../video/compositions.ts";
 import { paint } from "../../../video/paint.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";
 import { clockText, frameAt, secondsOf, stepTurnFrame, timeHash, type TurnMark } from "./clock.ts";
-import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
+import { decodeImage, liveAssets, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
 import { isView, REPROJECTION_SIZE } from "./format.ts";
 import { loadVideo, type PlayerVideo, type PlaySource } from "./video.ts";
@@ -118,7 +118,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   const note = el(
     "p",
     "note",
-    (opts.source?.kind ?? "run") === "run"
+    ["run", "live"].includes(opts.source?.kind ?? "run")
       ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames take their pixels from those images where they saw them, the rest from a downscaled panorama (approximate)." +
           keys
       : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama; in-between frames take their pixels from the exact views where those saw them, the rest from the panorama; text is laid out by this browser with the video's fonts." +
@@ -218,7 +218,8 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
   }
 
   const ready = (async () => {
-    assets = await pageAssets();
+    const src = opts.source;
+    assets = src?.kind === "live" ? await liveAssets(await src.data()) : await pageAssets();
     const a = assets;
     // Every face the text uses, loaded before anything is measured or drawn (canvas text never waits for a font).
     await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));

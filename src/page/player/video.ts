@@ -25,10 +25,18 @@ import { boardVideo } from "./board-episode.ts";
 import { turnAt, turnMarks, type TurnMark } from "./clock.ts";
 import { episodeData, type PageAssets } from "./load.ts";
 import { renderCommand, renderVersusCommand } from "./render-command.ts";
-import { PLAYER_OUTPUT, type FileSource } from "./format.ts";
+import { PLAYER_OUTPUT, type FileSource, type LivePlayerData } from "./format.ts";
 
-/** Where a player's episode comes from: the run page's embedded table, a board chunk's episode, or two of them (the two-up). */
-export type PlaySource = { kind: "run" } | { kind: "board"; episode: PageEpisode } | { kind: "compare"; a: PageEpisode; b: PageEpisode };
+/**
+ * Where a player's episode comes from: the run page's embedded table, an episode `serve` added live
+ * (its data file, planned by the server when asked: `data` loads it), a board chunk's episode, or two
+ * of them (the two-up).
+ */
+export type PlaySource =
+  | { kind: "run" }
+  | { kind: "live"; data: () => Promise<LivePlayerData> }
+  | { kind: "board"; episode: PageEpisode }
+  | { kind: "compare"; a: PageEpisode; b: PageEpisode };
 
 export interface PlayerVideo {
   spec: VideoSpec;
@@ -62,7 +70,8 @@ function liveLayouter(a: PageAssets): TextLayouter & { plan(): TextPlan } {
 const noRecord = (e: PageEpisode) => new Error(`episode ${e.id} has no video in this page`);
 
 export async function loadVideo(a: PageAssets, id: string, source: PlaySource): Promise<PlayerVideo> {
-  if (source.kind === "run") {
+  // A live episode's tables are its own (load.ts liveAssets); its entry is the run page's.
+  if (source.kind === "run" || source.kind === "live") {
     const data = await episodeData(a, id);
     const spec: VideoSpec = { composition: "Rollout", props: data.props };
     const tx = planLayouter(data.props.text ?? {}, browserMeasure(), () =>

@@ -24,6 +24,8 @@ import { indexTraining, trainFieldsOf, withTrainFields } from "../state/training
 import { TrainingView } from "./training/view.ts";
 import { groupLine } from "./training/group.ts";
 import { isLive, startLive } from "./live.ts";
+import { LIVE_PLAYER_KIND, type LivePlayerData } from "../../player/format.ts";
+import type { PlaySource } from "../../player/video.ts";
 
 /** Where the run page's episodes come from: the page itself (one file), or its data files in batches (the folder form). */
 interface RunSource {
@@ -88,6 +90,12 @@ export function startRun(): void {
   const training = doc.getElementById("gr-training") ? indexTraining(readJson<TrainingData>("gr-training")) : null;
   const rows = training ? withTrainFields(src.rows, training) : src.rows;
   const media = new LazyImages("gr-images");
+  // Episodes `serve` added live that may play: their player data file, planned by the server on the first play.
+  const videos = new Map<string, number>();
+  const liveSource = (e: PageEpisode): PlaySource | undefined => {
+    const n = videos.get(e.id);
+    return n === undefined ? undefined : { kind: "live", data: () => dataFile<LivePlayerData>(LIVE_PLAYER_KIND, n) };
+  };
 
   const store = storeFromAddress();
   const noMatch = () => detail.clear("No episode matches the search and filters.");
@@ -97,7 +105,7 @@ export function startRun(): void {
     store,
     { has: src.has, get: src.get, header: training ? (e) => groupLine(training, e.id) : undefined },
     media,
-    playerHooks(root, (t) => detail.markTurn(t, false)),
+    playerHooks(root, (t) => detail.markTurn(t, false), liveSource),
   );
   const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null), noMatch);
   const steps = training ? new TrainingView(doc, store, training, rows, () => list.shown, { get: src.get }, media) : null;
@@ -133,6 +141,7 @@ export function startRun(): void {
         if (e.cells !== undefined) addMapCells(e.cells);
         const fresh = add(e.rows);
         if (!fresh.length) return 0;
+        for (const r of fresh) if (r.video !== undefined) videos.set(r.id, r.video);
         // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
         const added = training ? withTrainFields(fresh, training) : fresh;
         (rows as ListRow[]).push(...added);

@@ -11,8 +11,8 @@ import type { DetailHooks } from "../detail/view.ts";
 import { currentPlayer, playerSlot, startPlayer } from "../../../player/hook.ts";
 import type { PlaySource } from "../../../player/video.ts";
 
-/** `sourceOf`: where an episode's video comes from (board pages: its chunk's episode); default the run page's table. */
-export function playerHooks(root: HTMLElement, markTurn: (turn: number | null) => void, sourceOf?: (e: PageEpisode) => PlaySource): DetailHooks {
+/** `sourceOf`: where an episode's video comes from (board pages: its chunk's episode; a live episode: its data file); default the run page's table. */
+export function playerHooks(root: HTMLElement, markTurn: (turn: number | null) => void, sourceOf?: (e: PageEpisode) => PlaySource | undefined): DetailHooks {
   let episode: PageEpisode | null = null;
   root.addEventListener("click", (ev) => {
     const card = (ev.target as HTMLElement).closest<HTMLElement>(".turn");
