@@ -20,7 +20,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MIXED, ROOT, fmt, loadavg } from "./common.ts";
 
-const { values } = parseArgs({ options: { rate: { type: "string", default: "128" }, seconds: { type: "string", default: "60" }, profile: { type: "string" } } });
+const { values } = parseArgs({
+  options: { rate: { type: "string", default: "128" }, seconds: { type: "string", default: "60" }, profile: { type: "string" } },
+});
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const TICK_MS = 125;

@@ -10,7 +10,6 @@
 import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { verifyRun, type ErroredEpisodeInfo, type VerifiedEpisode } from "../../replay/verify/verify.ts";
-import type { JobPool } from "../../replay/verify/pool.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { erroredPageEpisode, pageEpisode, sourceName, type PageEpisode } from "../page/model.ts";
@@ -26,7 +25,7 @@ import { summariseRun, type EpisodeStats } from "../page/stats.ts";
 import { headerFacts, summaryTable, type HeaderInfo } from "../page/view/template.ts";
 import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
 import { mayPlay } from "../page/player/embed.ts";
-import type { LivePlayers } from "./live-players.ts";
+import type { LivePlayers, LivePlayersOptions } from "./live-players.ts";
 
 /** An episodes event but for its time. */
 export type LiveBatch = Omit<EpisodesEvent, "at">;
@@ -60,16 +59,8 @@ export interface LiveInput {
   format: Exclude<InputFormat, "sweep">;
 }
 
-export interface LiveEpisodesOptions {
-  /** The served page folder. */
-  root: string;
-  /** A private scratch folder (never served). */
-  scratch: string;
-  /** The command line's inputs: sources are named relative to them, as the page names them. */
-  inputs: readonly string[];
-  tasks?: string;
-  panos?: string;
-  pool: JobPool | undefined;
+/** The served folder, scratch folder, inputs (sources are named relative to them, as the page names them), pool and signal. */
+export interface LiveEpisodesOptions extends LivePlayersOptions {
   jobs: number;
   /** The page as built: its episode ids, its image table, its number of data batches. */
   ids: Iterable<string>;
@@ -83,7 +74,6 @@ export interface LiveEpisodesOptions {
   players?: LivePlayers;
   /** Each new training rollout shown (not one already on the page), for the training page's groups. */
   onTraining?: (r: TrainingRollout) => void;
-  signal?: AbortSignal;
 }
 
 /** Episodes turned into page data between two turns of the event loop (a few ms of the main thread). */
