@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { RunRow } from "../page/output/run-batches.ts";
+import type { BoardData } from "../page/board/data.ts";
 
 /** The live mark; `server` names this server's run of the page (tabs of one server share one stream). */
 export const liveMeta = (server: string): string => `<meta name="georeplay-live" content="${server.replace(/[^A-Za-z0-9-]/g, "")}">`;
@@ -34,16 +34,21 @@ export interface BuiltPage {
   ids: string[];
   images: string[];
   batches: number;
-  board: boolean;
+  /** A board page: its panorama table's length and its number of task chunks (live chunks are numbered after them). */
+  board: { panos: number; chunks: number } | null;
 }
 
-/** Marks the built page live and reads what the live episodes continue: its ids, image table and data batches. */
+/** Marks the built page live and reads what the live episodes continue: its ids, image table, data batches (a board: panoramas and chunks). */
 export function openBuiltPage(root: string): BuiltPage {
   const file = join(root, "index.html");
   const html = readFileSync(file, "utf8");
   writeFileSync(file, markLive(html, randomUUID()));
-  const rows = JSON.parse(jsonElement(html, "gr-episodes") ?? "[]") as RunRow[];
+  const boardData = jsonElement(html, "gr-board-data");
+  const rows = JSON.parse(boardData ?? jsonElement(html, "gr-episodes") ?? "[]") as { id: string }[] | BoardData;
   const images = JSON.parse(jsonElement(html, "gr-images") ?? "[]") as string[];
-  const batches = readdirSync(join(root, "data")).filter((f) => /^episodes-\d+\.js$/.test(f)).length;
-  return { ids: rows.map((r) => r.id), images, batches, board: html.includes('id="gr-board-data"') };
+  const files = readdirSync(join(root, "data"));
+  const count = (kind: string) => files.filter((f) => new RegExp(`^${kind}-\\d+\\.js$`).test(f)).length;
+  const board = boardData === null ? null : { panos: (JSON.parse(jsonElement(html, "gr-panos") ?? "[]") as unknown[]).length, chunks: count("chunk") };
+  const ids = (Array.isArray(rows) ? rows : rows.episodes).map((r) => r.id);
+  return { ids, images, batches: count("episodes"), board };
 }
