@@ -168,6 +168,18 @@ describe("georeplay serve: a board's episode list grows", () => {
     const sameTask = [...late.slice(2), ...later].map((l) => JSON.parse(l) as Line).filter((e) => e.task.index === last.task.index);
     expect(await listed()).toEqual(expect.arrayContaining(sameTask.map((e) => e.episode_id)));
 
+    // And in the per-task table: the new arm is a choice, its attempts are listed on their task's row.
+    await page.selectOption("#t-arm", "later");
+    const attempts = await page.$$eval(`#t-rows tr[data-task="${last.task.index}"][data-arm="later"] a.ep-link`, (as) =>
+      as.map((a) => (a as HTMLElement).dataset.id),
+    );
+    expect(attempts.sort()).toEqual(
+      sameTask
+        .filter((e) => e.episode_id.endsWith("-later"))
+        .map((e) => e.episode_id)
+        .sort(),
+    );
+
     // Opened: its turns, its exact views (the verified bytes, the files `georeplay page` writes), its reprojected mismatch.
     const built = join(dir, "built");
     expect(
@@ -220,6 +232,10 @@ describe("georeplay serve: a board's episode list grows", () => {
       ).toBe(true);
     // No player record for a live episode: no play button.
     expect(await page.$("#gr-detail .player-slot")).toBeNull();
+    // The compare view pairs it with the other arm's attempt (each from its own chunk).
+    await page.evaluate((task) => (location.hash = `#compare/${task}/later/ckpt200`), last.task.index);
+    await page.waitForSelector(`.cmp-col[data-arm="later"][data-episode="${last.episode_id}"]`, { timeout: 5000 });
+    expect(await page.$(`.cmp-col[data-arm="ckpt200"][data-episode="${last.episode_id.replace(/-later$/, "")}"]`)).not.toBeNull();
     expect(errors).toEqual([]);
     expect(served.stderr()).not.toMatch(/\bat .*\.js:\d+/);
     await page.close();

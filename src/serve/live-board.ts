@@ -77,6 +77,6 @@ export class BoardMirror {
     const board = await readBoard(this.inputs, { signal });
     const report = boardReport(board, baseline === undefined ? {} : { baseline });
     const notes = board.notes.map((n) => this.named(n));
-    return { html: boardReportSection(report, notes, baseline ?? null), tasks: report.tasks, episodes: report.episodes };
+    return { html: boardReportSection(report, notes, baseline ?? null), tasks: report.tasks, arms: report.arms.map((a) => a.arm), episodes: report.episodes };
   }
 }

@@ -11,6 +11,8 @@ export interface BoardReportUpdate {
   /** The #gr-board section, built by the page's own (escaping) writer: sections.ts. */
   html: string;
   tasks: Report["tasks"];
+  /** The arms in the report's rank order (a new shard may bring one). */
+  arms: string[];
   /** Episodes the report counts now. */
   episodes: number;
 }

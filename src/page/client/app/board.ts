@@ -149,8 +149,9 @@ export function startBoard(): void {
         if (e.report) {
           reportTables.refresh(e.report.html, store.get());
           data.tasks = e.report.tasks;
+          data.arms = e.report.arms;
         }
-        taskTable.render(store.get());
+        taskTable.grew(store.get());
         if (fresh.length) list.grew(fresh);
       },
     });
