@@ -1,10 +1,10 @@
 /**
  * What `georeplay serve` sends a live page over its event stream (/events),
  * typed once for the server (src/serve) and the browser client
- * (client/app/live.ts). Each event's data is one line of JSON.
+ * (client/app/live.ts). Each event's data is one line of JSON. A board's
+ * event (`board`) is typed beside the board page's data: board/live-event.ts.
  */
 import type { RunRow } from "./output/run-batches.ts";
-import type { Report } from "../../replay/board/report-schema.ts";
 import type { TrainingUpdate } from "./training.ts";
 
 /** `event: episodes`: new episodes, as the folder form's list rows (details in data/episodes-<batch>.js). */
@@ -45,20 +45,4 @@ export interface WriterEvent {
 export interface TrainingEvent extends TrainingUpdate {
   /** Rollouts without an outcome.reward since the last event (listed, in no group). */
   unscored: string[];
-}
-
-/**
- * `event: board`: a served board's report computed again over every complete line of its sweep
- * (`georeplay report [--baseline]`'s numbers): the report section (#gr-board) as the page writes it,
- * and the per-task numbers the client's per-task table renders from.
- */
-export interface BoardEvent {
-  /** The #gr-board section, built by the page's own (escaping) writer: sections.ts. */
-  html: string;
-  tasks: Report["tasks"];
-  /** Episodes the report counts now. */
-  episodes: number;
-  /** Problems found in the new lines, each said once. */
-  problems: string[];
-  at: string;
 }

@@ -15,6 +15,19 @@ import type { ImageSink } from "./images.ts";
 export const PANO_WIDTH = 1024;
 export const PANO_QUALITY = 50;
 
+/** A panorama file as the page embeds it: downscaled to width x width/2, WebP; a file that cannot be read throws PanoError. */
+export async function smallPano(path: string, width = PANO_WIDTH): Promise<Buffer> {
+  try {
+    // The bytes are read here so a missing file is ENOENT (libvips words it by a process-wide error buffer other threads clear).
+    return await sharp(await readFile(path), { failOn: "warning" })
+      .resize(width, width / 2, { fit: "fill", kernel: "lanczos3" })
+      .webp({ quality: PANO_QUALITY, effort: 4 })
+      .toBuffer();
+  } catch (e) {
+    throw panoReadError(path, e);
+  }
+}
+
 export class PanoTable {
   private index = new Map<string, number>();
   private failed = new Map<string, Error>();
@@ -44,15 +57,10 @@ export class PanoTable {
     if (failed) throw failed;
     let small: Buffer;
     try {
-      // The bytes are read here so a missing file is ENOENT (libvips words it by a process-wide error buffer other threads clear).
-      small = await sharp(await readFile(path), { failOn: "warning" })
-        .resize(this.width, this.height, { fit: "fill", kernel: "lanczos3" })
-        .webp({ quality: PANO_QUALITY, effort: 4 })
-        .toBuffer();
+      small = await smallPano(path, this.width);
     } catch (e) {
-      const err = panoReadError(path, e);
-      this.failed.set(path, err);
-      throw err;
+      this.failed.set(path, e as Error);
+      throw e;
     }
     // Indexed once written: a failed panorama never takes a slot the page would point at.
     const n = this.index.size;

@@ -5,14 +5,16 @@
  * the report is computed again from the mirror by the report engine
  * (readBoard -> boardReport, as `georeplay report [--baseline]` does), so the
  * page's numbers are always the report's over the lines it has read. The
- * report section goes to the page as the page's own writer builds it.
+ * report section goes to the page as the page's own writer builds it; the
+ * new episodes themselves go to the page's list as live chunks
+ * (live-board-episodes.ts).
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { boardReport, readBoard } from "../../replay/board/index.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import { boardReportSection } from "../page/board/sections.ts";
-import type { BoardEvent } from "../page/live-events.ts";
+import type { BoardReportUpdate } from "../page/board/live-event.ts";
 import { snapshotLines, type TailStart } from "./file-tail.ts";
 
 interface Root {
@@ -71,10 +73,10 @@ export class BoardMirror {
   }
 
   /** The board's report over the mirror, as the page shows it. */
-  async report(baseline: string | undefined, signal?: AbortSignal): Promise<Omit<BoardEvent, "problems" | "at">> {
+  async report(baseline: string | undefined, signal?: AbortSignal): Promise<BoardReportUpdate> {
     const board = await readBoard(this.inputs, { signal });
     const report = boardReport(board, baseline === undefined ? {} : { baseline });
     const notes = board.notes.map((n) => this.named(n));
-    return { html: boardReportSection(report, notes, baseline ?? null), tasks: report.tasks, episodes: report.episodes };
+    return { html: boardReportSection(report, notes, baseline ?? null), tasks: report.tasks, arms: report.arms.map((a) => a.arm), episodes: report.episodes };
   }
 }

@@ -179,11 +179,6 @@ export class LiveEpisodes {
     return out;
   }
 
-  /** Verifies consecutive complete lines of one input, as `verify` does, and writes nothing (a board's lines: its report is computed apart). */
-  async check(input: LiveInput, lines: CompleteLine[]): Promise<string[]> {
-    return this.verify(input, lines, join(this.dirFor(input), basename(input.file)), {});
-  }
-
   /** verifyRun over a scratch copy of the lines at `copy` (line numbers the original's); returns its problems not said before, naming the input. */
   private async verify(
     input: LiveInput,

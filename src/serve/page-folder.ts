@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { RunRow } from "../page/output/run-batches.ts";
+import type { BoardData } from "../page/board/data.ts";
 import { MAP_CELLS_ID } from "../page/player/format.ts";
 
 /** The live mark; `server` names this server's run of the page (tabs of one server share one stream). */
@@ -36,20 +36,25 @@ export interface BuiltPage {
   ids: string[];
   images: string[];
   batches: number;
-  board: boolean;
+  /** A board page: its panorama table's length and its number of task chunks (live chunks are numbered after them). */
+  board: { panos: number; chunks: number } | null;
   /** The keys of the page's table of atlas cells (its maps' land and borders are cut from it). */
   cells: string[];
 }
 
-/** Marks the built page live and reads what the live episodes continue: its ids, image table and data batches. */
+/** Marks the built page live and reads what the live episodes continue: its ids, image table, data batches (a board: panoramas and chunks). */
 export function openBuiltPage(root: string): BuiltPage {
   const file = join(root, "index.html");
   const html = readFileSync(file, "utf8");
   writeFileSync(file, markLive(html, randomUUID()));
-  const rows = JSON.parse(jsonElement(html, "gr-episodes") ?? "[]") as RunRow[];
+  const boardData = jsonElement(html, "gr-board-data");
+  const rows = JSON.parse(boardData ?? jsonElement(html, "gr-episodes") ?? "[]") as { id: string }[] | BoardData;
   const images = JSON.parse(jsonElement(html, "gr-images") ?? "[]") as string[];
-  const batches = readdirSync(join(root, "data")).filter((f) => /^episodes-\d+\.js$/.test(f)).length;
+  const files = readdirSync(join(root, "data"));
+  const count = (kind: string) => files.filter((f) => new RegExp(`^${kind}-\\d+\\.js$`).test(f)).length;
+  const board = boardData === null ? null : { panos: (JSON.parse(jsonElement(html, "gr-panos") ?? "[]") as unknown[]).length, chunks: count("chunk") };
+  const ids = (Array.isArray(rows) ? rows : rows.episodes).map((r) => r.id);
   const table = jsonElement(html, MAP_CELLS_ID);
   const cells = table ? Object.keys(JSON.parse(gunzipSync(Buffer.from(JSON.parse(table) as string, "base64")).toString("utf8")) as object) : [];
-  return { ids: rows.map((r) => r.id), images, batches, board: html.includes('id="gr-board-data"'), cells };
+  return { ids, images, batches: count("episodes"), board, cells };
 }

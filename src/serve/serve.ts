@@ -2,7 +2,8 @@
  * `georeplay serve`: builds the folder form of the page from a snapshot of
  * the inputs' complete lines into a private temp folder, serves it
  * (http-server.ts) and follows the inputs (file-tail.ts): new complete lines
- * are verified and sent to every open page as events (live-episodes.ts,
+ * are verified and sent to every open page as events (live-episodes.ts; a
+ * board's: live-board.ts for its report, live-board-episodes.ts for its list;
  * event-log.ts); their videos are planned when a page first asks for one
  * (live-players.ts). fs.watch wakes the poll early; the interval poll is what
  * it relies on (watch events are lost on some filesystems). Everything
@@ -28,7 +29,10 @@ import { EventLog } from "./event-log.ts";
 import { BoardMirror } from "./live-board.ts";
 import { isBoardInput } from "../page/board/input.ts";
 import { openBuiltPage } from "./page-folder.ts";
-import type { BoardEvent, EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
+import type { BoardEvent, BoardReportUpdate } from "../page/board/live-event.ts";
+import type { BoardEpisodeRow } from "../page/board/data.ts";
+import { LiveBoardEpisodes } from "./live-board-episodes.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 
 export interface ServeOptions {
@@ -145,6 +149,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       out: `${root}/`,
       // The episodes there when serve starts play in the page, as `page` gives them (the player's tables:
       // panoramas, fonts, map cells); one added live plays from its own data file, planned on demand (live-players.ts).
+      // A board's live episodes are listed and opened, without a player record (live-board-episodes.ts).
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
       jobs: o.jobs,
@@ -193,6 +198,19 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     rmSync(join(tmp, "scratch-start"), { force: true });
 
     const board = page.board && mirror ? mirror : null;
+    // A board's new episodes are listed and opened as its built ones (live-board-episodes.ts).
+    const boardEpisodes =
+      board && page.board
+        ? new LiveBoardEpisodes({
+            root,
+            inputs: o.inputs,
+            panos: o.panos,
+            ids: page.ids,
+            images: page.images,
+            panoCount: page.board.panos,
+            chunks: page.board.chunks,
+          })
+        : null;
     /** A board's new shard files (a sweep's writer starts one per pass or shard): followed from their first line. */
     const newShards = async () => {
       if (!board) return;
@@ -225,17 +243,40 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       try {
         await newShards();
         let boardGrew = false;
-        const boardProblems: string[] = [];
+        const pending = { rows: [] as BoardEpisodeRow[], problems: [] as string[] };
+        /** The board's new episodes so far, and the report when it is computed (null: rows only, the report follows). */
+        const boardEvent = (report: BoardReportUpdate | null) => {
+          for (const p of pending.problems) o.say(`warning: ${p}`);
+          const event: BoardEvent = { ...pending, ...boardEpisodes!.takeTables(), report, at: new Date().toISOString() };
+          events.append("board", JSON.stringify(event));
+          pending.rows = [];
+          pending.problems = [];
+        };
         for (const f of followed) {
           const r = f.tail.poll();
           if (r.grew) lastGrowth = Date.now();
           if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
-          if (board) {
-            // A board's lines are verified as `verify` does; its numbers are the report's over the mirror.
+          if (board && boardEpisodes) {
+            // A board's lines are verified as `verify` does and their episodes written as its chunks;
+            // its numbers are the report's over the mirror. A backlog's rows go out in steps, the report after.
             board.append(f.input.file, r.lines, r.restarted);
             boardGrew ||= r.lines.length > 0 || r.restarted;
-            for (let i = 0; i < r.lines.length && !closed; i += LINES_PER_EVENT)
-              boardProblems.push(...(await live.check(f.input, r.lines.slice(i, i + LINES_PER_EVENT))));
+            // As a run's: the next batch is verified (worker threads) while this one is written (the main thread).
+            const verify = (i: number) => {
+              if (i >= r.lines.length) return null;
+              const p = live.verified(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
+              void p.catch(() => undefined);
+              return p;
+            };
+            let next = verify(0);
+            for (let i = 0; next && !closed; i += LINES_PER_EVENT) {
+              const verified = await next;
+              next = verify(i + LINES_PER_EVENT);
+              if (pending.rows.length >= LINES_PER_EVENT) boardEvent(null);
+              const shown = await boardEpisodes.show(verified);
+              pending.rows.push(...shown.rows);
+              pending.problems.push(...verified.problems, ...shown.problems);
+            }
             continue;
           }
           // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
@@ -264,17 +305,17 @@ export async function serve(o: ServeOptions): Promise<Serving> {
           const at = new Date().toISOString();
           events.append("episodes", JSON.stringify({ rows: [], imagesFrom: 0, images: [], problems: [], ...takeCounts(), at } satisfies EpisodesEvent));
         }
-        if (board && (boardGrew || boardProblems.length) && !closed) {
-          for (const p of boardProblems) o.say(`warning: ${p}`);
+        if (board && (boardGrew || pending.problems.length) && !closed) {
+          let report: BoardReportUpdate | null = null;
           try {
-            const report = await board.report(o.baseline, o.signal);
-            events.append("board", JSON.stringify({ ...report, problems: boardProblems, at: new Date().toISOString() } satisfies BoardEvent));
+            report = await board.report(o.baseline, o.signal);
           } catch (e) {
             // The report cannot be read now (the page keeps the last numbers): said once per message.
             const text = board.named((e as Error).message);
             if (!reportSaid.has(text) && !o.signal.aborted) o.say(`warning: the board's report: ${text}`);
             reportSaid.add(text);
           }
+          if (report || pending.rows.length || pending.problems.length) boardEvent(report);
         }
         const idle = Date.now() - lastGrowth > o.idleS * 1000;
         if (idle !== stopped) {

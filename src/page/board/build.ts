@@ -60,44 +60,56 @@ export type BoardPageOptions = BuildPageOptions & { board?: Board };
 /** Views the verifier rendered (a view it could not render already has its problem reported). */
 const RENDERED = new Set(["match", "resolved", "mismatch"]);
 
+/** Where a compact episode's panoramas and exact views go: the page's tables (build), or a served board's live files (serve/live-board-episodes.ts). */
+export interface CompactTables {
+  panos: Pick<PanoTable, "add">;
+  exact: Pick<ExactViewTable, "add">;
+  /**
+   * Every rendered view gets its panorama (the built page: a one-file page may leave its exact bytes
+   * out, and the player films from it), or only the views without exact bytes (a served board's live episodes).
+   */
+  panoEveryView: boolean;
+}
+
 /**
  * The episode as its chunk stores it: every word, views pointing at their
  * exact bytes and at panoramas; and the panoramas that could not be embedded.
  */
-async function compactEpisode(
+export async function compactEpisode(
   page: PageEpisode,
   ep: Episode,
   task: { frames: { image_id: string; compass_angle?: number | null }[] } | null,
   panosDir: string | undefined,
-  panos: PanoTable,
-  exact: { table: ExactViewTable; views: readonly ViewOutcome[] },
+  tables: CompactTables,
+  views: readonly ViewOutcome[],
   chunk: { addMap(map: NonNullable<PageEpisode["turns"][number]["map"]>): number },
 ): Promise<{ episode: PageEpisode; problems: string[] }> {
   const byTurn = new Map(ep.turns.map((t) => [t.turn, t]));
-  const outcomes = new Map(exact.views.map((o) => [o.turn, o]));
+  const outcomes = new Map(views.map((o) => [o.turn, o]));
   const turns = [];
   const problems: { turn: number; message: string }[] = [];
   for (const t of page.turns) {
-    let pano: PanoRef | null = null;
     const cam = byTurn.get(t.turn)?.camera_after;
     const frame = cam && task ? task.frames[cam.frame_index] : undefined;
-    if (t.kind === "view" && t.check !== null && RENDERED.has(t.check) && cam && frame && panosDir) {
+    // The verified bytes themselves, only where they are the recorded view (match or resolved).
+    let image: number | null = null;
+    const o = outcomes.get(t.turn);
+    if (t.kind === "view" && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
+      image = tables.exact.add(o.rendered, o.jpeg, cam != null && cam.fov_deg <= EXACT_MAX_FOV);
+    }
+    let pano: PanoRef | null = null;
+    const wanted = tables.panoEveryView || image === null;
+    if (wanted && t.kind === "view" && t.check !== null && RENDERED.has(t.check) && cam && frame && panosDir) {
       let index: number | null = null;
       try {
         const file = anyPanoPath(panosDir, frame.image_id);
         if (file === null) throw new PanoError(`panorama ${frame.image_id}: neither ${frame.image_id}.jpg nor ${frame.image_id}.orig.jpg is in ${panosDir}`);
-        index = await panos.add(file);
+        index = await tables.panos.add(file);
       } catch (e) {
         if (!(e instanceof PanoError)) throw e;
         problems.push({ turn: t.turn, message: `cannot embed the panorama: ${e.message}` });
       }
       if (index !== null) pano = { pano: index, heading: cam.heading_deg + (frame.compass_angle ?? 0), pitch: cam.pitch_deg, fov: cam.fov_deg };
-    }
-    // The verified bytes themselves, only where they are the recorded view (match or resolved).
-    let image: number | null = null;
-    const o = outcomes.get(t.turn);
-    if (t.kind === "view" && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
-      image = exact.table.add(o.rendered, o.jpeg, cam != null && cam.fov_deg <= EXACT_MAX_FOV);
     }
     turns.push({
       ...t,
@@ -110,6 +122,28 @@ async function compactEpisode(
   }
   const said = problemsByTurn(problems);
   return { episode: { ...page, turns }, problems: said };
+}
+
+/** An episode's row in the board's list (its detail at `at` in chunk `chunk`); `score` is geoeval's reward (an errored episode's own score). */
+export function boardRow(page: PageEpisode, score: number, chunk: number, at: number): BoardEpisodeRow {
+  return {
+    id: page.id,
+    arm: page.model,
+    split: page.split,
+    task: page.index,
+    taskId: page.taskId,
+    sample: page.sample,
+    country: page.country,
+    verdict: page.verdict,
+    score,
+    env: page.reward,
+    km: page.distanceKm,
+    turns: page.turnsUsed,
+    flags: page.flags,
+    ...analysisFields(page),
+    chunk,
+    at,
+  };
 }
 
 export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageResult> {
@@ -166,8 +200,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
           v.episode,
           v.task,
           opts.panos,
-          panos,
-          { table: exactViews, views: v.views },
+          { panos, exact: exactViews, panoEveryView: true },
+          v.views,
           {
             addMap: (map) => chunks.addMap(page.index, scriptJson(mapCells.share(map))),
           },
@@ -184,51 +218,13 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
         const stored = { ...compact, outcomeMap: compact.outcomeMap && mapCells.share(compact.outcomeMap) };
         const at = chunks.add(page.index, scriptJson(play ? { ...stored, play } : stored), detailText(compact));
         compareMaps.add(page.index, v.episode);
-        const o = v.episode.outcome ?? null;
-        rows.push({
-          id: page.id,
-          arm: page.model,
-          split: page.split,
-          task: page.index,
-          taskId: page.taskId,
-          taskKey: page.index,
-          sample: page.sample,
-          country: page.country,
-          verdict: page.verdict,
-          score: geoevalReward(o),
-          env: page.reward,
-          km: page.distanceKm,
-          turns: page.turnsUsed,
-          flags: page.flags,
-          ...analysisFields(page),
-          chunk: -1,
-          at,
-        });
+        rows.push({ ...boardRow(page, geoevalReward(v.episode.outcome ?? null), -1, at), taskKey: page.index });
       },
     });
     if (stats.length === 0) throw new GeoreplayError("no episode to show: the input holds no replayable episode");
     for (const page of errored) {
       const at = chunks.add(page.index, scriptJson(page), detailText(page));
-      const { id, model: arm, split, index: task, taskId, sample, country, verdict, score, reward: env, distanceKm: km, turnsUsed: turns, flags } = page;
-      rows.push({
-        id,
-        arm,
-        split,
-        task,
-        taskId,
-        sample,
-        country,
-        verdict,
-        score,
-        env,
-        km,
-        turns,
-        flags,
-        ...analysisFields(page),
-        taskKey: task,
-        chunk: -1,
-        at,
-      });
+      rows.push({ ...boardRow(page, page.score, -1, at), taskKey: page.index });
     }
     const errors = [...verified.errors, ...embedErrors];
     const order = chunks.order();

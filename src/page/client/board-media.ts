@@ -80,6 +80,9 @@ export class Chunks {
 
 const VIEW = 320;
 
+/** A live board's panorama: a view file the server wrote, named by its bytes' sha256. */
+const LIVE_PANO = /^views\/[0-9a-f]{64}\.webp$/;
+
 export class PanoMedia implements Media {
   private urls: string[] | null = null;
   private pixels = new Map<number, Promise<ImageData | null>>();
@@ -117,6 +120,13 @@ export class PanoMedia implements Media {
     return c;
   }
 
+  /** A served board's new panorama table entries (view files of the served folder), from index `from` on. */
+  extendPanos(from: number, entries: readonly string[]): void {
+    if (!entries.length) return;
+    this.urls ??= table("gr-panos");
+    entries.forEach((u, i) => (this.urls![from + i] = u));
+  }
+
   private panoPixels(n: number): Promise<ImageData | null> {
     let p = this.pixels.get(n);
     if (!p) {
@@ -124,7 +134,7 @@ export class PanoMedia implements Media {
         await domReady;
         this.urls ??= table("gr-panos");
         const url = this.urls[n];
-        if (typeof url !== "string" || !url.startsWith("data:image/")) return null;
+        if (typeof url !== "string" || !(url.startsWith("data:image/") || LIVE_PANO.test(url))) return null;
         const img = new Image();
         img.src = url;
         await img.decode();

@@ -49,3 +49,13 @@ export function fillSelect(s: HTMLSelectElement, values: string[], label: (v: st
     s.appendChild(o);
   }
 }
+
+/** Adds the values a select does not offer yet (a live page's new arms, countries, verdicts), after its options. */
+export function addOptions(s: HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v): void {
+  const have = new Set(Array.from(s.options, (o) => o.value));
+  fillSelect(
+    s,
+    values.filter((v) => !have.has(v)),
+    label,
+  );
+}

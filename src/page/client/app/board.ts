@@ -125,13 +125,34 @@ export function startBoard(): void {
   const s = store.get();
   if (s.route.kind === "compare") void compare.render(s, null);
   else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
-  // Served live: the report's tables and the per-task numbers follow the sweep (the reader's sorts and filters stay).
+  // Served live: new episodes join the list, the per-task table and the compare view, and the report's
+  // tables and per-task numbers follow the sweep (the reader's sorts, filters, scroll and open episode stay).
   if (isLive(doc))
     startLive(doc, {
       board: (e) => {
-        reportTables.refresh(e.html, store.get());
-        data.tasks = e.tasks;
-        taskTable.render(store.get());
+        // The tables first: a new row's detail points into them.
+        media.exact.extend(e.imagesFrom, e.images);
+        media.extendPanos(e.panosFrom, e.panos);
+        // An episode listed once, whatever the stream repeats (a re-read file, a reconnect).
+        const fresh = e.rows.filter((r) => !byId.has(r.id));
+        for (const r of fresh) {
+          byId.set(r.id, r);
+          if ((data.countries[String(r.task)] ?? null) === null) data.countries[String(r.task)] = r.country;
+        }
+        if (fresh.length) {
+          // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
+          data.episodes.push(...fresh);
+          folder?.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
+          const touched = new Set(fresh.map((r) => r.task));
+          for (const [task, arms] of episodesByTask(data.episodes.filter((r) => touched.has(r.task)))) byTask.set(task, arms);
+        }
+        if (e.report) {
+          reportTables.refresh(e.report.html, store.get());
+          data.tasks = e.report.tasks;
+          data.arms = e.report.arms;
+        }
+        taskTable.grew(store.get());
+        if (fresh.length) list.grew(fresh);
       },
     });
   doc.documentElement.dataset.ready = "1";

@@ -8,7 +8,8 @@
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { BoardEvent, EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
+import type { BoardEvent } from "../../board/live-event.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
@@ -34,7 +35,7 @@ export interface LiveHandlers {
   episodes?(e: EpisodesEvent): number;
   /** A training page's touched steps (after the episodes event of their rollouts). */
   training?(e: TrainingEvent): void;
-  /** A board page's report, anew. */
+  /** A board page's new episodes and its report, anew. */
   board?(e: BoardEvent): void;
 }
 
@@ -117,7 +118,7 @@ export function startLive(doc: Document, on: LiveHandlers): void {
     else if (w.type === "board") {
       const e = JSON.parse(w.data) as BoardEvent;
       on.board?.(e);
-      counted = e.episodes;
+      if (e.report) counted = e.report.episodes;
       last = e.at;
       said(e.problems);
     } else if (w.type === "writer") stopped = (JSON.parse(w.data) as WriterEvent).stopped;

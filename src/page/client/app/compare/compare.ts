@@ -160,13 +160,17 @@ export class CompareView {
       body.appendChild(el("p", "empty", `Neither ${a} nor ${b} attempted task ${task} in this page.`));
       return;
     }
-    const { episodes: all, compare: maps } = await this.chunk((ra[0] ?? rb[0]).chunk);
+    // The task's chunk holds its compare maps; a served board's live attempts are in their own chunks.
+    const first = (ra[0] ?? rb[0]).chunk;
+    const { compare: maps } = await this.chunk(first);
+    const chunks = new Map<number, PageEpisode[]>();
+    for (const c of new Set([...ra, ...rb].map((r) => r.chunk))) chunks.set(c, (await this.chunk(c)).episodes);
     const now = this.store.get().route;
     if (now.kind !== "compare" || now.task !== task || now.a !== a || now.b !== b) return;
     this.shown.clear();
     for (const p of pairing.rows) {
       const pair = [p.a, p.b];
-      const full = pair.map((x) => (x ? (all[x.at] ?? null) : null));
+      const full = pair.map((x) => (x ? (chunks.get(x.chunk)?.[x.at] ?? null) : null));
       for (const e of full) if (e) this.shown.set(e.id, e);
       const block = el("section", "cmp-attempt");
       block.dataset.attempt = p.sample === null ? "" : String(p.sample);

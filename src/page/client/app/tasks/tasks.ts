@@ -8,7 +8,7 @@
  * A header click sorts by its column, again reverses it.
  */
 import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
-import { el, fillSelect, fmt } from "../../dom.ts";
+import { addOptions, el, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
 import { selectValues } from "../../state/rows.ts";
@@ -50,10 +50,7 @@ export class TaskTable {
     const others = data.arms.filter((a) => a !== data.baseline);
     this.defaultArm = data.baseline !== null ? (others[0] ?? data.baseline) : data.arms[0];
     this.defaultVs = data.arms.length < 2 ? null : (data.baseline ?? data.arms[1]);
-    fillSelect(this.c.tarm as HTMLSelectElement, data.baseline !== null && others.length ? others : data.arms);
-    if (this.c.tvs) fillSelect(this.c.tvs as HTMLSelectElement, data.arms, (a) => (a === data.baseline ? `vs ${a} (baseline)` : `vs ${a}`));
-    fillSelect(this.c.tcountry as HTMLSelectElement, selectValues(Object.values(data.countries)));
-    fillSelect(this.c.tverdict as HTMLSelectElement, selectValues(data.episodes.map((e) => e.verdict)));
+    this.fill();
     for (const [k, s] of Object.entries(this.c) as [Key, HTMLSelectElement | HTMLInputElement][])
       s.addEventListener("input", () => store.set({ query: { [k]: s.value === this.defaults(k) ? "" : s.value } }, "replace"));
     for (const th of Array.from(doc.querySelectorAll<HTMLElement>("#gr-task-table th[data-sort]"))) {
@@ -75,6 +72,22 @@ export class TaskTable {
     store.subscribe((s, prev) => {
       if (KEYS.some((k) => (s.query[k] ?? "") !== (prev.query[k] ?? ""))) this.render(s);
     });
+  }
+
+  /** The selects' choices: the board's arms, countries and verdicts (a live board's new ones after those already there). */
+  private fill(): void {
+    const data = this.data;
+    const others = data.arms.filter((a) => a !== data.baseline);
+    addOptions(this.c.tarm as HTMLSelectElement, data.baseline !== null && others.length ? others : data.arms);
+    if (this.c.tvs) addOptions(this.c.tvs as HTMLSelectElement, data.arms, (a) => (a === data.baseline ? `vs ${a} (baseline)` : `vs ${a}`));
+    addOptions(this.c.tcountry as HTMLSelectElement, selectValues(Object.values(data.countries)));
+    addOptions(this.c.tverdict as HTMLSelectElement, selectValues(data.episodes.map((e) => e.verdict)));
+  }
+
+  /** A live board grew (new episodes, arms, tasks): the choices follow, then the table, in the reader's choices and order. */
+  grew(s: PageState): void {
+    this.fill();
+    this.render(s);
   }
 
   private defaults(k: Key): string {
