@@ -136,11 +136,15 @@ async function main(): Promise<void> {
   const index = join(out, "index.html");
   const opens = await timeReady(index, Number(values.opens));
   const foreign = opens.flatMap((o) => o.requests).filter((u) => !u.startsWith(`file://${out}/`));
-  const best = Math.min(...opens.map((o) => o.readyMs));
+  const first = median(opens.map((o) => o.firstMs));
+  const s = (ms: number) => `${fmt(ms / 1000, 2)} s`;
   console.log(
-    `  first screen    ${opens.map((o) => `${fmt(o.readyMs / 1000, 2)} s`).join(", ")} (index.html ${fmt(statSync(index).size / 1e6, 1)} MB; ${Math.max(...opens.map((o) => o.requests.length))} requests of its own files, ${foreign.length} outside) · goal < 2 s · load ${loadavg()}`,
+    `  first screen    ${opens.map((o) => s(o.firstMs)).join(", ")} to the charts (median ${s(first)}; index.html ${fmt(statSync(index).size / 1e6, 1)} MB) · goal < 2 s · load ${loadavg()}`,
   );
-  const ok = groupsOk && best < 2000 && foreign.length === 0;
+  console.log(
+    `  whole page      ${opens.map((o) => s(o.readyMs)).join(", ")} to the list of ${run.rollouts} rows read (${Math.max(...opens.map((o) => o.requests.length))} requests of its own files, ${foreign.length} outside)`,
+  );
+  const ok = groupsOk && first < 2000 && foreign.length === 0;
   console.log(`  ${ok ? "goals met" : "GOALS NOT MET"}`);
   if (!ok) process.exitCode = 1;
 }

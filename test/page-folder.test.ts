@@ -10,7 +10,7 @@
  * folder is replaced as a whole, and the same inputs give the same bytes.
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
@@ -19,6 +19,9 @@ import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { detailText } from "../src/page/search-text.ts";
 import type { PageEpisode } from "../src/page/model.ts";
+import type { ListRow } from "../src/page/list-row.ts";
+import { PageFolder } from "../src/page/output/folder.ts";
+import { ROWS_PER_FILE, RUN_BATCH, RunBatches, rowsOfDataScript } from "../src/page/output/run-batches.ts";
 
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 
@@ -284,6 +287,61 @@ describe("the folder form (-o DIR/)", () => {
     expect(log.errors).toEqual([]);
     await close();
   }, 120_000);
+
+  it("run pages: the list rows are data files read after the first screen; without them the first screen still opens and the list says why", async () => {
+    // Built by the test above: index.html holds no row, data/rows-0.js holds every episode's, in the input's order.
+    const html = readFileSync(join(runFolder, "index.html"), "utf8");
+    expect(html).toContain('<script type="application/json" id="gr-episodes">[]</script>');
+    expect(html).toContain('data-row-files="1"');
+    const rows = rowsOfDataScript(readFileSync(join(runFolder, "data", "rows-0.js"), "utf8"));
+    const ids = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { episode_id: string }).episode_id);
+    expect(rows.map((r) => r.id)).toEqual(ids.filter((id) => rows.some((r) => r.id === id)));
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(ids));
+    {
+      const { page, log, close } = await open(join(runFolder, "index.html"));
+      expect(await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.length)).toBe(Math.min(rows.length, 300));
+      expect(await page.evaluate(() => document.documentElement.dataset.firstScreen)).toBe("1");
+      expect(log.requests.some((u) => u.endsWith("/data/rows-0.js"))).toBe(true);
+      await close();
+    }
+    // A folder missing its rows file: the header and summary are there, the list says what is missing, nothing throws.
+    const broken = join(dir, "run-page-no-rows");
+    rmSync(broken, { recursive: true, force: true });
+    cpSync(runFolder, broken, { recursive: true });
+    rmSync(join(broken, "data", "rows-0.js"));
+    const { page, log, close } = await open(join(broken, "index.html"));
+    expect(await page.textContent("#gr-count")).toContain("the list could not be read: data/rows-0.js could not be loaded");
+    expect(await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.length)).toBe(0);
+    expect(await page.isVisible("section.summary table")).toBe(true);
+    expect(log.errors).toEqual([]);
+    await close();
+  }, 120_000);
+});
+
+describe("the folder form's list rows (RunBatches)", () => {
+  it("go to data/rows-<k>.js, ROWS_PER_FILE a file, in the order added; each episode's row says where its detail is", () => {
+    const out = join(dir, "rows-unit");
+    const folder = new PageFolder(out);
+    try {
+      const batches = new RunBatches(folder);
+      const n = ROWS_PER_FILE * 2 + 3;
+      for (let i = 0; i < n; i++) {
+        const id = `ep-${i}`;
+        batches.add({ id, turns: [], errors: [] } as unknown as PageEpisode, { id, arm: "m", split: "eval", task: i % 7 } as unknown as ListRow);
+      }
+      batches.flush();
+      expect(batches.rowFiles).toBe(3);
+      const got = [0, 1, 2].flatMap((k) => rowsOfDataScript(readFileSync(join(folder.tmp, "data", `rows-${k}.js`), "utf8")));
+      expect(got.map((r) => r.id)).toEqual(Array.from({ length: n }, (_, i) => `ep-${i}`));
+      expect(got.map((r) => [r.batch, r.at])).toEqual(Array.from({ length: n }, (_, i) => [Math.floor(i / RUN_BATCH), i % RUN_BATCH]));
+      expect(existsSync(join(folder.tmp, "data", "rows-3.js"))).toBe(false);
+    } finally {
+      folder.remove();
+    }
+  });
 });
 
 describe("the one-file form (-o page.html)", () => {

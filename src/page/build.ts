@@ -92,7 +92,12 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     let views = 0;
     // Every episode of the list, errored ones too (the list is the report's, counted apart).
     let listed = 0;
-    const list = (page: PageEpisode) => epPart.write((listed++ ? "," : "[") + (batches ? batches.add(shared(page), rowOfEpisode(page)) : scriptJson(page)));
+    // The folder form's rows go to data files (run-batches.ts); the one-file form lists every episode in the page.
+    const list = async (page: PageEpisode) => {
+      if (batches) batches.add(shared(page), rowOfEpisode(page));
+      else await epPart.write((listed ? "," : "[") + scriptJson(page));
+      listed++;
+    };
     // Errored records are read ahead of the episodes verified before them: listed after every episode, in read order (same bytes every run).
     const errored: PageEpisode[] = [];
     const report = await verifyRun({
@@ -119,7 +124,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
     });
     for (const e of errored) await list(e);
     batches?.flush();
-    await epPart.write(listed ? "]" : "[]");
+    await epPart.write(listed && !batches ? "]" : "[]");
     await Promise.all([epPart.close(), imgPart.close(), panoPart.close()]);
     if (stats.length === 0) {
       const why = report.errors
@@ -159,6 +164,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         recorded: stats.reduce((n, s) => n + (s.recorded ?? 0), 0),
         sections,
         incomplete: report.errors.map((e) => e.message),
+        rowFiles: batches?.rowFiles,
       },
       summariseRun(
         stats,

@@ -6,6 +6,9 @@
  */
 import type { PageEpisode } from "./model.ts";
 
+/** The data file kind of a folder-form run page's list rows (data/rows-<k>.js: output/run-batches.ts writes them, the client reads them). */
+export const ROWS_KIND = "rows";
+
 export interface ListRow {
   id: string;
   arm: string;

@@ -12,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { BoardData } from "../page/board/data.ts";
 import { MAP_CELLS_ID } from "../page/player/format.ts";
+import { rowsOfDataScript } from "../page/output/run-batches.ts";
 
 /** The live mark; `server` names this server's run of the page (tabs of one server share one stream). */
 export const liveMeta = (server: string): string => `<meta name="georeplay-live" content="${server.replace(/[^A-Za-z0-9-]/g, "")}">`;
@@ -53,7 +54,12 @@ export function openBuiltPage(root: string): BuiltPage {
   const files = readdirSync(join(root, "data"));
   const count = (kind: string) => files.filter((f) => new RegExp(`^${kind}-\\d+\\.js$`).test(f)).length;
   const board = boardData === null ? null : { panos: (JSON.parse(jsonElement(html, "gr-panos") ?? "[]") as unknown[]).length, chunks: count("chunk") };
-  const ids = (Array.isArray(rows) ? rows : rows.episodes).map((r) => r.id);
+  // A run page's rows are in its data/rows-<k>.js files (run-batches.ts), in order.
+  const rowFiles = files.filter((f) => /^rows-\d+\.js$/.test(f)).length;
+  const listed = Array.isArray(rows)
+    ? [...rows, ...Array.from({ length: rowFiles }, (_, k) => rowsOfDataScript(readFileSync(join(root, "data", `rows-${k}.js`), "utf8"))).flat()]
+    : rows.episodes;
+  const ids = listed.map((r) => r.id);
   const table = jsonElement(html, MAP_CELLS_ID);
   const cells = table ? Object.keys(JSON.parse(gunzipSync(Buffer.from(JSON.parse(table) as string, "base64")).toString("utf8")) as object) : [];
   return { ids, images, batches: count("episodes"), board, cells };

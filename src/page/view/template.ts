@@ -36,6 +36,8 @@ export interface RunInfo {
   incomplete: string[];
   /** Board pages (--baseline): the board sections, placed first; the list shows recomputed and env rewards. */
   board?: string;
+  /** A folder-form run page: its list rows' data files (data/rows-<k>.js), loaded after the first screen. */
+  rowFiles?: number;
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -171,7 +173,7 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
   const incomplete = new Set(info.incomplete);
   const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
   const head = `<!doctype html>
-<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}><head><meta charset="utf-8">
+<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}${info.rowFiles !== undefined ? ` data-row-files="${info.rowFiles}"` : ""}><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">

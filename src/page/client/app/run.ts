@@ -12,6 +12,7 @@ import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
 import { detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
+import { ROWS_KIND } from "../../list-row.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
 import { DetailView } from "./detail/view.ts";
@@ -36,6 +37,8 @@ interface RunSource {
   loadText?(q: string): Promise<TextReach>;
   /** A live page's new rows (folder form): returns the ones it did not hold yet. */
   add?(rows: RunRow[]): RunRow[];
+  /** The folder form: the page's rows, read from its data files once the first screen is drawn (the page's own: repeats kept). */
+  load?(): Promise<RunRow[]>;
 }
 
 function inlineSource(): RunSource {
@@ -58,11 +61,25 @@ function inlineSource(): RunSource {
 function folderSource(): RunSource {
   const rows = readJson<RunRow[]>("gr-episodes");
   const byId = new Map<string, RunRow>();
-  for (const r of rows) if (!byId.has(r.id)) byId.set(r.id, r);
+  const own = (more: readonly RunRow[]) => {
+    for (const r of more) if (!byId.has(r.id)) byId.set(r.id, r);
+  };
+  own(rows);
   // Search: a row's own fields at once; every word per query, read from the batches' search texts (folder-search.ts).
   const search = new FolderTextSearch(rows.map((r) => ({ id: r.id, file: r.batch, at: r.at })));
+  const files = Number(document.documentElement.dataset.rowFiles ?? 0);
   return {
     rows,
+    load: files
+      ? async () => {
+          // Every file at once (the browser loads them in parallel), joined in order.
+          const parts = await Promise.all(Array.from({ length: files }, (_, k) => dataFile<RunRow[]>(ROWS_KIND, k, { keep: false })));
+          const got = parts.flat();
+          own(got);
+          search.add(got.map((r) => ({ id: r.id, file: r.batch, at: r.at })));
+          return got;
+        }
+      : undefined,
     has: (id) => byId.has(id),
     get: async (id) => {
       const r = byId.get(id);
@@ -124,51 +141,75 @@ export function startRun(): void {
   window.addEventListener("hashchange", () => store.followAddress());
 
   list.apply();
-  const s = store.get();
-  if (s.route.kind === "step" || s.route.kind === "group") void steps?.render(s, null);
-  else if (s.route.kind !== "none") void detail.render(s, null);
-  else if (rows.length && !list.shown.length) noMatch();
-  else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
-    // The first episode, shown without a history entry (the address stays as it was).
-    store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");
-  }
-  if (src.add && isLive(doc)) {
-    const add = src.add;
-    startLive(doc, {
-      episodes: (e) => {
-        media.extend(e.imagesFrom, e.images);
-        // The new episodes' maps are cut from cells the page may not have had: loaded before they are drawn.
-        if (e.cells !== undefined) addMapCells(e.cells);
-        const fresh = add(e.rows);
-        if (!fresh.length) return 0;
-        for (const r of fresh) if (r.video !== undefined) videos.set(r.id, r.video);
-        // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
-        const added = training ? withTrainFields(fresh, training) : fresh;
-        (rows as ListRow[]).push(...added);
-        steps?.addRows(added);
-        list.grew(added);
-        return added.length;
-      },
-      training: (e) => {
-        if (!training || !steps) return;
-        // The rows of the touched groups take their new numbers (the filter expression's advantage, ...)
-        // before the views redraw: the step view shows the groups the list's filters leave in.
-        steps.update(e, () => {
-          const touched = new Set(e.groups.flatMap((g) => g.episode_ids));
-          const changed: ListRow[] = [];
-          (rows as ListRow[]).forEach((r, i) => {
-            if (!touched.has(r.id)) return;
-            const row = { ...r, train: trainFieldsOf(training, r.id, r.train) };
-            (rows as ListRow[])[i] = row;
-            changed.push(row);
+  // The first screen (header, summaries, the training charts with their hover and clicks) is usable now;
+  // a folder page's list rows are read after it (run-batches.ts: 128,000 rows would hold it up for seconds).
+  doc.documentElement.dataset.firstScreen = "1";
+  (window as unknown as { grFirstScreenAt: number }).grFirstScreenAt = performance.now();
+
+  /** The address's episode or step opened, the live stream joined: the page is whole. */
+  const settle = (): void => {
+    const s = store.get();
+    if (s.route.kind === "step" || s.route.kind === "group") void steps?.render(s, null);
+    else if (s.route.kind !== "none") void detail.render(s, null);
+    else if (rows.length && !list.shown.length) noMatch();
+    else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
+      // The first episode, shown without a history entry (the address stays as it was).
+      store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");
+    }
+    if (src.add && isLive(doc)) {
+      const add = src.add;
+      startLive(doc, {
+        episodes: (e) => {
+          media.extend(e.imagesFrom, e.images);
+          // The new episodes' maps are cut from cells the page may not have had: loaded before they are drawn.
+          if (e.cells !== undefined) addMapCells(e.cells);
+          const fresh = add(e.rows);
+          if (!fresh.length) return 0;
+          for (const r of fresh) if (r.video !== undefined) videos.set(r.id, r.video);
+          // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
+          const added = training ? withTrainFields(fresh, training) : fresh;
+          (rows as ListRow[]).push(...added);
+          steps?.addRows(added);
+          list.grew(added);
+          return added.length;
+        },
+        training: (e) => {
+          if (!training || !steps) return;
+          // The rows of the touched groups take their new numbers (the filter expression's advantage, ...)
+          // before the views redraw: the step view shows the groups the list's filters leave in.
+          steps.update(e, () => {
+            const touched = new Set(e.groups.flatMap((g) => g.episode_ids));
+            const changed: ListRow[] = [];
+            (rows as ListRow[]).forEach((r, i) => {
+              if (!touched.has(r.id)) return;
+              const row = { ...r, train: trainFieldsOf(training, r.id, r.train) };
+              (rows as ListRow[])[i] = row;
+              changed.push(row);
+            });
+            if (!changed.length) return;
+            steps.addRows(changed);
+            list.grew([]);
           });
-          if (!changed.length) return;
-          steps.addRows(changed);
-          list.grew([]);
-        });
-      },
-    });
-  }
-  doc.documentElement.dataset.ready = "1";
-  (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+        },
+      });
+    }
+    doc.documentElement.dataset.ready = "1";
+    (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+  };
+  if (!src.load) return settle();
+  const files = Number(doc.documentElement.dataset.rowFiles);
+  list.loading(`reading the list (${files} file${files === 1 ? "" : "s"})…`);
+  src.load().then(
+    (got) => {
+      const added = training ? withTrainFields(got, training) : got;
+      (rows as ListRow[]).push(...added);
+      steps?.addRows(added);
+      list.grew(added);
+      settle();
+    },
+    (e: Error) => {
+      list.loading(`the list could not be read: ${e.message}`);
+      settle();
+    },
+  );
 }

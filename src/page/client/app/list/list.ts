@@ -125,9 +125,7 @@ export class EpisodeList<R extends ListRow> {
     fillSelect(this.controls.verdict as HTMLSelectElement, selectValues(rows.map((r) => r.verdict)));
     fillSelect(this.controls.status as HTMLSelectElement, selectValues(rows.flatMap((r) => r.flags)));
     fillSelect(this.controls.task as HTMLSelectElement, [...new Set(rows.map((r) => r.task))].sort((a, b) => a - b).map(String), (v) => `task ${v}`);
-    if ((this.controls.arm as HTMLSelectElement).options.length <= 2) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-model");
-    // One attempt number throughout (a run of single attempts): its column would say nothing.
-    if (new Set(rows.map((r) => r.sample)).size <= 1) (this.body.closest("table") as HTMLElement | null)?.classList.add("one-attempt");
+    this.markColumns();
     ($("f-fields") as HTMLElement).textContent = FIELDS.map((f) => `${f.name} (${f.help})`).join(" · ");
 
     for (const [key, c] of Object.entries(this.controls)) {
@@ -224,6 +222,18 @@ export class EpisodeList<R extends ListRow> {
    * Rows were added to the source (a live page): the choices, counts and table follow, and the
    * reader keeps their place: filters, rows shown, the list's scroll and the open episode.
    */
+  /** Columns that would say nothing are hidden: one model, or one attempt number throughout (a run of single attempts). */
+  private markColumns(): void {
+    const table = this.body.closest("table") as HTMLElement | null;
+    table?.classList.toggle("one-model", (this.controls.arm as HTMLSelectElement).options.length <= 2);
+    table?.classList.toggle("one-attempt", new Set(this.src.rows.map((r) => r.sample)).size <= 1);
+  }
+
+  /** The list while a folder page's rows are read (after its first screen): the count says so. */
+  loading(what: string): void {
+    this.count.textContent = what;
+  }
+
   grew(added: readonly R[]): void {
     const more = (c: HTMLInputElement | HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v) => {
       const s = c as HTMLSelectElement;
@@ -239,6 +249,7 @@ export class EpisodeList<R extends ListRow> {
     more(this.controls.verdict, selectValues(added.map((r) => r.verdict)));
     more(this.controls.status, selectValues(added.flatMap((r) => r.flags)));
     more(this.controls.task, [...new Set(added.map((r) => r.task))].sort((a, b) => a - b).map(String), (v) => `task ${v}`);
+    this.markColumns();
     const box = this.body.closest("aside") as HTMLElement | null;
     const top = box?.scrollTop ?? 0;
     const limit = this.limit;
