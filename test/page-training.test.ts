@@ -140,6 +140,18 @@ describe("training page state (pure)", () => {
     expect(groupsPassing(ix.steps.get("synthetic-grpo-run\u00000")!.groups, byId, compileExpr("zero_std")).map((x) => x.task.index)).toEqual([2]);
   });
 
+  it("the folder form keeps the steps in index.html (the charts' data) and the groups in data/groups-<k>.js, the same table", () => {
+    const html = readFileSync(join(folderOut, "index.html"), "utf8");
+    const data = pageData(html);
+    expect(data.groups).toEqual([]);
+    expect(data.steps).toEqual(report.steps);
+    expect(html).toContain('data-group-files="1"');
+    const text = readFileSync(join(folderOut, "data", "groups-0.js"), "utf8");
+    expect(text.startsWith('georeplayData("groups",0,')).toBe(true);
+    const groups = JSON.parse(text.slice('georeplayData("groups",0,'.length, text.lastIndexOf(");"))) as unknown;
+    expect(groups).toEqual(report.groups.map(({ rollouts: _, ...g }) => g));
+  });
+
   it("the same rollouts give the same page, byte for byte (whatever order verification finishes in)", () => {
     expect(readFileSync(againFile).equals(readFileSync(pageFile))).toBe(true);
   });

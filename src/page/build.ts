@@ -17,7 +17,7 @@ import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { checkTarget } from "./output/target.ts";
 import { PageFolder } from "./output/folder.ts";
-import { RunBatches } from "./output/run-batches.ts";
+import { RunBatches, writeGroupFiles } from "./output/run-batches.ts";
 import { rowOfEpisode } from "./client/state/rows.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "./images.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "./model.ts";
@@ -147,7 +147,12 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       if (!(e instanceof GeoreplayError) || e.kind !== "input") throw e;
     }
     const groups = training.data();
-    const sections = [sweepReport ? sweepSection(summariseSweep(sweepReport, attempts)) : "", groups ? trainingSection(groups) : ""].join("\n");
+    // The folder form's groups are data files, read after the first screen (training-parts.ts GROUPS_KIND).
+    const groupFiles = groups && folder ? writeGroupFiles(folder, groups.groups) : undefined;
+    const sections = [
+      sweepReport ? sweepSection(summariseSweep(sweepReport, attempts)) : "",
+      groups ? trainingSection(groupFiles === undefined ? groups : { ...groups, groups: [] }) : "",
+    ].join("\n");
     const parts = pageParts(
       {
         title: opts.title ?? `${opts.episodes.map((f) => basename(f)).join(", ")} · ${[...new Set(stats.map((x) => x.model))].join(", ")} · georeplay`,
@@ -165,6 +170,7 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         sections,
         incomplete: report.errors.map((e) => e.message),
         rowFiles: batches?.rowFiles,
+        groupFiles,
       },
       summariseRun(
         stats,

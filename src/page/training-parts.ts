@@ -12,6 +12,13 @@ import type { PageStep, TrainingData } from "./training.ts";
 /** The element holding the facts, and the one holding the charts and their legend. */
 export const SUMMARY_ID = "gr-train-summary";
 export const CHARTS_ID = "gr-train-charts";
+/**
+ * The data file kind of a folder-form training page's groups (data/groups-<k>.js, GROUPS_PER_FILE each):
+ * index.html keeps the steps and the run's numbers, all the charts and facts need; a real run's 8,000
+ * groups (~8 MB) are read after the first screen.
+ */
+export const GROUPS_KIND = "groups";
+export const GROUPS_PER_FILE = 1000;
 
 const fixed = (x: number | null, d: number) => (x === null ? "–" : x.toFixed(d));
 const times = (x: number | null) => (x === null ? "–" : `${x.toFixed(1)}x`);

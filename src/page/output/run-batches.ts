@@ -10,6 +10,8 @@
  * details and one file of rows are held in memory while building.
  */
 import type { PageEpisode } from "../model.ts";
+import type { PageGroup } from "../training.ts";
+import { GROUPS_KIND, GROUPS_PER_FILE } from "../training-parts.ts";
 import { detailText } from "../search-text.ts";
 import { ROWS_KIND, type ListRow } from "../list-row.ts";
 import { scriptJson } from "../escape.ts";
@@ -78,4 +80,12 @@ export function rowsOfDataScript(text: string): RunRow[] {
   const end = text.lastIndexOf(");");
   if (!text.startsWith(`${DATA_CALLBACK}(`) || open < 0 || end < open) throw new Error("not a georeplay data script");
   return JSON.parse(text.slice(open + 1, end)) as RunRow[];
+}
+
+/** A training page's groups as data/groups-<k>.js files, GROUPS_PER_FILE each, in the table's order; returns how many. */
+export function writeGroupFiles(folder: PageFolder, groups: readonly PageGroup[]): number {
+  let k = 0;
+  for (let i = 0; i < groups.length; i += GROUPS_PER_FILE, k++)
+    folder.write(`data/${GROUPS_KIND}-${k}.js`, dataScript(GROUPS_KIND, k, scriptJson(groups.slice(i, i + GROUPS_PER_FILE))));
+  return k;
 }

@@ -38,6 +38,8 @@ export interface RunInfo {
   board?: string;
   /** A folder-form run page: its list rows' data files (data/rows-<k>.js), loaded after the first screen. */
   rowFiles?: number;
+  /** A folder-form training page: its groups' data files (data/groups-<k>.js), loaded with the rows. */
+  groupFiles?: number;
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -173,7 +175,7 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
   const incomplete = new Set(info.incomplete);
   const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
   const head = `<!doctype html>
-<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}${info.rowFiles !== undefined ? ` data-row-files="${info.rowFiles}"` : ""}><head><meta charset="utf-8">
+<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}${info.rowFiles !== undefined ? ` data-row-files="${info.rowFiles}"` : ""}${info.groupFiles !== undefined ? ` data-group-files="${info.groupFiles}"` : ""}><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">

@@ -20,7 +20,8 @@ import { playerHooks } from "./player/player.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
-import type { TrainingData } from "../../training.ts";
+import type { PageGroup, TrainingData } from "../../training.ts";
+import { GROUPS_KIND } from "../../training-parts.ts";
 import { indexTraining, trainFieldsOf, withTrainFields } from "../state/training.ts";
 import { TrainingView } from "./training/view.ts";
 import { groupLine } from "./training/group.ts";
@@ -196,11 +197,15 @@ export function startRun(): void {
     doc.documentElement.dataset.ready = "1";
     (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
   };
-  if (!src.load) return settle();
-  const files = Number(doc.documentElement.dataset.rowFiles);
+  const groupFiles = training ? Number(doc.documentElement.dataset.groupFiles ?? 0) : 0;
+  if (!src.load && !groupFiles) return settle();
+  const files = Number(doc.documentElement.dataset.rowFiles ?? 0);
   list.loading(`reading the list (${files} file${files === 1 ? "" : "s"})…`);
-  src.load().then(
-    (got) => {
+  const groups = Promise.all(Array.from({ length: groupFiles }, (_, k) => dataFile<PageGroup[]>(GROUPS_KIND, k, { keep: false })));
+  Promise.all([src.load?.() ?? [], groups]).then(
+    ([got, parts]) => {
+      // The groups join the index every part reads (as a live page's merged table does), before the rows take their numbers.
+      if (training && groupFiles) Object.assign(training, indexTraining({ ...training.data, groups: parts.flat() }));
       const added = training ? withTrainFields(got, training) : got;
       (rows as ListRow[]).push(...added);
       steps?.addRows(added);
