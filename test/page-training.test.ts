@@ -5,10 +5,13 @@
  * rank files of the training fixture: the dynamics charts (a point opens its
  * step), a step's groups, a group's siblings ranked by advantage with the
  * numbers of `georeplay groups --json` on the same files, and the siblings'
- * videos playing on one clock. Needs `npm run build` (the CLI, for groups --json).
+ * videos playing on one clock, from the one-file form (planned in Node) and
+ * the folder form (planned in the browser from each detail's PlayRecord,
+ * the timeline `georeplay frames` writes). Needs `npm run build` (the CLI,
+ * for groups --json).
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -21,6 +24,10 @@ import { listRowOf, type ListRow } from "../src/page/list-row.ts";
 import { TrainingGroups, type TrainingData } from "../src/page/training.ts";
 import { tileFrame } from "../src/page/player/tiles.ts";
 import type { GroupsReport } from "../replay/groups/groups-schema.ts";
+import type { PageEpisode } from "../src/page/model.ts";
+import { boardVideo } from "../src/page/player/board-episode.ts";
+import { generateFrames } from "../replay/frames/frames.ts";
+import type { Timeline } from "../replay/timeline/timeline-schema.ts";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -88,6 +95,18 @@ async function open(file: string, hash = "") {
   await page.waitForLoadState("load");
   return { page, log, close: () => context.close() };
 }
+
+/** Keys sorted all the way down: zod's check (buildTimeline) writes keys in the schema's order. */
+const sorted = (x: unknown): unknown =>
+  Array.isArray(x)
+    ? x.map(sorted)
+    : x && typeof x === "object"
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+        )
+      : x;
 
 const pageData = (html: string): TrainingData => JSON.parse(/<script type="application\/json" id="gr-training">(.*?)<\/script>/s.exec(html)![1]);
 const stepGroups = (step: number) => report.groups.filter((g) => g.step === step);
@@ -357,8 +376,9 @@ describe("the training page in Chromium", () => {
     expect(await land(join(folderOut, "index.html"))).toBe(own);
   });
 
-  it("the siblings play in step: one clock drives every tile; a shorter video holds its last frame", async () => {
-    const { page, log, close } = await open(pageFile, "#group/1/eval/1");
+  /** A group's tiles from a page: one clock drives every tile, a shorter video holds its last frame. */
+  async function siblingsInStep(file: string, viewFiles = false): Promise<{ requests: string[]; note: string }> {
+    const { page, log, close } = await open(file, "#group/1/eval/1");
     try {
       await page.click("#gr-train-view .tiles-slot button.start");
       await page.waitForSelector("#gr-train-view .tiles-player[data-ready]", { timeout: 120_000 });
@@ -405,24 +425,108 @@ describe("the training page in Chromium", () => {
       const after = await state();
       expect(after.frame).toBe(target);
       expect(inStep(after)).toBe(true);
-      // Painted: a tile's canvas is not blank.
+      // Painted: a tile's canvas is not blank. The folder form's are painted from its view files, which over
+      // file:// no page may read back (the canvas is "tainted"): that it is says a view file was drawn.
       const lit = await page.$eval("#gr-train-view .tiles .tile canvas", (c) => {
         const cv = c as HTMLCanvasElement;
-        const px = cv.getContext("2d")!.getImageData(0, 0, cv.width, cv.height).data;
+        let px: Uint8ClampedArray;
+        try {
+          px = cv.getContext("2d")!.getImageData(0, 0, cv.width, cv.height).data;
+        } catch {
+          return "tainted";
+        }
         let n = 0;
         for (let i = 0; i < px.length; i += 4 * 97) if (px[i] + px[i + 1] + px[i + 2] > 30) n++;
         return n;
       });
-      expect(lit).toBeGreaterThan(100);
+      if (viewFiles) expect(lit).toBe("tainted");
+      else expect(lit).toBeGreaterThan(100);
+      const note = (await page.textContent("#gr-train-view .tiles-player .note")) ?? "";
       // Leaving the group stops the tiles.
       await page.keyboard.press("Escape");
       await page.waitForFunction(() => !document.querySelector(".tiles-player"));
       expect(log.errors).toEqual([]);
-      expect(log.requests).toEqual([`file://${pageFile}`]);
+      return { requests: log.requests, note };
     } finally {
       await close();
     }
+  }
+
+  it("the siblings play in step: one clock drives every tile; a shorter video holds its last frame", async () => {
+    const { requests, note } = await siblingsInStep(pageFile);
+    expect(requests).toEqual([`file://${pageFile}`]);
+    expect(note).not.toContain("planned in this page");
   }, 180_000);
+
+  it("the folder form's siblings play in step too, each planned in the browser from its detail's PlayRecord", async () => {
+    const html = readFileSync(join(folderOut, "index.html"), "utf8");
+    // No video is planned in Node: the player's table holds fonts, places and inputs; the panoramas are the page's gr-panos.
+    expect(html).toContain('<script type="application/json" id="gr-panos">');
+    expect(html).not.toContain('id="gr-player-ids"');
+    expect(html).not.toContain('id="gr-player-panos"');
+    expect(JSON.parse(/<script type="application\/json" id="gr-player">(.*?)<\/script>/s.exec(html)![1])).toMatchObject({ kind: "board", episodes: {} });
+    const { requests, note } = await siblingsInStep(join(folderOut, "index.html"), true);
+    expect(note).toContain("planned in this page");
+    expect(requests.some((u) => /\/data\/episodes-\d+\.js$/.test(u))).toBe(true);
+    expect(requests.filter((u) => !u.startsWith(`file://${folderOut}`))).toEqual([]);
+  }, 180_000);
+
+  it("an episode of the folder form plays from its detail, with the timeline `georeplay frames` writes for it", async () => {
+    // Every detail as its batch stores it: what the page's client hands the player.
+    const details = new Map<string, PageEpisode>();
+    for (const f of readdirSync(join(folderOut, "data")).filter((n) => /^episodes-\d+\.js$/.test(n))) {
+      const text = readFileSync(join(folderOut, "data", f), "utf8");
+      const json = text.slice(text.indexOf("[", text.indexOf(",") + 1), text.lastIndexOf(")"));
+      for (const e of JSON.parse(json) as PageEpisode[]) details.set(e.id, e);
+    }
+    expect(details.size).toBe(rankFiles.reduce((n, f) => n + readFileSync(f, "utf8").split("\n").filter(Boolean).length, 0));
+    for (const e of details.values()) expect(e.play, e.id).toBeDefined();
+    const id = "rollouts-rank0-L9";
+    const e = details.get(id)!;
+    // The browser's plan (the pure function it calls, with the batch's episode) is frames's timeline.json.
+    const planned = boardVideo(e, e.play!);
+    const frames = await generateFrames({
+      episodes: [rankFiles[0]],
+      tasks: join(MIXED, "tasks.jsonl"),
+      panos: join(MIXED, "panos"),
+      episode: id,
+      publicDir: join(dir, "public"),
+      fps: 30,
+      jobs: 1,
+    });
+    const want = JSON.parse(readFileSync(frames.timelinePath, "utf8")) as Timeline;
+    expect(sorted(JSON.parse(JSON.stringify(planned.timeline)))).toEqual(sorted(want));
+    // Every keyframe is the exact view file of its turn (views/<sha>.jpg).
+    const html = readFileSync(join(folderOut, "index.html"), "utf8");
+    const images = JSON.parse(/<script type="application\/json" id="gr-images">(.*?)<\/script>/s.exec(html)![1]) as string[];
+    const keyframes = want.segments.flatMap((s) => (s.keyframe ? [Number(s.keyframe.file.slice(0, 6))] : []));
+    expect(keyframes.length).toBeGreaterThan(0);
+    for (const k of keyframes) expect(images[planned.files[k][0]]).toMatch(/^views\/[0-9a-f]{64}\.jpg$/);
+
+    // In the page: its play button plays that video (its length, a mark per turn), planned and laid out by the browser.
+    const { page, log, close } = await open(join(folderOut, "index.html"), `#${id}`);
+    try {
+      await page.click("#gr-detail .player-slot button.start");
+      await page.waitForSelector("#gr-detail .player[data-ready]", { timeout: 60_000 });
+      const shown = await page.$eval("#gr-detail .player", (p) => ({
+        max: Number((p.querySelector("input[type=range]") as HTMLInputElement).max),
+        marks: p.querySelectorAll(".mark").length,
+        note: p.querySelector(".note")!.textContent!,
+      }));
+      expect(shown.max).toBe(want.totalFrames - 1);
+      expect(shown.marks).toBe(want.trace.length);
+      expect(shown.note).toContain("Planned and painted in this page");
+      expect(shown.note).toContain("laid out by this browser");
+      await page.click("#gr-detail .player button.play");
+      await page.waitForFunction(() => Number((document.querySelector("#gr-detail .player") as HTMLElement).dataset.frame) > 10, null, { timeout: 60_000 });
+      await page.click("#gr-detail .player button.play");
+      expect(log.requests.some((u) => u.includes("/views/"))).toBe(true);
+      expect(log.requests.filter((u) => !u.startsWith(`file://${folderOut}`))).toEqual([]);
+      expect(log.errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 300_000);
 
   it("the filter expression picks a step's rollouts; an open rollout links to its group", async () => {
     const { page, log, close } = await open(pageFile, "#?expr=step%20%3D%3D%202");

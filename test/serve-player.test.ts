@@ -3,10 +3,11 @@
  * it, as an episode there at the start does. A real server process and a
  * real Chromium page: the new row has a play button, pressing it makes the
  * server plan the video then (data/player-<n>.js, numbered by the server)
- * and the player's clock advances; what it plays is what `georeplay page`
- * embeds for the same episode (the timeline and text plan, each frame file
- * from the same view file or the same panorama), and the player shows the
- * same duration and turn marks as in that page.
+ * and the player's clock advances; what it plays is what the one-file
+ * `georeplay page` embeds for the same episode (the timeline and text plan,
+ * each frame file from the same view or the same panorama), and the player
+ * shows the same duration and turn marks as the folder form's (planned in
+ * the browser from the episode's PlayRecord).
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import type { Browser, Page } from "playwright-core";
 import { runCli } from "./helpers.ts";
 import { common, episodeLine, LINES, raw, startServe, stopServe, launchChromium, type Served } from "./serve-helpers.ts";
 import type { LivePlayerData, PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
+import { DEFAULT_IMAGE_SIZE, downscale } from "../src/page/images.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-player-${process.pid}`);
 const run = join(dir, "run", "episodes.jsonl");
@@ -95,19 +97,28 @@ describe("georeplay serve: an episode added live plays", () => {
     if ("error" in payload) throw new Error(payload.error);
     expect((await raw(served.port, "/data/player-1.js")).status).toBe(404);
 
-    // `georeplay page` over the file as it is now (the folder form: views are their files, as served).
-    const built = join(dir, "built");
-    runCli(["page", run, ...common, "-o", `${built}/`]);
-    const html = readFileSync(join(built, "index.html"), "utf8");
+    // The one-file `georeplay page` over the file as it is now plans in Node as the server does: the same
+    // entry, each view the served file downscaled as that page embeds it.
+    const oneFile = join(dir, "built.html");
+    runCli(["page", run, ...common, "-o", oneFile]);
+    const html = readFileSync(oneFile, "utf8");
     const meta = table<PlayerMeta>(html, "gr-player");
     expect(Object.keys(meta.episodes)).toContain(ID);
     const want = entry(meta, ID);
     const got = entry(payload.meta, ID);
     expect(got.props).toEqual(want.props);
     expect(got.render).toBe(want.render);
-    expect(framesOf(got, payload.views, payload.panos)).toEqual(framesOf(want, table<string[]>(html, "gr-images"), table<string[]>(html, "gr-player-panos")));
+    const embedded = await Promise.all(
+      payload.views.map(async (v) => {
+        const bytes = Buffer.from(await (await fetch(new URL(v, served.url))).arrayBuffer());
+        return `data:image/webp;base64,${(await downscale(bytes, DEFAULT_IMAGE_SIZE)).toString("base64")}`;
+      }),
+    );
+    expect(framesOf(got, embedded, payload.panos)).toEqual(framesOf(want, table<string[]>(html, "gr-images"), table<string[]>(html, "gr-player-panos")));
 
-    // The built page's player shows the same video: duration, frame count, turn marks.
+    // The folder form's player (planned in the browser from the episode's record) shows the same video: duration, frame count, turn marks.
+    const built = join(dir, "built");
+    runCli(["page", run, ...common, "-o", `${built}/`]);
     const other = await browser.newPage();
     await other.goto(pathToFileURL(join(built, "index.html")).href);
     await other.waitForFunction(() => document.documentElement.dataset.ready === "1");

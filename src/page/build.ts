@@ -9,6 +9,12 @@
  * view as its exact file (views/<sha256>.jpg, full size) instead, the
  * episodes' details in batches of data files (output/run-batches.ts), and
  * the whole folder is renamed into place.
+ *
+ * The player: the one-file form embeds each episode's video planned in Node
+ * (player/embed.ts: its exact text plan). The folder form is for runs too
+ * large for that (~17 ms and ~17 KB held per episode: hours and GBs at
+ * 128,000 rollouts): each episode's detail carries the compact PlayRecord a
+ * board's chunk does and the browser plans the video (board/play.ts).
  */
 import { basename } from "node:path";
 import { verifyRun } from "../../replay/verify/verify.ts";
@@ -34,6 +40,8 @@ import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
 import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
 import { PlayerEmbed, playerTail } from "./player/embed.ts";
+import { BoardPlayer, boardPanosTail, boardPlayerTail } from "./board/play.ts";
+import { PanoTable } from "./pano-table.ts";
 import { PageMapCells, mapCellsTail } from "./board/map-cells.ts";
 
 export type { BuildPageOptions, BuildPageResult } from "./page-options.ts";
@@ -83,7 +91,10 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
             turns: page.turns.map((t) => (t.map ? { ...t, map: mapCells.share(t.map) } : t)),
           }
         : page;
-    const player = opts.player === false ? null : new PlayerEmbed(panoPart, opts);
+    // One player per form (see above), its panoramas in panoPart either way.
+    const player = opts.player === false || folder ? null : new PlayerEmbed(panoPart, opts);
+    const boardPlayer = opts.player === false || !folder ? null : new BoardPlayer({ episodes: opts.episodes, tasks: opts.tasks, panos: opts.panos });
+    const panos = boardPlayer ? new PanoTable(panoPart) : null;
     const stats: EpisodeStats[] = [];
     // Small per-episode numbers for the sweep and training sections (bounded like `stats`).
     const attempts: Attempt[] = [];
@@ -114,6 +125,9 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         const { page, stats: s } = await pageEpisode(v, (digest, jpeg) => images.add(digest, jpeg), opts.episodes, mapCells === null);
         views += v.views.length;
         await player?.add(v, (digest, jpeg) => images.add(digest, jpeg));
+        // Its turns point at the image table (views/<sha>.jpg here): the record's keyframes are those exact views.
+        const play = boardPlayer && panos ? await boardPlayer.record(v, page, panos, opts.panos) : null;
+        if (play) page.play = play;
         stats.push(s);
         if (sweepFiles.has(v.file))
           attempts.push({ id: page.id, model: page.model, split: page.split, index: page.index, sample: page.sample, score: page.score, env: page.reward });
@@ -176,15 +190,20 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
         stats,
         errored.map((e) => e.model),
       ),
-      player !== null && player.count > 0,
+      (player?.count ?? 0) + (boardPlayer?.count ?? 0) > 0,
       target.form,
     );
-    // The player's panoramas go in its own inert table at the end of the tail (player/embed.ts).
+    // The player's panoramas go in an inert table at the end of the tail (player/embed.ts; the folder form: a board's gr-panos).
     // One table of cells for the page's maps and its player's (the player reads it when its own table has none).
-    const pageTail = mapCells ? mapCellsTail(parts.tail, [...mapCells.cells(), ...(player?.cellKeys() ?? [])]) : parts.tail;
+    const boardTail = boardPlayer?.count ? boardPlayerTail(parts.tail, boardPlayer) : parts.tail;
+    const playerCells = [...(player?.cellKeys() ?? []), ...(boardPlayer?.count ? boardPlayer.cellKeys() : [])];
+    const pageTail = mapCells ? mapCellsTail(boardTail, [...mapCells.cells(), ...playerCells]) : boardTail;
     let tail: (string | PartFile)[] = [pageTail];
     if (player?.count) {
       const [before, after] = playerTail(pageTail, player, mapCells === null);
+      tail = [before, panoPart, after];
+    } else if (boardPlayer?.count) {
+      const [before, after] = boardPanosTail(pageTail);
       tail = [before, panoPart, after];
     }
     const bytes = await writePage(pagePath, [parts.head, epPart, parts.middle, imgPart, ...tail], opts.signal);

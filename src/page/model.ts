@@ -119,7 +119,7 @@ export interface PageEpisode {
   latencyS: number | null;
   outcomeMap: MapSpec | null;
   turns: PageTurn[];
-  /** Board pages: what the browser plans this episode's video from (absent: it does not play). */
+  /** Board pages and folder run pages: what the browser plans this episode's video from (absent: it does not play). */
   play?: PlayRecord;
 }
 

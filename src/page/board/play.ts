@@ -1,11 +1,13 @@
 /**
- * The board page's player, on the Node side: per episode the compact
- * PlayRecord its chunk carries (the browser plans the video from it: see
+ * The board page's player (and the folder form of a run page's), on the
+ * Node side: per episode the compact PlayRecord its chunk (or detail batch)
+ * carries (the browser plans the video from it: see
  * player/board-episode.ts), and once per page what every episode's maps
  * read (atlas cells, gazetteer places), the fonts its text needs and the
  * page's inputs for the `georeplay render` command. Nothing per frame is
  * embedded: 12,800 planned episodes would not fit the board's size goal.
  */
+import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
 import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
@@ -21,7 +23,7 @@ import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
 import { scriptJson } from "../escape.ts";
 import { boardVideo } from "../player/board-episode.ts";
 import { fontsFor } from "../fonts.ts";
-import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
+import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
 import type { RenderInputs } from "../player/render-command.ts";
 import type { PanoTable } from "../pano-table.ts";
 
@@ -74,7 +76,8 @@ export class BoardPlayer {
       }
       if (keyTurns.has(t.turn)) {
         const o = outcomes.get(t.turn);
-        p.s = o && o.status !== "mismatch" ? o.rendered : null;
+        // `frames` names a keyframe by its bytes' sha256, whatever digest the record carries (training records: a short one).
+        p.s = o && o.status !== "mismatch" ? (o.jpeg ? createHash("sha256").update(o.jpeg).digest("hex") : o.rendered) : null;
       }
       if (typeof t.total_moved_meters === "number") p.m = t.total_moved_meters;
       if (t.pins) p.p = t.pins.map(([a, b]) => [a, b]);
@@ -173,4 +176,14 @@ export function boardPlayerTail(tail: string, player: BoardPlayer): string {
   const at = tail.lastIndexOf("</body>");
   if (at < 0) throw new Error("page tail without </body>");
   return `${tail.slice(0, at)}<script type="application/json" id="${PLAYER_META_ID}">${player.metaJson()}</script>\n${tail.slice(at)}`;
+}
+
+/**
+ * A folder run page's closing text around its panorama table (a board's sits in its template): the
+ * text before the table, which the caller streams from its part file, and the text after it.
+ */
+export function boardPanosTail(tail: string): [string, string] {
+  const at = tail.lastIndexOf("</body>");
+  if (at < 0) throw new Error("page tail without </body>");
+  return [`${tail.slice(0, at)}<script type="application/json" id="${BOARD_PANOS_ID}">[`, `]</script>\n${tail.slice(at)}`];
 }

@@ -22,6 +22,8 @@ export const PLAYER_META_ID = "gr-player";
 /** A board page's one table of atlas cells (src/page/board/map-cells.ts): its maps' and its player's. */
 export const MAP_CELLS_ID = "gr-map-cells";
 export const PLAYER_PANOS_ID = "gr-player-panos";
+/** The panorama table of a page whose browser plans its videos (src/page/pano-table.ts): a board's, a folder run page's. */
+export const BOARD_PANOS_ID = "gr-panos";
 
 /**
  * A frame file: `[image]` a verified view in the page's image table; `[image, pano, heading,

@@ -6,6 +6,8 @@
  * --no-player has no loader, and no slot is shown.
  */
 import type { MountOptions, PlayerHandle, TilesHandle, TilesOptions } from "./main.ts";
+import type { PageEpisode } from "../model.ts";
+import type { PlaySource } from "./video.ts";
 
 export { parseTimeHash, timeHash } from "./clock.ts";
 
@@ -44,6 +46,14 @@ function hasVideo(id: string, source?: MountOptions["source"]): boolean | null {
     ids = new Set(JSON.parse(node.textContent || "[]") as string[]);
   }
   return ids.has(id);
+}
+
+/**
+ * Where a run page's episode plays from: its own PlayRecord where its detail carries one (the folder
+ * form: the browser plans the video), else (undefined) the one-file page's embedded table.
+ */
+export function runSource(e: PageEpisode | null): PlaySource | undefined {
+  return e?.play ? { kind: "board", episode: e, run: true } : undefined;
 }
 
 /** Starts the player of `id` in `slot` (replacing its button), at `at` seconds. */
@@ -103,9 +113,14 @@ export function startTiles(slot: HTMLElement, key: string, ids: string[], opts: 
 
 /**
  * A slot that plays several episodes side by side on one clock (a group's siblings), or null on a
- * page without the player. Which of them have a video is read on the press (the page has loaded by then).
+ * page without the player. Which of them have a video is read on the press (the page has loaded by then);
+ * `sources`, one per id: where each plays from (runSource), default the one-file page's table.
  */
-export function tilesSlot(key: string, ids: () => { ids: string[]; labels: string[] }, label: string): HTMLElement | null {
+export function tilesSlot(
+  key: string,
+  ids: () => { ids: string[]; labels: string[]; sources?: (PlaySource | undefined)[] },
+  label: string,
+): HTMLElement | null {
   if (!loader()) return null;
   stopCurrent();
   const slot = document.createElement("div");
@@ -117,7 +132,7 @@ export function tilesSlot(key: string, ids: () => { ids: string[]; labels: strin
   btn.textContent = label;
   btn.addEventListener("click", () => {
     const want = ids();
-    const keep = want.ids.map((id, i) => [id, want.labels[i]] as const).filter(([id]) => hasVideo(id) === true);
+    const keep = want.ids.map((id, i) => [id, want.labels[i], want.sources?.[i]] as const).filter(([id, , s]) => hasVideo(id, s) === true);
     if (!keep.length) {
       btn.disabled = true;
       btn.textContent = "no sibling of this group has a video in this page";
@@ -127,7 +142,7 @@ export function tilesSlot(key: string, ids: () => { ids: string[]; labels: strin
       slot,
       key,
       keep.map(([id]) => id),
-      { labels: keep.map(([, l]) => l) },
+      { labels: keep.map(([, l]) => l), sources: keep.map(([, , s]) => s) },
     );
   });
   slot.appendChild(btn);

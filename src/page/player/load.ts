@@ -8,10 +8,8 @@
  */
 import type { MapCell } from "../../../video/map/atlas.ts";
 import type { Place } from "../../../video/map/places.ts";
-
-/** The board page's panorama table (src/page/pano-table.ts). */
-const BOARD_PANOS_ID = "gr-panos";
 import {
+  BOARD_PANOS_ID,
   MAP_CELLS_ID,
   PLAYER_META_ID,
   PLAYER_PANOS_ID,
@@ -57,7 +55,7 @@ export function pageAssets(): Promise<PageAssets> {
     if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
     const meta = table<PlayerMeta>(PLAYER_META_ID);
     if (!meta) throw new Error("this page was written without the player (--no-player)");
-    // A board's views are reprojected from its own panorama table; a run page's player has its own.
+    // A board's views (and a folder run page's in-between frames) are reprojected from the page's panorama table; a one-file run page's player has its own.
     const panoUrls = table<string[]>(meta.kind === "board" ? BOARD_PANOS_ID : PLAYER_PANOS_ID) ?? [];
     return decodeAssets(meta, panoUrls, table<string[]>("gr-images") ?? []);
   })());

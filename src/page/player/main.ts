@@ -2,7 +2,8 @@
  * The in-page player: one <canvas> at the video's size (1280x720, scaled by
  * CSS), painted frame by frame by the video's own `sceneAt` and `paint`
  * (the native engine's scene and painter) from the episode's embedded
- * timeline and text plan. Play/pause, a scrub bar with a mark per turn,
+ * timeline and text plan (board pages and folder run pages: planned and laid
+ * out here from the episode's record, video.ts). Play/pause, a scrub bar with a mark per turn,
  * speed 0.5x-4x, keys (space; left/right a frame; shift+left/right a turn;
  * f theatre, Escape out of it: theatre.ts), a link to the current moment and
  * the `georeplay render` command for an MP4.
@@ -121,7 +122,10 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     ["run", "live"].includes(opts.source?.kind ?? "run")
       ? "Painted in this page by the video's own scene code. Keyframes (the views the model saw) are the verified images; in-between frames take their pixels from those images where they saw them, the rest from a downscaled panorama (approximate)." +
           keys
-      : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama; in-between frames take their pixels from the exact views where those saw them, the rest from the panorama; text is laid out by this browser with the video's fonts." +
+      : opts.source?.kind === "board" && opts.source.run
+        ? "Planned and painted in this page by the video's own code (the plan of `georeplay frames`, made here from the episode's record in this folder). Keyframes (the views the model saw) are the verified view files; in-between frames take their pixels from those views where they saw them and the browser lets the page read them (a page opened from disk may not), the rest from a downscaled panorama (approximate); text is laid out by this browser with the video's fonts." +
+          keys
+        : "Painted and planned in this page by the video's own code. Keyframes are the exact verified views where this board embeds them (zooms), else approximate reprojections of its downscaled panorama; in-between frames take their pixels from the exact views where those saw them, the rest from the panorama; text is laid out by this browser with the video's fonts." +
           keys,
   );
   const mp4 = el("p", "note");

@@ -14,7 +14,7 @@ import { clockText, frameAt } from "./clock.ts";
 import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
 import { isView, REPROJECTION_SIZE, type FileSource } from "./format.ts";
-import { loadVideo, type PlayerVideo } from "./video.ts";
+import { loadVideo, type PlaySource, type PlayerVideo } from "./video.ts";
 
 export interface TilesOptions {
   /** Seconds to open at; default 0. */
@@ -23,6 +23,8 @@ export interface TilesOptions {
   labels?: string[];
   /** "js" forces the JS reprojection; default WebGL2 where it works. */
   reprojection?: Reprojection;
+  /** Where each tile's episode comes from (a folder run page's: its detail's PlayRecord); default the page's embedded table. */
+  sources?: (PlaySource | undefined)[];
 }
 
 export interface TilesHandle {
@@ -107,10 +109,16 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
   range.setAttribute("aria-label", "video frame, every tile");
   scrub.appendChild(range);
   bar.append(playBtn, time, speed, mode, scrub);
+  // A folder run page's videos are planned here, their text laid out by this browser: the note says so.
+  const planned = opts.sources?.some((s) => s?.kind === "board")
+    ? " Each video is planned in this page from its episode's record, by the code of `georeplay frames`, its text laid out by this browser with the video's fonts."
+    : "";
   const note = el(
     "p",
     "note",
-    "Every sibling's video on one clock: each tile is painted by the video's own scene code from its verified views (in-between frames reprojected from the downscaled panorama, approximate); a video that ends first holds its score card. Keys: space play/pause, ←/→ a frame.",
+    "Every sibling's video on one clock: each tile is painted by the video's own scene code from its verified views (in-between frames reprojected from the downscaled panorama, approximate); a video that ends first holds its score card." +
+      planned +
+      " Keys: space play/pause, ←/→ a frame.",
   );
   root.append(grid, bar, note);
   container.replaceChildren(root);
@@ -195,7 +203,7 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     assets = await pageAssets();
     const a = assets;
     await Promise.all(a.meta.fonts.map((f) => document.fonts.load(`${f.style === "italic" ? "italic " : ""}${f.weight} 16px "${f.family}"`)));
-    const loaded = distinctFolders(await Promise.all(ids.map((id) => loadVideo(a, id, { kind: "run" }))));
+    const loaded = distinctFolders(await Promise.all(ids.map((id, i) => loadVideo(a, id, opts.sources?.[i] ?? { kind: "run" }))));
     const files = new Map<string, FileSource[]>();
     for (const v of loaded) for (const [dir, list] of v.files) files.set(dir, list);
     const views = new Map<number, HTMLImageElement>();

@@ -4,8 +4,8 @@
  * frame files' sources (per frames folder: the two-up has two), the turn
  * marks and the `georeplay render` command.
  *
- * Run pages embed each episode planned, with Node's text plan. Board pages
- * plan in the browser (board-episode.ts) and lay text out here with the
+ * One-file run pages embed each episode planned, with Node's text plan. Board
+ * pages and folder run pages plan in the browser (board-episode.ts) and lay text out here with the
  * video's own layouter measuring with the canvas: the same Inter and
  * JetBrains Mono files as Node's Skia, loaded from the page before anything
  * is measured, so the lines match Node's within font-rasteriser noise (a
@@ -28,14 +28,15 @@ import { renderCommand, renderVersusCommand } from "./render-command.ts";
 import { PLAYER_OUTPUT, type FileSource, type LivePlayerData } from "./format.ts";
 
 /**
- * Where a player's episode comes from: the run page's embedded table, an episode `serve` added live
- * (its data file, planned by the server when asked: `data` loads it), a board chunk's episode, or two
- * of them (the two-up).
+ * Where a player's episode comes from: the run page's embedded table (the one-file form), an episode
+ * `serve` added live (its data file, planned by the server when asked: `data` loads it), an episode
+ * carrying its PlayRecord (a board chunk's, or a folder run page's detail: `run`, whose keyframes
+ * are all exact views), or two of them (the two-up).
  */
 export type PlaySource =
   | { kind: "run" }
   | { kind: "live"; data: () => Promise<LivePlayerData> }
-  | { kind: "board"; episode: PageEpisode }
+  | { kind: "board"; episode: PageEpisode; run?: true }
   | { kind: "compare"; a: PageEpisode; b: PageEpisode };
 
 export interface PlayerVideo {

@@ -17,6 +17,7 @@ import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
 import { DetailView } from "./detail/view.ts";
 import { playerHooks } from "./player/player.ts";
+import { runSource } from "../../player/hook.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
@@ -110,9 +111,10 @@ export function startRun(): void {
   const media = new LazyImages("gr-images");
   // Episodes `serve` added live that may play: their player data file, planned by the server on the first play.
   const videos = new Map<string, number>();
-  const liveSource = (e: PageEpisode): PlaySource | undefined => {
+  // Live first; else the folder form's detail carries its PlayRecord (planned in the browser), else the one-file page's table.
+  const playSource = (e: PageEpisode): PlaySource | undefined => {
     const n = videos.get(e.id);
-    return n === undefined ? undefined : { kind: "live", data: () => dataFile<LivePlayerData>(LIVE_PLAYER_KIND, n) };
+    return n === undefined ? runSource(e) : { kind: "live", data: () => dataFile<LivePlayerData>(LIVE_PLAYER_KIND, n) };
   };
 
   const store = storeFromAddress();
@@ -123,7 +125,7 @@ export function startRun(): void {
     store,
     { has: src.has, get: src.get, header: training ? (e) => groupLine(training, e.id) : undefined },
     media,
-    playerHooks(root, (t) => detail.markTurn(t, false), liveSource),
+    playerHooks(root, (t) => detail.markTurn(t, false), playSource),
   );
   const list = new EpisodeList(doc, store, { rows, text: src.text, loadText: src.loadText, kind: "run" }, (id) => detail.open(id, null), noMatch);
   const steps = training ? new TrainingView(doc, store, training, rows, () => list.shown, { get: src.get }, media) : null;

@@ -12,7 +12,7 @@ import type { PageGroup } from "../../../training.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
 import { episodeHash, formatRoute } from "../../state/route.ts";
 import { groupRoute, rankSiblings, type RankedSibling, type TrainIndex } from "../../state/training.ts";
-import { tilesSlot } from "../../../player/hook.ts";
+import { runSource, tilesSlot } from "../../../player/hook.ts";
 import { outcomeBox, turnCard, type Media } from "../detail/detail.ts";
 
 /** The tiles player's key for a group (the hook's one current player). */
@@ -85,7 +85,12 @@ export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], medi
   const ordered = ranked.map((s) => episodes[s.at]);
   const slot = tilesSlot(
     `${TILES}${g.run}/${g.step}/${g.task.split}/${g.task.index}/${g.group_id ?? ""}`,
-    () => ({ ids: ranked.map((s) => s.id), labels: ranked.map((s) => `#${s.rank} · advantage ${signed(s.advantage)} · env reward ${s.reward.toFixed(3)}`) }),
+    () => ({
+      ids: ranked.map((s) => s.id),
+      labels: ranked.map((s) => `#${s.rank} · advantage ${signed(s.advantage)} · env reward ${s.reward.toFixed(3)}`),
+      // The folder form: each sibling plays from its loaded detail's PlayRecord.
+      sources: ordered.map(runSource),
+    }),
     `▶ Play the ${g.size} siblings on one clock`,
   );
   if (slot) frag.appendChild(slot);
