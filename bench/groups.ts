@@ -136,10 +136,15 @@ async function main(): Promise<void> {
   const index = join(out, "index.html");
   const opens = await timeReady(index, Number(values.opens));
   const foreign = opens.flatMap((o) => o.requests).filter((u) => !u.startsWith(`file://${out}/`));
-  const first = median(opens.map((o) => o.firstMs));
+  // The goal reads the page's own clock: when its first screen was drawn and usable. The outside poll is shown
+  // too: it waits for the main thread, which is then reading the list's files in tasks of at most `longest` ms.
+  const first = median(opens.map((o) => o.page.firstMs));
   const s = (ms: number) => `${fmt(ms / 1000, 2)} s`;
   console.log(
-    `  first screen    ${opens.map((o) => s(o.firstMs)).join(", ")} to the charts (median ${s(first)}; index.html ${fmt(statSync(index).size / 1e6, 1)} MB) · goal < 2 s · load ${loadavg()}`,
+    `  first screen    ${opens.map((o) => s(o.page.firstMs)).join(", ")} usable, painted at ${opens.map((o) => (o.page.paintMs === null ? "–" : s(o.page.paintMs))).join(", ")} (page clock; median ${s(first)}; index.html ${fmt(statSync(index).size / 1e6, 1)} MB) · goal < 2 s · load ${loadavg()}`,
+  );
+  console.log(
+    `  seen by a poll  ${opens.map((o) => s(o.firstMs)).join(", ")}; longest task after it ${opens.map((o) => `${fmt(o.page.longestTaskAfterMs, 0)} ms`).join(", ")}`,
   );
   console.log(
     `  whole page      ${opens.map((o) => s(o.readyMs)).join(", ")} to the list of ${run.rollouts} rows read (${Math.max(...opens.map((o) => o.requests.length))} requests of its own files, ${foreign.length} outside)`,

@@ -10,7 +10,7 @@ import type { PageEpisode } from "../../model.ts";
 import { el, fmt, readJson } from "../dom.ts";
 import { Chunks, PanoMedia } from "../board-media.ts";
 import { storeFromAddress } from "../state/store.ts";
-import { rowText, type ListRow } from "../state/rows.ts";
+import { append, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
 import { isFolderForm } from "../data-files.ts";
@@ -141,7 +141,7 @@ export function startBoard(): void {
         }
         if (fresh.length) {
           // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
-          data.episodes.push(...fresh);
+          append(data.episodes, fresh);
           folder?.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
           const touched = new Set(fresh.map((r) => r.task));
           for (const [task, arms] of episodesByTask(data.episodes.filter((r) => touched.has(r.task)))) byTask.set(task, arms);

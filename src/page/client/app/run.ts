@@ -11,7 +11,7 @@ import { addMapCells, loadMapCells } from "../map-cells.ts";
 import type { RunRow } from "../../output/run-batches.ts";
 import { LazyImages } from "../images.ts";
 import { storeFromAddress } from "../state/store.ts";
-import { detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
+import { append, detailText, rowOfEpisode, rowText, type ListRow } from "../state/rows.ts";
 import { ROWS_KIND } from "../../list-row.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
@@ -60,6 +60,19 @@ function inlineSource(): RunSource {
   };
 }
 
+/**
+ * data/<kind>-0.js … data/<kind>-<n-1>.js, one at a time with a yield between: each file's script holds
+ * the main thread while it runs, and the first screen must keep answering (a hover, a click) meanwhile.
+ */
+async function dataFiles<T>(kind: string, n: number): Promise<T[][]> {
+  const out: T[][] = [];
+  for (let k = 0; k < n; k++) {
+    out.push(await dataFile<T[]>(kind, k, { keep: false }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return out;
+}
+
 function folderSource(): RunSource {
   const rows = readJson<RunRow[]>("gr-episodes");
   const byId = new Map<string, RunRow>();
@@ -74,9 +87,7 @@ function folderSource(): RunSource {
     rows,
     load: files
       ? async () => {
-          // Every file at once (the browser loads them in parallel), joined in order.
-          const parts = await Promise.all(Array.from({ length: files }, (_, k) => dataFile<RunRow[]>(ROWS_KIND, k, { keep: false })));
-          const got = parts.flat();
+          const got = (await dataFiles<RunRow>(ROWS_KIND, files)).flat();
           own(got);
           search.add(got.map((r) => ({ id: r.id, file: r.batch, at: r.at })));
           return got;
@@ -171,7 +182,7 @@ export function startRun(): void {
           for (const r of fresh) if (r.video !== undefined) videos.set(r.id, r.video);
           // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
           const added = training ? withTrainFields(fresh, training) : fresh;
-          (rows as ListRow[]).push(...added);
+          append(rows as ListRow[], added);
           steps?.addRows(added);
           list.grew(added);
           return added.length;
@@ -203,13 +214,15 @@ export function startRun(): void {
   if (!src.load && !groupFiles) return settle();
   const files = Number(doc.documentElement.dataset.rowFiles ?? 0);
   list.loading(`reading the list (${files} file${files === 1 ? "" : "s"})…`);
-  const groups = Promise.all(Array.from({ length: groupFiles }, (_, k) => dataFile<PageGroup[]>(GROUPS_KIND, k, { keep: false })));
-  Promise.all([src.load?.() ?? [], groups]).then(
+  // Read once the first screen is painted: the files' scripts run on the thread that paints it.
+  const painted = new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const groups = painted.then(() => dataFiles<PageGroup>(GROUPS_KIND, groupFiles));
+  Promise.all([groups.then(() => src.load?.() ?? []), groups]).then(
     ([got, parts]) => {
       // The groups join the index every part reads (as a live page's merged table does), before the rows take their numbers.
       if (training && groupFiles) Object.assign(training, indexTraining({ ...training.data, groups: parts.flat() }));
       const added = training ? withTrainFields(got, training) : got;
-      (rows as ListRow[]).push(...added);
+      append(rows as ListRow[], added);
       steps?.addRows(added);
       list.grew(added);
       settle();

@@ -225,3 +225,8 @@ export function csvFileName(title: string, query: Record<string, string>): strin
     .join(" ");
   return `${run}-${slug(filter, 80) || "all"}.csv`;
 }
+
+/** Appends in place: `push(...items)` passes every item as an argument, and a folder page's 128,000 rows overflow the call stack. */
+export function append<T>(to: T[], items: readonly T[]): void {
+  for (const x of items) to.push(x);
+}
