@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { compileExpr, ExprError, FIELDS } from "../src/page/client/state/expr.ts";
 import { stat, summarise } from "../src/page/client/state/summary.ts";
-import { CSV_COLUMNS, csvFileName, filterAndSort, NO_FILTERS, parseSort, toCsv, type ListRow } from "../src/page/client/state/rows.ts";
+import { append, CSV_COLUMNS, csvFileName, filterAndSort, NO_FILTERS, parseSort, toCsv, type ListRow } from "../src/page/client/state/rows.ts";
 import { listRowOf } from "../src/page/list-row.ts";
 import type { PageEpisode } from "../src/page/model.ts";
 
@@ -169,5 +169,16 @@ describe("a row of a page episode (list-row.ts, both pages)", () => {
     expect(listRowOf({ ...e, settings: null })).toMatchObject({ temperature: null, maxTokens: null });
     const sorted = filterAndSort(rows, NO_FILTERS, parseSort("sample:-1"), () => "", null).map((r) => r.id);
     expect(sorted).toEqual(["d", "c", "b", "a"]);
+  });
+});
+
+describe("a folder page's rows join the list (state/rows.ts append)", () => {
+  it("appends 200,000 rows in order, where push(...rows) overflows the call stack", () => {
+    const rows = Array.from({ length: 200_000 }, (_, i) => i);
+    expect(() => ([] as number[]).push(...rows)).toThrow(RangeError);
+    const to = [-1];
+    append(to, rows);
+    expect(to.length).toBe(200_001);
+    expect(to[200_000]).toBe(199_999);
   });
 });
