@@ -40,3 +40,15 @@ export async function triesteDeferred(publicDir: string): Promise<import("../rep
     deferInBetween: true,
   });
 }
+
+/** Keys sorted all the way down (to compare JSON whatever order its writer used: zod's check writes keys in the schema's order). */
+export const sortedKeys = (x: unknown): unknown =>
+  Array.isArray(x)
+    ? x.map(sortedKeys)
+    : x && typeof x === "object"
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, sortedKeys((x as Record<string, unknown>)[k])]),
+        )
+      : x;

@@ -15,7 +15,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { FIXTURES, MIXED, runCli } from "./helpers.ts";
+import { FIXTURES, MIXED, runCli, sortedKeys as sorted } from "./helpers.ts";
 import { buildPage } from "../src/page/build.ts";
 import { parseAddress, formatRoute, type Route } from "../src/page/client/state/route.ts";
 import { compileExpr } from "../src/page/client/state/expr.ts";
@@ -95,18 +95,6 @@ async function open(file: string, hash = "") {
   await page.waitForLoadState("load");
   return { page, log, close: () => context.close() };
 }
-
-/** Keys sorted all the way down: zod's check (buildTimeline) writes keys in the schema's order. */
-const sorted = (x: unknown): unknown =>
-  Array.isArray(x)
-    ? x.map(sorted)
-    : x && typeof x === "object"
-      ? Object.fromEntries(
-          Object.keys(x)
-            .sort()
-            .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
-        )
-      : x;
 
 const pageData = (html: string): TrainingData => JSON.parse(/<script type="application\/json" id="gr-training">(.*?)<\/script>/s.exec(html)![1]);
 const stepGroups = (step: number) => report.groups.filter((g) => g.step === step);

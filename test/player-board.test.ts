@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { MIXED } from "./helpers.ts";
+import { MIXED, sortedKeys as sorted } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { buildPage } from "../src/page/build.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
@@ -107,18 +107,6 @@ function framesTimeline(id: string): Promise<Timeline> {
 
 /** An episode whose every reply is short. */
 const uncut = () => [...episodes.values()].find((e) => e.turns.every((t) => (t.reply?.length ?? 0) <= LONG_REPLY && (t.reasoning?.length ?? 0) <= LONG_REPLY))!;
-
-/** Keys sorted all the way down: zod's check (buildTimeline) writes keys in the schema's order. */
-const sorted = (x: unknown): unknown =>
-  Array.isArray(x)
-    ? x.map(sorted)
-    : x && typeof x === "object"
-      ? Object.fromEntries(
-          Object.keys(x)
-            .sort()
-            .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
-        )
-      : x;
 
 describe("one timeline", () => {
   it("every replayable episode of the board carries a play record the browser can plan", () => {
