@@ -80,9 +80,14 @@ const openId = (s: PageState): string | null => (s.route.kind === "episode" || s
 
 const LIST_KEYS = ["q", "arm", "country", "verdict", "status", "task", "min", "expr", "sort"];
 
+/** A deep-linked row past this many is shown in a window of its own page of rows, not with every row before it. */
+const FAR = 2000;
+
 export class EpisodeList<R extends ListRow> {
   shown: R[] = [];
   private limit = PAGE_ROWS;
+  /** The first row rendered: past 0 only when a deep link reveals a row beyond FAR rows (a window around it). */
+  private start = 0;
   private expr: Predicate | null = null;
   private exprSrc = "";
   private readonly body: HTMLTableSectionElement;
@@ -141,7 +146,10 @@ export class EpisodeList<R extends ListRow> {
     this.body.addEventListener("click", (ev) => {
       const tr = (ev.target as HTMLElement).closest("tr");
       if (!tr) return;
-      if (tr.classList.contains("more")) {
+      if (tr.classList.contains("earlier")) {
+        this.start = Math.max(0, this.start - PAGE_ROWS);
+        this.renderRows();
+      } else if (tr.classList.contains("more")) {
         this.limit += PAGE_ROWS;
         this.renderRows();
       } else if (tr.dataset.id) this.onOpen(tr.dataset.id);
@@ -185,6 +193,7 @@ export class EpisodeList<R extends ListRow> {
     });
     this.shown = filterAndSort(this.src.rows, f, sort, (r) => this.src.text(r), this.expr);
     this.limit = PAGE_ROWS;
+    this.start = 0;
     this.renderRows();
     this.renderSummary();
     const open = openId(s);
@@ -253,11 +262,13 @@ export class EpisodeList<R extends ListRow> {
     const box = this.body.closest("aside") as HTMLElement | null;
     const top = box?.scrollTop ?? 0;
     const limit = this.limit;
+    const start = this.start;
     // The open search covered the rows before these: search again.
     this.textFor = null;
     this.apply();
     if (limit > this.limit) {
       this.limit = limit;
+      this.start = start;
       this.renderRows();
     }
     if (box) box.scrollTop = top;
@@ -268,7 +279,16 @@ export class EpisodeList<R extends ListRow> {
     const s = this.store.get();
     const selected = s.route.kind === "episode" || s.route.kind === "moment" ? s.route.id : null;
     const frag = doc.createDocumentFragment();
-    for (const r of this.shown.slice(0, this.limit)) {
+    const cols = this.doc.querySelectorAll("table.episodes thead th").length;
+    if (this.start > 0) {
+      const tr = doc.createElement("tr");
+      tr.className = "more earlier";
+      const td = el("td", null, `show ${Math.min(PAGE_ROWS, this.start)} earlier of ${this.start.toLocaleString("en-US")}`);
+      (td as HTMLTableCellElement).colSpan = cols;
+      tr.appendChild(td);
+      frag.appendChild(tr);
+    }
+    for (const r of this.shown.slice(this.start, this.limit)) {
       const tr = doc.createElement("tr");
       tr.dataset.id = r.id;
       tr.setAttribute("aria-selected", String(r.id === selected));
@@ -300,7 +320,6 @@ export class EpisodeList<R extends ListRow> {
       tr.appendChild(st);
       frag.appendChild(tr);
     }
-    const cols = this.doc.querySelectorAll("table.episodes thead th").length;
     if (this.shown.length > this.limit) {
       const tr = doc.createElement("tr");
       tr.className = "more";
@@ -358,8 +377,12 @@ export class EpisodeList<R extends ListRow> {
   reveal(id: string): void {
     const i = this.shown.findIndex((r) => r.id === id);
     if (i < 0) return;
-    if (i >= this.limit) {
-      this.limit = Math.ceil((i + 1) / PAGE_ROWS) * PAGE_ROWS;
+    if (i < this.start || i >= this.limit) {
+      // Near the top: every row down to it. Far down (a 128,000-row run): the page of rows around it,
+      // with "show earlier" above; rendering every row before it froze the tab for over a minute.
+      const page = Math.floor(i / PAGE_ROWS) * PAGE_ROWS;
+      this.start = i < FAR ? 0 : page;
+      this.limit = page + PAGE_ROWS;
       this.renderRows();
     }
     const tr = this.body.querySelector<HTMLElement>(`tr[data-id="${CSS.escape(id)}"]`);
