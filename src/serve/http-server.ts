@@ -3,7 +3,8 @@
  * files, read-only, behind request-guard.ts (a file the folder does not hold
  * yet may be one the server makes when first asked: `make`, the live
  * episodes' player data), and /events, the server-sent
- * events every open page follows (event-log.ts keeps them; a heartbeat
+ * events every open page follows (event-log.ts keeps them, event-stream.ts
+ * feeds each client at its own pace; a heartbeat
  * comment every 15 s keeps proxies and the browser from dropping a quiet
  * stream).
  */
@@ -13,7 +14,8 @@ import { hostname, networkInterfaces } from "node:os";
 import { extname, join } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { allowedHosts, guardRequest } from "./request-guard.ts";
-import { sseFrame, type EventLog } from "./event-log.ts";
+import type { EventLog } from "./event-log.ts";
+import { followLog } from "./event-stream.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -38,8 +40,10 @@ export interface PageServer {
   server: Server;
   /** Where it listens, as the URL to open. */
   url: string;
-  /** Open event streams now. */
+  /** Open event streams now (a catch-up's until it has all been sent). */
   readonly clients: number;
+  /** Bytes written to event streams that their clients have not taken yet (bounded per client by backpressure). */
+  readonly queued: number;
   close(): Promise<void>;
 }
 
@@ -123,10 +127,8 @@ export async function startPageServer(opts: PageServerOptions): Promise<PageServ
     res.write("retry: 1000\n\n");
     // A cursor from the future is another server's (serve restarted on this port): that page must load this one's.
     if (from > opts.events.lastId) res.write("event: restart\ndata: {}\n\n");
-    for (const e of opts.events.after(from)) res.write(sseFrame(e));
     // ?once=1: what was missed, then the end (a tab that follows another tab's stream holds no connection).
-    if (query.get("once") === "1") return void res.end();
-    const off = opts.events.subscribe((e) => res.write(sseFrame(e)));
+    const off = followLog(opts.events, res, { after: from, once: query.get("once") === "1" });
     streams.add(res);
     req.socket.setTimeout(0);
     res.on("close", () => {
@@ -153,6 +155,11 @@ export async function startPageServer(opts: PageServerOptions): Promise<PageServ
     url: `http://${shown}:${port}/`,
     get clients() {
       return streams.size;
+    },
+    get queued() {
+      let bytes = 0;
+      for (const s of streams) bytes += s.writableLength;
+      return bytes;
     },
     close: () =>
       new Promise<void>((resolve) => {
