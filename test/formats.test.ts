@@ -34,6 +34,33 @@ describe("training traces (GRPO rollouts)", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("a training run's folder reads every rank's rollouts*.jsonl in it, in name order, and nothing else", () => {
+    const dir = mkdtempSync(join(tmpdir(), "georeplay-fmt-"));
+    try {
+      const lines = readFileSync(TRAIN, "utf8").split("\n").filter(Boolean);
+      writeFileSync(join(dir, "rollouts-rank1.jsonl"), lines.slice(5).join("\n") + "\n");
+      writeFileSync(join(dir, "rollouts-rank0.jsonl"), lines.slice(0, 5).join("\n") + "\n");
+      writeFileSync(join(dir, "notes.jsonl"), "not a rollout\n");
+      const r = runCli(["verify", dir, ...replay, "--json"]);
+      expect(r.code, r.stderr).toBe(1);
+      const rep = JSON.parse(r.stdout);
+      expect(rep).toMatchObject({ episodes: 10, checked: 70, match: 69, mismatch: 1, formats: { eval: 0, train: 10, example: 0 } });
+      const corrupted: { line: number }[] = JSON.parse(readFileSync(join(FIXTURES, "train-rollouts.corrupted.json"), "utf8"));
+      const rank = (line: number) => (line <= 5 ? { file: "rollouts-rank0.jsonl", line } : { file: "rollouts-rank1.jsonl", line: line - 5 });
+      expect(rep.mismatches.map((m: any) => ({ file: m.file.split("/").pop(), line: m.line }))).toEqual(corrupted.map((c) => rank(c.line)));
+
+      const asEval = runCli(["verify", dir, ...replay, "--format", "eval"]);
+      expect(asEval.code).toBe(2);
+      expect(asEval.stderr).toContain("is a directory; --format eval expects a file");
+      const empty = join(dir, "empty");
+      mkdirSync(empty);
+      const none = runCli(["verify", empty, ...replay, "--format", "train"]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain("is a directory without rollouts*.jsonl files");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("example-rollout folders", () => {

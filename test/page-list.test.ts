@@ -26,6 +26,8 @@ const runFile = join(dir, "run", "episodes.jsonl");
 const manyFile = join(dir, "many", "episodes.jsonl");
 const runOut = join(dir, "run.html");
 const manyOut = join(dir, "many.html");
+const farFile = join(dir, "far", "episodes.jsonl");
+const farOut = join(dir, "far-page");
 const boardOut = join(dir, "board.html");
 const common = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress"];
 let browser: Browser;
@@ -115,6 +117,17 @@ beforeAll(async () => {
       return JSON.stringify(e);
     }).join("\n") + "\n",
   );
+  // 2,450 of them, in the folder form: two rows files, and rows past the list's far window (2,000).
+  mkdirSync(join(dir, "far"));
+  writeFileSync(
+    farFile,
+    Array.from({ length: 2450 }, (_, i) => {
+      const e = JSON.parse(src[i % src.length]);
+      e.episode_id = `far-${String(i).padStart(4, "0")}`;
+      e.turns = [{ ...e.turns[0], image_kind: "none", image_sha256: null }];
+      return JSON.stringify(e);
+    }).join("\n") + "\n",
+  );
   // The four-arm board, tokens varied by task and attempt.
   boardDir = makeFourArmBoard(join(dir, "board")).dir;
   for (const f of jsonlFiles(boardDir)) {
@@ -135,6 +148,8 @@ beforeAll(async () => {
   expect(existsSync(runOut), run.stderr).toBe(true);
   const many = runCli(["page", manyFile, ...common, "-o", manyOut]);
   expect(many.code, many.stderr).toBe(0);
+  const far = runCli(["page", farFile, ...common, "-o", `${farOut}/`]);
+  expect(far.code, far.stderr).toBe(0);
   const board = runCli(["page", boardDir, ...common, "--baseline", "base", "-o", boardOut]);
   expect(existsSync(boardOut), board.stderr).toBe(true);
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -312,6 +327,39 @@ describe("run page: the filtered rows' numbers, fields, CSV", () => {
       const r = tr.getBoundingClientRect();
       return tr.getAttribute("aria-selected") === "true" && r.top >= box.top && r.bottom <= box.bottom;
     });
+    await close();
+  });
+});
+
+describe("a deep link far down a long list (folder form, 2,450 rows in two files)", () => {
+  it("renders the page of rows around it with 'show earlier' above, not every row before it; earlier rows come a page at a time", async () => {
+    const { page, errors, requests, close } = await open(join(farOut, "index.html"), "#far-2134/0", 600);
+    expect(requests.filter((u) => /\/data\/rows-\d+\.js$/.test(u)).map((u) => u.split("/").pop())).toEqual(["rows-0.js", "rows-1.js"]);
+    const seen = () =>
+      page.$eval(`#gr-rows tr[data-id="far-2134"]`, (tr) => {
+        const box = tr.closest("aside")!.getBoundingClientRect();
+        const r = tr.getBoundingClientRect();
+        return { inBox: r.top >= box.top && r.bottom <= box.bottom, selected: tr.getAttribute("aria-selected") };
+      });
+    expect(await seen()).toEqual({ inBox: true, selected: "true" });
+    expect(await shownEpisode(page)).toBe("far-2134");
+    // The page of 300 rows that holds it (2,100..2,399), under a row offering the 2,100 before it.
+    const ids = await listIds(page);
+    expect(ids.length).toBe(300);
+    expect([ids[0], ids.at(-1)]).toEqual(["far-2100", "far-2399"]);
+    expect(await page.textContent("#gr-rows tr.more.earlier")).toBe("show 300 earlier of 2,100");
+    // Clicking it adds the 300 before (the open episode stays selected).
+    await page.click("#gr-rows tr.more.earlier");
+    await page.waitForFunction(() => document.querySelectorAll("#gr-rows tr[data-id]").length === 600);
+    expect((await listIds(page))[0]).toBe("far-1800");
+    expect(await page.textContent("#gr-rows tr.more.earlier")).toBe("show 300 earlier of 1,800");
+    expect((await seen()).selected).toBe("true");
+    // A link to a row near the top renders from the first row again, no 'earlier' row.
+    await page.evaluate(() => (location.hash = "#far-0005"));
+    await page.waitForFunction(() => document.querySelector('#gr-rows tr[data-id="far-0005"]')?.getAttribute("aria-selected") === "true");
+    expect((await listIds(page))[0]).toBe("far-0000");
+    expect(await page.$("#gr-rows tr.more.earlier")).toBeNull();
+    expect(errors).toEqual([]);
     await close();
   });
 });

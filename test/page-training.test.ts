@@ -193,6 +193,24 @@ const view = (page: Page) =>
   });
 
 describe("the training page in Chromium", () => {
+  it("opened with no address, both forms stay at the top: the header and charts in view, the first rollout shown without moving the page", async () => {
+    for (const file of [pageFile, join(folderOut, "index.html")]) {
+      const { page, log, close } = await open(file);
+      try {
+        // The first rollout opens beside the list (its detail is rendered), but the page is not scrolled to it.
+        await page.waitForFunction(() => Boolean((document.getElementById("gr-detail") as HTMLElement).dataset.episode));
+        await page.waitForTimeout(300);
+        expect(await page.evaluate(() => window.scrollY), file).toBe(0);
+        const chart = await page.$eval('svg[data-chart="mean_reward"]', (c) => c.getBoundingClientRect().top);
+        expect(chart).toBeGreaterThan(0);
+        expect(chart).toBeLessThan(900);
+        expect(log.errors).toEqual([]);
+      } finally {
+        await close();
+      }
+    }
+  });
+
   it("four full-width dynamics charts over every step with groups --json's numbers; hover shows a step's value; a point opens its step", async () => {
     const { page, log, close } = await open(pageFile);
     try {

@@ -1,10 +1,11 @@
 /**
  * What the user pointed georeplay at: eval `episodes.jsonl` files, GRPO
- * `rollouts*.jsonl` files, example-rollout folders, or sweep folders (their
+ * `rollouts*.jsonl` files or a training run's folder of them (every rank),
+ * example-rollout folders, or sweep folders (their
  * episodes files found by sweep-files.ts, the rule the board uses too). Detected from the content,
  * overridable with --format.
  */
-import { statSync, existsSync } from "node:fs";
+import { readdirSync, statSync, existsSync } from "node:fs";
 import { join, relative, basename, dirname } from "node:path";
 import { GeoreplayError, fileError } from "../io/errors.ts";
 import { readJsonl, statInput } from "../io/jsonl.ts";
@@ -15,6 +16,14 @@ export type InputFormat = (typeof FORMATS)[number];
 
 export type Source =
   { format: "eval" | "train"; file: string; size: number; sweep: string | null } | { format: "example"; dir: string; file: string; size: number; sweep: null };
+
+/** A training run's folder: its rollouts*.jsonl (one per rank), in name order; [] when it holds none. */
+export function rolloutFilesIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((n) => /^rollouts.*\.jsonl$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
+}
 
 export async function resolveInputs(paths: string[], override?: InputFormat): Promise<Source[]> {
   if (paths.length === 0) throw new GeoreplayError("no input given (an episodes.jsonl, rollouts*.jsonl, example-rollout folder or sweep folder)");
@@ -31,11 +40,15 @@ async function resolveOne(p: string, override?: InputFormat): Promise<Source[]> 
       if (!existsSync(trace)) throw fileError(p, "not an example-rollout folder (no trace.jsonl)");
       return [{ format: "example", dir: p, file: trace, size: statInput(trace).size, sweep: null }];
     }
+    const ranks = override === undefined || override === "train" ? rolloutFilesIn(p) : [];
+    if (ranks.length > 0) return ranks.map((file) => ({ format: "train" as const, file, size: statSync(file).size, sweep: null }));
+    if (override === "train") throw fileError(p, "is a directory without rollouts*.jsonl files");
     if (override && override !== "sweep") throw fileError(p, `is a directory; --format ${override} expects a file`);
     const { files } = episodeFilesUnder(p);
     if (files.length === 0) {
       throw new GeoreplayError(
-        `${p}: is a directory, but neither an example-rollout folder (no trace.jsonl) nor a sweep (no **/episodes.jsonl outside _quarantined/)`,
+        `${p}: is a directory, but neither an example-rollout folder (no trace.jsonl), a training run (no rollouts*.jsonl) ` +
+          `nor a sweep (no **/episodes.jsonl outside _quarantined/)`,
       );
     }
     return files.map((file) => ({ format: "eval" as const, file, size: statSync(file).size, sweep: p }));

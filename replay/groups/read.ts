@@ -5,14 +5,13 @@
  * does not is a problem naming its file, line and field, and the run is
  * refused: advantages over a group with a sibling missing would be wrong.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
 import { GeoreplayError, describeValue, fileError } from "../io/errors.ts";
 import { readJsonl, statInput } from "../io/jsonl.ts";
 import { throwIfAborted } from "../io/abort.ts";
 import { formatIssues } from "../schema/issues.ts";
 import { GroupCollector } from "./groups.ts";
+import { rolloutFilesIn } from "../formats/inputs.ts";
 
 /** What grouping reads of a rollout; everything else on the line is left alone (and not kept). */
 export const GroupRolloutSchema = z.looseObject({
@@ -37,10 +36,7 @@ export function rolloutFiles(inputs: string[]): string[] {
   for (const p of inputs) {
     const st = statInput(p);
     if (st.isDirectory()) {
-      const found = readdirSync(p)
-        .filter((n) => /^rollouts.*\.jsonl$/.test(n))
-        .sort()
-        .map((n) => join(p, n));
+      const found = rolloutFilesIn(p);
       if (found.length === 0) throw fileError(p, "is a directory without rollouts*.jsonl files");
       out.push(...found);
     } else if (st.isFile()) out.push(p);

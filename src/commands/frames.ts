@@ -50,7 +50,7 @@ export function registerFrames(program: Command): void {
         '"slideshow", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n' +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
-    .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl, an example-rollout folder or a sweep folder");
+    .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl (or a run's folder of them), an example-rollout folder or a sweep folder");
   declareOptions(cmd, FRAMES_OPTIONS)
     .addHelpText(
       "after",

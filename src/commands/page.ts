@@ -97,7 +97,7 @@ export function registerPage(program: Command): void {
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
         "2 bad input: the run could not be read completely (no page written, or a --partial one).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders or sweep folders");
   declareOptions(cmd, PAGE_OPTIONS)
     .addHelpText(
       "after",

@@ -51,7 +51,7 @@ export function registerRender(program: Command): void {
         "with every guess on one map. --scale-rewards group|batch|none: the advantages, as TRL. A group\n" +
         "that is not there is exit 2, with the groups nearby listed.",
     )
-    .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl, an example-rollout or sweep folder");
+    .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl (or a run's folder of them), an example-rollout or sweep folder");
   declareOptions(cmd, RENDER_OPTIONS)
     .addHelpText("after", BATCH_HELP)
     .addHelpText(

@@ -76,7 +76,7 @@ export function registerServe(program: Command): void {
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +
         "--once writes the page of what is there now and exits, exactly as `georeplay page` (with -o).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders or sweep folders");
   declareOptions(cmd, SERVE_OPTIONS)
     .addHelpText(
       "after",

@@ -40,7 +40,7 @@ export function registerVerify(program: Command): void {
         "could not check what it was asked (unreadable or invalid input, missing panorama, nothing to\n" +
         "check).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders");
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders or sweep folders");
   declareOptions(cmd, VERIFY_OPTIONS)
     .addHelpText(
       "after",

@@ -417,7 +417,7 @@ export const CASES: BadCase[] = [
     args: (c) => ["verify", join(c.dir, "episodes.d"), "--tasks", c.tasks, "--panos", c.panos],
     exit: 2,
     message: [
-      /episodes\.d: is a directory, but neither an example-rollout folder \(no trace\.jsonl\) nor a sweep \(no \*\*\/episodes\.jsonl outside _quarantined\/\)/,
+      /episodes\.d: is a directory, but neither an example-rollout folder \(no trace\.jsonl\), a training run \(no rollouts\*\.jsonl\) nor a sweep \(no \*\*\/episodes\.jsonl outside _quarantined\/\)/,
     ],
     stillChecked: null,
   },

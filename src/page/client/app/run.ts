@@ -168,7 +168,7 @@ export function startRun(): void {
     else if (rows.length && !list.shown.length) noMatch();
     else if (rows.length && window.matchMedia("(min-width: 821px)").matches) {
       // The first episode, shown without a history entry (the address stays as it was).
-      store.set({ route: { kind: "episode", id: list.shown[0]?.id ?? rows[0].id, turn: null } }, "none");
+      detail.showQuietly(list.shown[0]?.id ?? rows[0].id);
     }
     if (src.add && isLive(doc)) {
       const add = src.add;
@@ -224,7 +224,7 @@ export function startRun(): void {
       const added = training ? withTrainFields(got, training) : got;
       append(rows as ListRow[], added);
       steps?.addRows(added);
-      list.grew(added);
+      list.loaded(added);
       settle();
     },
     (e: Error) => {

@@ -48,7 +48,18 @@ export class DetailView {
     this.store.set({ route: { kind: "episode", id, turn: t } });
   }
 
+  /**
+   * Shows an episode without moving the page: the first row, opened when the address names none.
+   * The reader is at the page's top, reading its header and charts (scrolling to the detail once
+   * a folder page's rows arrived pulled them away seconds into reading).
+   */
+  showQuietly(id: string): void {
+    this.quietId = id;
+    this.store.set({ route: { kind: "episode", id, turn: null } }, "none");
+  }
+
   private scrollOnRender = false;
+  private quietId: string | null = null;
 
   async render(s: PageState, prev: PageState | null): Promise<void> {
     // A moment (#<id>/t=<s>) shows its episode; the player's hook takes it from there.
@@ -80,7 +91,9 @@ export class DetailView {
       this.root.dataset.episode = e.id;
       highlight(this.root, s.query.q ?? "");
       fresh = true;
-      if (!prev || prev.route.kind !== "episode" || prev.route.id !== r.id) this.scrollOnRender = true;
+      if (r.id === this.quietId) this.scrollOnRender = false;
+      else if (!prev || prev.route.kind !== "episode" || prev.route.id !== r.id) this.scrollOnRender = true;
+      this.quietId = null;
     }
     const e = this.current;
     if (!e) return;

@@ -227,10 +227,6 @@ export class EpisodeList<R extends ListRow> {
     }
   }
 
-  /**
-   * Rows were added to the source (a live page): the choices, counts and table follow, and the
-   * reader keeps their place: filters, rows shown, the list's scroll and the open episode.
-   */
   /** Columns that would say nothing are hidden: one model, or one attempt number throughout (a run of single attempts). */
   private markColumns(): void {
     const table = this.body.closest("table") as HTMLElement | null;
@@ -243,6 +239,20 @@ export class EpisodeList<R extends ListRow> {
     this.count.textContent = what;
   }
 
+  /**
+   * The rows read after the first screen (a folder page's data files): the list fills and, unlike a
+   * live page's growth, shows the address's episode (a deep link's row may be far down).
+   */
+  loaded(added: readonly R[]): void {
+    this.grew(added);
+    const open = openId(this.store.get());
+    if (open !== null) this.reveal(open);
+  }
+
+  /**
+   * Rows were added to the source (a live page): the choices, counts and table follow, and the
+   * reader keeps their place: filters, rows shown, the list's scroll and the open episode.
+   */
   grew(added: readonly R[]): void {
     const more = (c: HTMLInputElement | HTMLSelectElement, values: string[], label: (v: string) => string = (v) => v) => {
       const s = c as HTMLSelectElement;
