@@ -12,7 +12,7 @@
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
@@ -106,28 +106,21 @@ beforeAll(async () => {
   });
   mkdirSync(join(dir, "run"));
   writeFileSync(runFile, lines.join("\n") + "\n");
-  // 420 one-turn episodes (no view to re-render): a list longer than its first 300 rows.
-  mkdirSync(join(dir, "many"));
-  writeFileSync(
-    manyFile,
-    Array.from({ length: 420 }, (_, i) => {
+  // One-turn episodes (no view to re-render), ids <name>-<i>.
+  const oneTurn = (file: string, name: string, n: number, digits: number) => {
+    mkdirSync(dirname(file));
+    const line = (i: number) => {
       const e = JSON.parse(src[i % src.length]);
-      e.episode_id = `many-${String(i).padStart(3, "0")}`;
+      e.episode_id = `${name}-${String(i).padStart(digits, "0")}`;
       e.turns = [{ ...e.turns[0], image_kind: "none", image_sha256: null }];
       return JSON.stringify(e);
-    }).join("\n") + "\n",
-  );
-  // 2,450 of them, in the folder form: two rows files, and rows past the list's far window (2,000).
-  mkdirSync(join(dir, "far"));
-  writeFileSync(
-    farFile,
-    Array.from({ length: 2450 }, (_, i) => {
-      const e = JSON.parse(src[i % src.length]);
-      e.episode_id = `far-${String(i).padStart(4, "0")}`;
-      e.turns = [{ ...e.turns[0], image_kind: "none", image_sha256: null }];
-      return JSON.stringify(e);
-    }).join("\n") + "\n",
-  );
+    };
+    writeFileSync(file, Array.from({ length: n }, (_, i) => line(i)).join("\n") + "\n");
+  };
+  // 420: a list longer than its first 300 rows.
+  oneTurn(manyFile, "many", 420, 3);
+  // 2,450, in the folder form: two rows files, and rows past the list's far window (2,000).
+  oneTurn(farFile, "far", 2450, 4);
   // The four-arm board, tokens varied by task and attempt.
   boardDir = makeFourArmBoard(join(dir, "board")).dir;
   for (const f of jsonlFiles(boardDir)) {

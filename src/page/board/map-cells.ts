@@ -14,8 +14,8 @@ import { scriptJson } from "../escape.ts";
 import { MAP_CELLS_ID } from "../player/format.ts";
 
 export class PageMapCells {
-  /** The page maps' own framings (kept apart from the player's reads, which also trim its places). */
-  private readonly reads = new MapReads();
+  /** The page maps' own framings (kept apart from the player's reads, which also trim its places): their atlas cells alone. */
+  private readonly reads = new MapReads({ places: false });
 
   /** The map as the page stores it (no land or borders), its framings' cells noted. */
   share(m: MapSpec): MapSpec {
