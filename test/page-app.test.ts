@@ -18,13 +18,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import type { Report } from "../replay/board/report-schema.ts";
 import type { TaskChunk } from "../src/page/board/data.ts";
-
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-sync"];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-app-"));
 const boardOut = join(dir, "board.html");
@@ -51,7 +50,7 @@ beforeAll(async () => {
   expect(runCli(["page", fixture.dir, ...common, "--baseline", "base", "-o", boardOut]).code).toBe(1);
   expect(runCli(["page", fixture.dir, ...common, "-o", unpairedOut]).code).toBe(1);
   expect(runCli(["page", join(fixture.dir, "base", "pass-0", "shard-0", "episodes.jsonl"), ...common, "-o", runOut]).code).toBeLessThan(2);
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {

@@ -11,21 +11,11 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeSmallBoard } from "./board-fixture.ts";
 import type { Report } from "../replay/board/report-schema.ts";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-board-page-"));
 const board = join(dir, "board");
@@ -60,7 +50,7 @@ beforeAll(async () => {
   report = JSON.parse(r.stdout);
   const p = runCli(["page", board, "--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--baseline", "base", "-o", out, "--json"]);
   built = { code: p.code, json: JSON.parse(p.stdout) };
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

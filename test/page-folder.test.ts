@@ -14,7 +14,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statS
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { detailText } from "../src/page/search-text.ts";
@@ -22,8 +23,6 @@ import type { PageEpisode } from "../src/page/model.ts";
 import type { ListRow } from "../src/page/list-row.ts";
 import { PageFolder } from "../src/page/output/folder.ts";
 import { ROWS_PER_FILE, RUN_BATCH, RunBatches, rowsOfDataScript } from "../src/page/output/run-batches.ts";
-
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 
 const dir = join(tmpdir(), `georeplay-page-folder-${process.pid}`);
 const board = join(dir, "board");
@@ -106,7 +105,7 @@ beforeAll(async () => {
   folderJson = JSON.parse(f.stdout);
   const o = runCli(["page", board, ...common, "--baseline", "base", "-o", oneFile, "--json"]);
   oneFileRun = { code: o.code, stderr: o.stderr, json: JSON.parse(o.stdout) };
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 240_000);
 
 afterAll(async () => {

@@ -13,13 +13,12 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { geoevalReward } from "../replay/rules/reward.ts";
 import { CSV_COLUMNS } from "../src/page/client/state/rows.ts";
-
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-sync"];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-list-"));
 const runFile = join(dir, "run", "episodes.jsonl");
@@ -145,7 +144,7 @@ beforeAll(async () => {
   expect(far.code, far.stderr).toBe(0);
   const board = runCli(["page", boardDir, ...common, "--baseline", "base", "-o", boardOut]);
   expect(existsSync(boardOut), board.stderr).toBe(true);
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {

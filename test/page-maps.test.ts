@@ -19,7 +19,8 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRequire } from "node:module";
-import { chromium, type Browser, type Locator } from "playwright-core";
+import { type Browser, type Locator } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { PNG } from "pngjs";
 import pixelmatch from "pixelmatch";
 import { MIXED, ROOT, TRIESTE, runCli } from "./helpers.ts";
@@ -55,7 +56,7 @@ beforeAll(async () => {
     format: "iife",
     write: false,
   }).outputFiles[0].text;
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--font-render-hinting=none"] });
+  browser = await launchChromium({ args: ["--font-render-hinting=none"] });
 }, 300_000);
 afterAll(async () => {
   await browser?.close();

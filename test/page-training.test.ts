@@ -14,7 +14,8 @@ import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { FIXTURES, MIXED, runCli, sortedKeys as sorted } from "./helpers.ts";
 import { buildPage } from "../src/page/build.ts";
 import { parseAddress, formatRoute, type Route } from "../src/page/client/state/route.ts";
@@ -28,18 +29,6 @@ import type { PageEpisode } from "../src/page/model.ts";
 import { boardVideo } from "../src/page/player/board-episode.ts";
 import { generateFrames } from "../replay/frames/frames.ts";
 import type { Timeline } from "../replay/timeline/timeline-schema.ts";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-training-"));
 const trainDir = join(dir, "train");
@@ -75,7 +64,7 @@ beforeAll(async () => {
   const r = runCli(["groups", ...rankFiles, "--json"]);
   expect(r.code, r.stderr).toBe(0);
   report = JSON.parse(r.stdout) as GroupsReport;
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium({ webgl: true });
 }, 600_000);
 
 afterAll(async () => {

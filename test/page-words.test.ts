@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import { type Browser } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, TRIESTE, runCli } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { triesteTimeline, textStrings, tx } from "./video-helpers.ts";
@@ -24,8 +25,6 @@ import { cardReward, formatReward } from "../video/rollout/score-card.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
 import { ComparePropsSchema } from "../video/compare/props.ts";
 import { sceneAt, type VideoSpec } from "../video/compositions.ts";
-
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update"];
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-words-"));
 const boardOut = join(dir, "board.html");
@@ -74,7 +73,7 @@ beforeAll(async () => {
   ]);
   expect(q.code, q.stderr).toBe(0);
   trieste = await triesteTimeline(join(dir, "public"));
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 600_000);
 
 afterAll(async () => {

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import sharp from "sharp";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { spawnSync } from "node:child_process";
 import { MIXED, TRIESTE, ROOT, FIXTURES, runCli } from "./helpers.ts";
 import { buildPage } from "../src/page/build.ts";
@@ -25,17 +26,6 @@ import { summariseSweep } from "../src/page/sweep.ts";
 import { geoevalReward } from "../replay/rules/reward.ts";
 import { readBoard, boardReport } from "../replay/board/index.ts";
 import { stepChart } from "../src/page/charts.ts";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 type RawEpisode = {
   episode_id: string;
@@ -76,7 +66,7 @@ beforeAll(async () => {
   cpSync(join(TRIESTE, "panos"), panos, { recursive: true });
   mixedResult = await buildPage({ episodes: [join(MIXED, "episodes.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: mixedOut });
   await buildPage({ episodes: [join(MIXED, "episodes.jsonl"), join(TRIESTE, "episodes.jsonl")], tasks, panos, out: bothOut });
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -14,7 +14,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { MIXED, sortedKeys as sorted } from "./helpers.ts";
 import { makeFourArmBoard } from "./board-fixture.ts";
 import { buildPage } from "../src/page/build.ts";
@@ -33,15 +34,6 @@ import { PNG } from "pngjs";
 import { cropRgb, paintNative, psnr, rolloutRegions } from "./video-helpers.ts";
 import { withTextPlan } from "../src/film/shared/text-plan.ts";
 import { RolloutPropsSchema } from "../video/rollout/props.ts";
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-  "--disable-background-networking",
-  "--no-first-run",
-];
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-player-board-"));
 const boardFile = join(tmp, "board.html");
@@ -76,7 +68,7 @@ beforeAll(async () => {
   const html = readFileSync(boardFile, "utf8");
   data = JSON.parse(table(html, "gr-board-data")) as BoardData;
   episodes = chunkEpisodes(html);
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium({ webgl: true });
 }, 600_000);
 
 afterAll(async () => {

@@ -14,7 +14,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import { launchChromium } from "./browser.ts";
 import { PNG } from "pngjs";
 import { ROOT } from "./helpers.ts";
 import { cropRgb, paintNative, psnr, rolloutRegions } from "./video-helpers.ts";
@@ -33,14 +34,6 @@ import { theatreFit } from "../src/page/player/theatre.ts";
 
 const SAMPLE = join(ROOT, "rollouts", "sample");
 const ID = "90a9d3eba5ce";
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-  "--disable-background-networking",
-  "--no-first-run",
-];
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-player-"));
 const publicDir = join(tmp, "public");
@@ -68,7 +61,7 @@ beforeAll(async () => {
   spec = withTextPlan({ composition: "Rollout", props: RolloutPropsSchema.parse({ ...timeline, output: { width: 1280, height: 720 } }) });
   const meta = playerTable<PlayerMeta>(readFileSync(pageFile, "utf8"), "gr-player");
   embedded = JSON.parse(gunzipSync(Buffer.from(meta.episodes[ID], "base64")).toString("utf8")) as PlayerEpisode;
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  browser = await launchChromium({ webgl: true });
 }, 600_000);
 
 afterAll(async () => {

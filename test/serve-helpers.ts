@@ -1,12 +1,10 @@
 /** `georeplay serve` in tests: a real process on a free port, raw HTTP and SSE clients, fixture episodes with new ids. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
-import { chromium } from "playwright-core";
 import { request } from "node:http";
 import { join } from "node:path";
 import { CLI, MIXED, ROOT } from "./helpers.ts";
 
-export const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking"];
 export const common = ["--tasks", join(MIXED, "tasks.jsonl"), "--panos", join(MIXED, "panos"), "--no-progress"];
 export const LINES = readFileSync(join(MIXED, "episodes.jsonl"), "utf8")
   .split("\n")
@@ -122,4 +120,4 @@ export async function stopServe(browser: { close(): Promise<void> } | undefined,
 }
 
 /** Debian's Chromium, headless, as every serve test drives it. */
-export const launchChromium = () => chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+export { launchChromium } from "./browser.ts";
