@@ -20,5 +20,7 @@ const SOFTWARE_GL = [...QUIET, "--use-angle=swiftshader", "--enable-unsafe-swift
 export const CHROMIUM = "/usr/bin/chromium";
 
 export function launchChromium(opts: { webgl?: boolean; args?: string[] } = {}): Promise<Browser> {
+  const tier = process.env.GEOREPLAY_TEST_TIER;
+  if (tier === "unit" || tier === "integration") throw new Error(`test/${tier}/ starts no browser: a test that launches Chromium belongs in test/media/`);
   return chromium.launch({ executablePath: CHROMIUM, args: [...(opts.webgl ? SOFTWARE_GL : NO_GPU), ...(opts.args ?? [])] });
 }

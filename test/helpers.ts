@@ -16,6 +16,7 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
+  if (process.env.GEOREPLAY_TEST_TIER === "unit") throw new Error("test/unit/ runs without the build: a test that runs the CLI belongs in test/integration/");
   const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [CLI, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, ...opts.env },
