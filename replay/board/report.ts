@@ -5,7 +5,8 @@
  */
 import { GeoreplayError } from "../io/errors.ts";
 import type { ArmTally, Board } from "./board.ts";
-import { fmean, median, pstdev, stdev } from "./pymath.ts";
+import { fmean, median } from "./pymath.ts";
+import { pairedDelta } from "./paired.ts";
 import { pyStrCompare } from "./pyformat.ts";
 import type { PairedComparison, Report, ReportArm } from "./report-schema.ts";
 
@@ -89,28 +90,9 @@ export function boardReport(board: Board, opts: BoardReportOptions = {}): Report
     const skipped: { arm: string; shared: number }[] = [];
     for (const { tally } of rows) {
       if (tally === base) continue;
-      const mine = taskMeans.get(tally)!;
-      const diffs: number[] = [];
-      for (const [t, m] of mine) {
-        const b = baseMeans.get(t);
-        if (b !== undefined) diffs.push(m - b);
-      }
-      if (diffs.length < 2) {
-        skipped.push({ arm: tally.arm, shared: diffs.length });
-        continue;
-      }
-      const delta = fmean(diffs);
-      const se = (legacy ? pstdev(diffs) : stdev(diffs)) / Math.sqrt(diffs.length);
-      comparisons.push({
-        arm: tally.arm,
-        n: diffs.length,
-        delta,
-        se,
-        ci_low: delta - 1.96 * se,
-        ci_high: delta + 1.96 * se,
-        significant: Math.abs(delta) > 1.96 * se,
-        better_on: diffs.filter((d) => d > 0).length,
-      });
+      const { shared, paired: p } = pairedDelta(taskMeans.get(tally)!, baseMeans, legacy);
+      if (p) comparisons.push({ arm: tally.arm, ...p });
+      else skipped.push({ arm: tally.arm, shared });
     }
     paired = { baseline, comparisons, skipped };
   }

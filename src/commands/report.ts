@@ -32,6 +32,10 @@ export function registerReport(program: Command): void {
         "  no_guess%   episodes without a usable guess; forced%: guesses the harness forced\n" +
         "  paired      per-task mean differences against --baseline on shared tasks: delta, its\n" +
         "              standard error (sample SD; legacy population SD), 95% CI, tasks better on\n\n" +
+        'Crops runs (records with env "crops") get the same board for the detection gym: arms ranked\n' +
+        "by mean-of-k of the recorded score, best-of-k, then why: recall term, precision factor, mean\n" +
+        "GIoU credit of a match, label accuracy, boxes, misses and false alarms per image; paired deltas\n" +
+        "against --baseline as above (tasks are split/index). Unscored episodes are counted apart.\n\n" +
         "Exit codes: 0 printed; 2 unreadable input, a row geoeval cannot read, or no scored episode.",
     )
     .argument("<inputs...>", "episodes.jsonl files or sweep folders")
@@ -43,9 +47,11 @@ export function registerReport(program: Command): void {
       "\nExamples:\n" +
         "  georeplay report results/raw/board-passk --baseline sonnet-5\n" +
         "  georeplay report results/raw/run1 results/raw/run2 --baseline base --legacy\n" +
-        "  georeplay report run/episodes.jsonl --json > board.json",
+        "  georeplay report run/episodes.jsonl --json > board.json\n" +
+        "  georeplay report crops/eval/episodes.jsonl crops/eval-v2/episodes.jsonl --baseline scripted-vlm",
     )
-    .action(async (inputs: string[], o: { baseline: string; legacy?: boolean; json?: boolean }) => {
+    .action(async (inputs: string[], o: { baseline: string; legacy?: boolean; json?: boolean }, cmd: Command) => {
+      if (await reportCrops(inputs, o, cmd.getOptionValueSource("baseline") === "default")) return;
       // Loaded when the command runs: other commands never load the board engine.
       const { readBoard, boardReport, formatReport } = await import("../../replay/board/index.ts");
       const board = await readBoard(inputs, { signal: interruptSignal() });
@@ -54,4 +60,18 @@ export function registerReport(program: Command): void {
       process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
       process.exitCode = EXIT_OK;
     });
+}
+
+/** A crops board (the first record says `env: "crops"`): printed here, true; else false. */
+async function reportCrops(inputs: string[], o: { baseline: string; json?: boolean }, baselineIsDefault: boolean): Promise<boolean> {
+  const { peekEnv } = await import("../../replay/formats/peek-env.ts");
+  const first = await peekEnv(inputs);
+  if (first?.env !== "crops") return false;
+  const { cropsReport } = await import("../../envs/crops/replay/report.ts");
+  const { formatCropsReport } = await import("../../envs/crops/replay/report-format.ts");
+  // geoeval's default baseline "base" pairs only when such an arm exists; a baseline asked for must exist.
+  const report = await cropsReport(inputs, { baseline: baselineIsDefault ? undefined : o.baseline, signal: interruptSignal() });
+  process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatCropsReport(report));
+  process.exitCode = EXIT_OK;
+  return true;
 }
