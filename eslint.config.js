@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 import { makeConfig } from "@remotion/eslint-config-flat";
 
 const VIDEO = ["video/**/*.{ts,tsx}"];
-const NODE = ["src/**/*.ts", "replay/**/*.ts", "test/**/*.{ts,mjs}", "bench/**/*.ts", "scripts/**/*.{js,mjs}", "*.ts", "*.js"];
+const NODE = ["src/**/*.ts", "replay/**/*.ts", "envs/**/*.ts", "test/**/*.{ts,mjs}", "bench/**/*.ts", "scripts/**/*.{js,mjs}", "*.ts", "*.js"];
 // Remotion's config brings its own typescript-eslint: it applies to video/ only, ours to the rest.
 const remotion = makeConfig({ remotionDir: VIDEO[0] }).map((c) => ({ ...c, files: c.files ?? VIDEO }));
 const scoped = (configs) => configs.map((c) => ({ ...c, files: c.files ?? NODE }));

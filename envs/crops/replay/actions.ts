@@ -75,7 +75,15 @@ export function zoomText(view: readonly number[], iw: number): string {
  * Validates and applies one parsed action to `state` (not mutated). `floatKeys`: top-level keys
  * written as floats (Python rejects `"id": 2.0`). W x H is the view size.
  */
-export function applyAction(state: CropsState, action: unknown, iw: number, ih: number, W: number, H: number, floatKeys: ReadonlySet<string> = new Set()): ActionResult {
+export function applyAction(
+  state: CropsState,
+  action: unknown,
+  iw: number,
+  ih: number,
+  W: number,
+  H: number,
+  floatKeys: ReadonlySet<string> = new Set(),
+): ActionResult {
   try {
     return { ok: true, ...apply(state, action, iw, ih, W, H, floatKeys) };
   } catch (e) {
@@ -88,7 +96,8 @@ function apply(state: CropsState, a: unknown, iw: number, ih: number, W: number,
   if (typeof a !== "object" || a === null || Array.isArray(a)) throw new Invalid("action must be a JSON object");
   const act = a as Record<string, unknown>;
   const name = act.action;
-  if (!(ACTIONS as readonly unknown[]).includes(name)) throw new Invalid(typeof name === "string" ? `unknown action ${pyRepr(name)}` : "action must be a string");
+  if (!(ACTIONS as readonly unknown[]).includes(name))
+    throw new Invalid(typeof name === "string" ? `unknown action ${pyRepr(name)}` : "action must be a string");
   const view = state.view;
   const boxes = state.boxes;
   let newView: Rect = [...view];

@@ -47,7 +47,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   }
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 const sameRect = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
@@ -126,13 +129,15 @@ export function checkRecord(rec: CropsRecord, ctx: RecordContext, counts: Record
     } else if (status.startsWith("invalid_action: ")) {
       const r = applyAction(before, tr.action, iw, ih, W, H, floatKeys);
       if (r.ok) problems.push("recorded invalid but the gym accepts the action");
-      else if (status !== `invalid_action: ${r.message}`) problems.push(`status ${JSON.stringify(status)}, the gym says ${JSON.stringify(`invalid_action: ${r.message}`)}`);
+      else if (status !== `invalid_action: ${r.message}`)
+        problems.push(`status ${JSON.stringify(status)}, the gym says ${JSON.stringify(`invalid_action: ${r.message}`)}`);
     } else if (status !== "unparseable" && status !== "provider_error") problems.push(`unknown status ${JSON.stringify(status)}`);
     if (status !== "ok" && tr.mapped_box) problems.push("mapped_box on a turn that changed nothing");
     if (!sameRect(tr.view_after, expectView)) problems.push(`view_after ${fmt(tr.view_after)}, the action gives ${fmt(expectView)}`);
     if (!sameBoxes(tr.boxes, expectBoxes)) problems.push("boxes are not the previous boxes with this action applied");
     const wantDone = (status === "ok" && isDone(tr)) || tr.turn === maxTurns;
-    if (tr.done !== last || wantDone !== last || tr.turns_left !== maxTurns - tr.turn || tr.turn !== ti) problems.push("turn numbering, done or turns_left inconsistent");
+    if (tr.done !== last || wantDone !== last || tr.turns_left !== maxTurns - tr.turn || tr.turn !== ti)
+      problems.push("turn numbering, done or turns_left inconsistent");
     counts.transitions++;
     if (problems.length) find(tr.turn, "state", problems.join("; "));
     else counts.transitions_ok++;
@@ -140,7 +145,8 @@ export function checkRecord(rec: CropsRecord, ctx: RecordContext, counts: Record
     const sh = tr.shaping;
     const want = shaping({ view: prev.view_after, boxes: prev.boxes }, { view: tr.view_after, boxes: tr.boxes }, gt, last);
     counts.shaping++;
-    if (sh && sh.phi_before === want.phi_before && sh.phi_after === want.phi_after && sh.reward === want.reward && sh.terminal === want.terminal) counts.shaping_ok++;
+    if (sh && sh.phi_before === want.phi_before && sh.phi_after === want.phi_after && sh.reward === want.reward && sh.terminal === want.terminal)
+      counts.shaping_ok++;
     else
       find(
         tr.turn,

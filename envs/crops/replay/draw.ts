@@ -7,7 +7,8 @@
 export type Rgb = readonly [number, number, number];
 
 export function drawRectangle(px: Uint8Array, W: number, H: number, r: readonly number[], color: Rgb, width: number): void {
-  let [x0, y0, x1, y1] = r;
+  const [x0, , x1] = r;
+  let [, y0, , y1] = r;
   if (y0 > y1) [y0, y1] = [y1, y0];
   const set = (x: number, y: number) => {
     const o = (y * W + x) * 3;

@@ -28,12 +28,15 @@ export function runFiles(paths: readonly string[]): string[] {
 /** --dataset, or the first run file's folder's parent when it holds tasks.jsonl. */
 export function datasetFor(files: readonly string[], given?: string): string {
   if (given) {
-    if (!existsSync(join(given, "tasks.jsonl"))) throw new GeoreplayError(`--dataset ${given}: no tasks.jsonl in this folder (a crops dataset holds tasks.jsonl, gt.jsonl and images/)`);
+    if (!existsSync(join(given, "tasks.jsonl")))
+      throw new GeoreplayError(`--dataset ${given}: no tasks.jsonl in this folder (a crops dataset holds tasks.jsonl, gt.jsonl and images/)`);
     return given;
   }
   const parent = dirname(dirname(resolve(files[0])));
   if (existsSync(join(parent, "tasks.jsonl"))) return parent;
-  throw new GeoreplayError(`${files[0]}: a crops run needs its dataset folder (tasks.jsonl, gt.jsonl, images/): pass --dataset DIR (the run folder's parent ${parent} has no tasks.jsonl)`);
+  throw new GeoreplayError(
+    `${files[0]}: a crops run needs its dataset folder (tasks.jsonl, gt.jsonl, images/): pass --dataset DIR (the run folder's parent ${parent} has no tasks.jsonl)`,
+  );
 }
 
 export type RecordEnv = "crops" | "geoguesser";

@@ -1,7 +1,8 @@
 /** The few bits of Python text behaviour the gym's messages depend on: str.strip, len, repr, format. */
 
 /** Python's str.isspace set (what str.strip() removes), not JavaScript's trim set. */
-const PY_SPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+const SPACE_CLASS = "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const PY_SPACE = new RegExp(`^${SPACE_CLASS}+|${SPACE_CLASS}+$`, "g");
 
 export const pyStrip = (s: string): string => s.replace(PY_SPACE, "");
 
@@ -26,7 +27,8 @@ export function pyRepr(s: string): string {
     else if (c < 0x7f) out += ch;
     else if (/^[\p{C}\p{Z}]$/u.test(ch) || (c >= 0xd800 && c <= 0xdfff)) {
       // Not printable in Python (other, separators; space was handled above).
-      out += c <= 0xff ? "\\x" + c.toString(16).padStart(2, "0") : c <= 0xffff ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
+      out +=
+        c <= 0xff ? "\\x" + c.toString(16).padStart(2, "0") : c <= 0xffff ? "\\u" + c.toString(16).padStart(4, "0") : "\\U" + c.toString(16).padStart(8, "0");
     } else out += ch;
   }
   return out + q;

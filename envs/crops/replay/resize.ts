@@ -59,67 +59,92 @@ export function coeffs(inSize: number, in0: number, in1: number, outSize: number
   return { min, count, k, ksize };
 }
 
+/** clip8 of Pillow: (v >> 22) clamped to 0..255 (v is an int32 sum). */
 const clip8 = (v: number): number => {
   const s = v >> PRECISION_BITS;
   return s < 0 ? 0 : s > 255 ? 255 : s;
 };
 
+/** Scratch for the horizontal pass's 8-bit intermediate, reused across calls (one thread, synchronous). */
+let scratch = new Uint8Array(0);
+let accScratch = new Int32Array(0);
+
 /**
  * `src` (iw x ih RGB, row-major) resized to W x H from `box` (whole-image pixels), as
- * `img.resize((W, H), BICUBIC, box=box)` does. Returns W x H RGB.
+ * `img.resize((W, H), BICUBIC, box=box)` does. Returns W x H RGB. Sums are int32 as in C
+ * (they fit: |K| sums stay under 2^31 / 255).
  */
 export function resizeBicubic(src: Uint8Array, iw: number, ih: number, W: number, H: number, box: readonly number[]): Uint8Array {
-  const b0 = Math.fround(box[0]);
-  const b1 = Math.fround(box[1]);
-  const b2 = Math.fround(box[2]);
-  const b3 = Math.fround(box[3]);
-  const hc = coeffs(iw, b0, b2, W);
-  const vc = coeffs(ih, b1, b3, H);
+  const hc = coeffs(iw, Math.fround(box[0]), Math.fround(box[2]), W);
+  const vc = coeffs(ih, Math.fround(box[1]), Math.fround(box[3]), H);
   // Only the rows the vertical pass reads.
   const first = vc.min[0];
-  const last = vc.min[H - 1] + vc.count[H - 1];
-  const rows = Math.max(0, last - first);
-  const tmp = new Uint8Array(W * rows * 3);
+  const rows = Math.max(0, vc.min[H - 1] + vc.count[H - 1] - first);
+  const rowLen = W * 3;
+  if (scratch.length < rowLen * rows) scratch = new Uint8Array(rowLen * rows);
+  const tmp = scratch;
   const srcRow = iw * 3;
   const hk = hc.k;
   const hks = hc.ksize;
+  const hmin = hc.min;
+  const hcount = hc.count;
   for (let r = 0; r < rows; r++) {
     const base = (first + r) * srcRow;
-    let o = r * W * 3;
+    let o = r * rowLen;
     for (let xx = 0; xx < W; xx++) {
       let s0 = HALF;
       let s1 = HALF;
       let s2 = HALF;
-      let p = base + hc.min[xx] * 3;
+      let p = base + hmin[xx] * 3;
       const kb = xx * hks;
-      const n = hc.count[xx];
-      for (let x = 0; x < n; x++, p += 3) {
-        const kv = hk[kb + x];
-        s0 += src[p] * kv;
-        s1 += src[p + 1] * kv;
-        s2 += src[p + 2] * kv;
+      const end = kb + hcount[xx];
+      for (let x = kb; x < end; x++, p += 3) {
+        const kv = hk[x];
+        s0 = (s0 + src[p] * kv) | 0;
+        s1 = (s1 + src[p + 1] * kv) | 0;
+        s2 = (s2 + src[p + 2] * kv) | 0;
       }
       tmp[o++] = clip8(s0);
       tmp[o++] = clip8(s1);
       tmp[o++] = clip8(s2);
     }
   }
-  const rowLen = W * 3;
   const out = new Uint8Array(rowLen * H);
-  const acc = new Float64Array(rowLen);
   const vk = vc.k;
   const vks = vc.ksize;
+  const vmin = vc.min;
+  const vcount = vc.count;
   for (let yy = 0; yy < H; yy++) {
-    acc.fill(HALF);
-    const n = vc.count[yy];
+    const n = vcount[yy];
     const kb = yy * vks;
-    let rowStart = (vc.min[yy] - first) * rowLen;
+    const r0 = (vmin[yy] - first) * rowLen;
+    const o = yy * rowLen;
+    if (n === 4 || n === 5) {
+      // The common upscaling case: every tap's weight in a register, one pass over the row.
+      const k0 = vk[kb];
+      const k1 = vk[kb + 1];
+      const k2 = vk[kb + 2];
+      const k3 = vk[kb + 3];
+      const k4 = n === 5 ? vk[kb + 4] : 0;
+      const r1 = r0 + rowLen;
+      const r2 = r1 + rowLen;
+      const r3 = r2 + rowLen;
+      const r4 = n === 5 ? r3 + rowLen : r0; // weight 0 when n is 4
+      for (let j = 0; j < rowLen; j++) {
+        const v = (HALF + tmp[r0 + j] * k0 + tmp[r1 + j] * k1 + tmp[r2 + j] * k2 + tmp[r3 + j] * k3 + tmp[r4 + j] * k4) | 0;
+        out[o + j] = clip8(v);
+      }
+      continue;
+    }
+    if (accScratch.length < rowLen) accScratch = new Int32Array(rowLen);
+    const acc = accScratch;
+    acc.fill(HALF, 0, rowLen);
+    let rowStart = r0;
     for (let y = 0; y < n; y++, rowStart += rowLen) {
       const kv = vk[kb + y];
       if (kv === 0) continue;
-      for (let j = 0; j < rowLen; j++) acc[j] += tmp[rowStart + j] * kv;
+      for (let j = 0; j < rowLen; j++) acc[j] = (acc[j] + tmp[rowStart + j] * kv) | 0;
     }
-    const o = yy * rowLen;
     for (let j = 0; j < rowLen; j++) out[o + j] = clip8(acc[j]);
   }
   return out;

@@ -119,5 +119,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, fil
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0];
-  throw new GeoreplayError(`${file}:${line}: ${fieldOf(issue.path)}: ${expected(issue)}, got ${describeValue(valueAt(value, issue.path))}`);
+  const got = valueAt(value, issue.path);
+  // A short list of numbers (a box, a view) reads best as itself.
+  const shown = Array.isArray(got) && got.length <= 4 && got.every((v) => typeof v === "number") ? `[${got.join(", ")}]` : describeValue(got);
+  throw new GeoreplayError(`${file}:${line}: ${fieldOf(issue.path)}: ${expected(issue)}, got ${shown}`);
 }

@@ -152,7 +152,12 @@ export interface Shaping {
 }
 
 /** F = gamma * Phi(s') - Phi(s), with Phi(s') = 0 on the turn that ends the episode. */
-export function shaping(before: { view: readonly number[]; boxes: readonly LabelledBox[] }, after: { view: readonly number[]; boxes: readonly LabelledBox[] }, gt: readonly GtObject[], terminal: boolean): Shaping {
+export function shaping(
+  before: { view: readonly number[]; boxes: readonly LabelledBox[] },
+  after: { view: readonly number[]; boxes: readonly LabelledBox[] },
+  gt: readonly GtObject[],
+  terminal: boolean,
+): Shaping {
   const phiBefore = potential(before.view, before.boxes, gt);
   const phiAfter = terminal ? 0.0 : potential(after.view, after.boxes, gt);
   return { phi_before: phiBefore, phi_after: phiAfter, reward: GAMMA * phiAfter - phiBefore, terminal };

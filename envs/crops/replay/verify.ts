@@ -92,7 +92,16 @@ export async function verifyCrops(opts: CropsVerifyOptions): Promise<CropsVerify
   const dsDir = datasetFor(files, opts.dataset);
   const ds = await openDataset(dsDir);
   const report = emptyReport(dsDir, opts.shard);
-  const counts: RecordCounts = { box_mappings: 0, box_mappings_ok: 0, transitions: 0, transitions_ok: 0, shaping: 0, shaping_ok: 0, outcomes: 0, outcomes_ok: 0 };
+  const counts: RecordCounts = {
+    box_mappings: 0,
+    box_mappings_ok: 0,
+    transitions: 0,
+    transitions_ok: 0,
+    shaping: 0,
+    shaping_ok: 0,
+    outcomes: 0,
+    outcomes_ok: 0,
+  };
   const images = new ImageCache();
   const hashes = new ViewHashes();
   const totalBytes = files.reduce((n, f) => n + fileSize(f), 0);
@@ -102,7 +111,12 @@ export async function verifyCrops(opts: CropsVerifyOptions): Promise<CropsVerify
   const inFlight: Promise<CropsMismatch[]>[] = [];
   const settle = async (keep: number) => {
     while (inFlight.length > keep) report.mismatches.push(...(await inFlight.shift()!));
-    opts.onProgress?.({ episodes: report.episodes, views: report.checked, mismatch: report.mismatches.length, fraction: totalBytes ? readBytes / totalBytes : 1 });
+    opts.onProgress?.({
+      episodes: report.episodes,
+      views: report.checked,
+      mismatch: report.mismatches.length,
+      fraction: totalBytes ? readBytes / totalBytes : 1,
+    });
   };
   for (const file of files) {
     const groups = new Map<string, GroupMember[]>();
@@ -185,14 +199,26 @@ async function checkOne(
 ): Promise<{ pixels: Promise<CropsMismatch[]> }> {
   const at = `${file}:${line}`;
   const task = taskOf(ds, rec.task.split, rec.task.index);
-  if (!task) throw new GeoreplayError(`${at}: task: expected a row of ${ds.tasksFile} with split ${JSON.stringify(rec.task.split)} and task_index ${rec.task.index}, got none`);
+  if (!task)
+    throw new GeoreplayError(
+      `${at}: task: expected a row of ${ds.tasksFile} with split ${JSON.stringify(rec.task.split)} and task_index ${rec.task.index}, got none`,
+    );
   if (task.image_id !== rec.task.image_id)
-    throw new GeoreplayError(`${at}: task.image_id: expected ${JSON.stringify(task.image_id)} (${ds.tasksFile}:${task.line}), got ${JSON.stringify(rec.task.image_id)}`);
+    throw new GeoreplayError(
+      `${at}: task.image_id: expected ${JSON.stringify(task.image_id)} (${ds.tasksFile}:${task.line}), got ${JSON.stringify(rec.task.image_id)}`,
+    );
   const gt = ds.gt.get(task.image_id);
   if (!gt) throw new GeoreplayError(`${at}: task.image_id: expected a row of ${ds.gtFile} for ${JSON.stringify(task.image_id)}, got none`);
-  const img = await images.get(join(ds.dir, task.file));
+  const imagePath = join(ds.dir, task.file);
+  const img = await images.get(imagePath).catch((e: Error) => {
+    // Name the record and the task row that lead to the image, not just the image.
+    const why = e.message.startsWith(`${imagePath}: `) ? e.message.slice(imagePath.length + 2) : e.message;
+    throw new GeoreplayError(`${at}: task.image_id: expected the image ${imagePath} (${ds.tasksFile}:${task.line}), got ${why}`);
+  });
   if (img.width !== task.width || img.height !== task.height)
-    throw new GeoreplayError(`${join(ds.dir, task.file)}: expected ${task.width}x${task.height} pixels (${ds.tasksFile}:${task.line}), got ${img.width}x${img.height}`);
+    throw new GeoreplayError(
+      `${join(ds.dir, task.file)}: expected ${task.width}x${task.height} pixels (${ds.tasksFile}:${task.line}), got ${img.width}x${img.height}`,
+    );
   const { width: iw, height: ih } = img;
   rec.turns.forEach((t, i) => {
     for (const field of ["view_before", "view_after"] as const) {
@@ -218,7 +244,10 @@ async function checkOne(
   found.push(...checkRecord(rec, { file, line, iw, ih, size, gt }, counts));
   // Pixels: every turn's view and thumbnail after the action.
   const pixelChecks = rec.turns.map(async (t): Promise<Finding[]> => {
-    const [v, th] = await Promise.all([hashes.view(task.image_id, img, t.view_after, t.boxes, size[0], size[1]), hashes.thumb(task.image_id, img, t.view_after)]);
+    const [v, th] = await Promise.all([
+      hashes.view(task.image_id, img, t.view_after, t.boxes, size[0], size[1]),
+      hashes.thumb(task.image_id, img, t.view_after),
+    ]);
     const out: Finding[] = [];
     const base = { episode_id: rec.episode_id, turn: t.turn, file, line };
     report.checked++;
@@ -226,7 +255,13 @@ async function checkOne(
     if (v === t.image_sha256) report.match++;
     else {
       report.mismatch++;
-      out.push({ ...base, kind: "view", message: `view ${fmtRect(t.view_after)} with ${t.boxes.length} box(es) does not reproduce`, recorded: t.image_sha256, rendered: v });
+      out.push({
+        ...base,
+        kind: "view",
+        message: `view ${fmtRect(t.view_after)} with ${t.boxes.length} box(es) does not reproduce`,
+        recorded: t.image_sha256,
+        rendered: v,
+      });
     }
     if (th === t.thumb_sha256) report.counts.thumbnails.ok++;
     else out.push({ ...base, kind: "thumb", message: `thumbnail of view ${fmtRect(t.view_after)} does not reproduce`, recorded: t.thumb_sha256, rendered: th });
