@@ -23,12 +23,13 @@ export interface CropsCliOptions {
 export async function verifyCropsCommand(inputs: string[], o: CropsCliOptions): Promise<void> {
   // Loaded when a crops run is verified: the renderer, sharp and zod.
   const { verifyCrops } = await import("../../envs/crops/replay/verify.ts");
-  const { parseShard } = await import("../../replay/verify/verify.ts");
+  // GeoGuesser's verifier (and all it loads) only for its --shard parser, only when asked.
+  const shard = o.shard ? (await import("../../replay/verify/verify.ts")).parseShard(o.shard) : undefined;
   const report = await withProgress("verify", o, (bar) =>
     verifyCrops({
       inputs,
       dataset: o.dataset,
-      shard: o.shard ? parseShard(o.shard) : undefined,
+      shard,
       limit: o.limit,
       signal: interruptSignal(),
       onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),

@@ -30,12 +30,29 @@ export class ViewHashes {
       else base = viewBase(img, view, W, H);
       this.bases.set(vk, base);
       if (this.bases.size > this.maxBases) this.bases.delete(this.bases.keys().next().value!);
-      const px = boxes.length ? drawBoxes(base.slice(), W, H, view, boxes) : base;
-      h = encodeView(px, W, H).then(sha256Hex);
+      if (boxes.length) {
+        // Boxes are drawn on a pooled copy of the base, returned once the encoder is done with it.
+        const px = this.take(base.length);
+        px.set(base);
+        drawBoxes(px, W, H, view, boxes);
+        h = encodeView(px, W, H).then(sha256Hex);
+        h.finally(() => this.give(px)).catch(() => undefined);
+      } else h = encodeView(base, W, H).then(sha256Hex);
       this.hashes.set(key, h);
       this.rendered++;
     }
     return h;
+  }
+
+  /** Spare pixel buffers by length (a few per size): box renders reuse them instead of allocating. */
+  private readonly spare = new Map<number, Uint8Array[]>();
+  private take(n: number): Uint8Array {
+    return this.spare.get(n)?.pop() ?? new Uint8Array(n);
+  }
+  private give(px: Uint8Array): void {
+    const list = this.spare.get(px.length) ?? [];
+    if (list.length < 32) list.push(px);
+    this.spare.set(px.length, list);
   }
 
   thumb(imageId: string, img: RgbImage, view: readonly number[]): Promise<string> {
