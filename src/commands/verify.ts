@@ -8,6 +8,7 @@ import { interruptSignal } from "./interrupt.ts";
 
 export interface VerifyCliOptions extends InputOptions, RunOptions {
   viewSize: number;
+  dataset?: string;
   shard?: string;
   limit?: number;
 }
@@ -15,6 +16,7 @@ export interface VerifyCliOptions extends InputOptions, RunOptions {
 export const VERIFY_OPTIONS: OptionDefs<VerifyCliOptions> = {
   ...inputOptions(),
   viewSize: { flags: "--view-size <px>", description: "size of the views the model saw", parse: positiveInt, default: 640 },
+  dataset: { flags: "--dataset <dir>", description: "crops runs: the dataset folder (tasks.jsonl, gt.jsonl, images/); default: the run folder's parent" },
   shard: { flags: "--shard <i/n>", description: "check only the i-th of n deterministic slices (i from 1), for CI matrices" },
   limit: { flags: "--limit <n>", description: "stop after n episodes", parse: positiveInt },
   ...runOptions(),
@@ -36,6 +38,10 @@ export function registerVerify(program: Command): void {
         "(same run, step and task, or same recorded group_id) starts from the same first view (first\n" +
         "image hash, camera, and prompt where recorded). A group whose siblings differ is drift\n" +
         "(GROUP DRIFT, naming the group, its siblings as file:line and what differs).\n\n" +
+        'A crops (detection gym) run (records with env "crops") is recognised by its records and checked\n' +
+        "against its dataset folder (--dataset): every view and thumbnail re-rendered, every action\n" +
+        "re-applied to the recorded state before it (box mappings, views, boxes, statuses), shaping and\n" +
+        "outcomes recomputed from gt.jsonl, GRPO advantages recomputed; each finding names its kind.\n\n" +
         "Exit codes: 0 every view matches; 1 some view (or a GRPO group's start) drifted; 2 the run\n" +
         "could not check what it was asked (unreadable or invalid input, missing panorama, nothing to\n" +
         "check).",
@@ -46,10 +52,14 @@ export function registerVerify(program: Command): void {
       "after",
       "\nExamples:\n" +
         "  georeplay verify run/episodes.jsonl --tasks tasks/ --panos panos/\n" +
-        "  georeplay verify run/episodes.jsonl --tasks tasks/eval_pano_v3.jsonl --panos panos/ --shard 2/4 --json",
+        "  georeplay verify run/episodes.jsonl --tasks tasks/eval_pano_v3.jsonl --panos panos/ --shard 2/4 --json\n" +
+        "  georeplay verify crops-data/eval --dataset crops-data",
     )
     .action(
       replayAction<VerifyCliOptions>(async (episodes, o) => {
+        // The crops environment's runs go to its own engine (the one dispatch point for now).
+        const crops = await import("./verify-crops.ts");
+        if (await crops.isCropsInput(episodes)) return crops.verifyCropsCommand(episodes, o);
         // Loaded when the command runs: `--help` and other commands never load the renderer.
         const verify = await import("../../replay/verify/verify.ts");
         const report = await withProgress("verify", o, (bar) =>

@@ -1,6 +1,7 @@
 /**
  * The layout is a contract: imports run one way, engine below, delivery above.
  *   replay/  the engine: imports nothing from src/ or video/, no CLI, HTML, Remotion or process policy
+ *   envs/    one folder per environment; envs/<env>/replay/ is that environment's engine, under replay/'s rules
  *   video/   the frame-pure composition: only browser-safe replay modules (timeline contract, shared rules)
  *   src/     delivery: CLI, page writer, MP4 driver, public API
  * Inside replay/ the folders have an order (ENGINE_LAYERS), and no files anywhere import in a circle.
@@ -11,7 +12,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-type Folder = "replay" | "video" | "src";
+type Folder = "replay" | "envs" | "video" | "src";
 
 interface Edge {
   from: string; // repo-relative file
@@ -55,12 +56,24 @@ function edgesOf(file: string): Edge[] {
 const folderOf = (path: string): string => path.split("/")[0];
 const packageOf = (spec: string): string => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
 
-const files: Record<Folder, string[]> = { replay: sourceFiles("replay"), video: sourceFiles("video"), src: sourceFiles("src") };
+const files: Record<Folder, string[]> = { replay: sourceFiles("replay"), envs: sourceFiles("envs"), video: sourceFiles("video"), src: sourceFiles("src") };
 const edges = Object.values(files).flat().flatMap(edgesOf);
 const where = (e: Edge) => `${e.from}:${e.line} imports ${e.spec}`;
 
 /** Packages the engine may use: validation and image decoding/encoding. */
 const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
+/** envs/<env>/replay/: an environment's engine. */
+const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
+const envOf = (f: string): string => f.split("/")[1];
+/** The core modules an environment's engine may use: errors, atomic writes, JSONL and line reading, the JPEG encoder. */
+// Core modules that know no environment (GeoGuesser's panoramas, reprojection and maps are not among them).
+const ENV_CORE = [
+  /^replay\/io\/[^/]+\.ts$/,
+  /^replay\/render\/encode\.ts$/,
+  /^replay\/board\/(pymath|pyformat|paired|lines)\.ts$/,
+  /^replay\/formats\/(sweep-files|peek-env)\.ts$/,
+];
+
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
 const BROWSER_SAFE = [/^replay\/timeline\/(timeline-schema|align)\.ts$/, /^replay\/rules\/[^/]+\.ts$/];
 
@@ -88,13 +101,36 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       [/^(?!\s*(\/\/|\*)).*sharp\.(cache|concurrency|simd)\(/m, "sharp.cache()/concurrency() (a host application's sharp)"],
     ];
     const bad: string[] = [];
-    for (const f of files.replay) {
+    for (const f of [...files.replay, ...files.envs.filter(isEnvEngine)]) {
       const lines = readFileSync(join(ROOT, f), "utf8").split("\n");
       lines.forEach((text, i) => {
         if (/^\s*(\/\/|\*|\/\*)/.test(text)) return; // comments may talk about it
         for (const [re, what] of rules) if (re.test(text)) bad.push(`${f}:${i + 1}: ${what}`);
       });
     }
+    expect(bad).toEqual([]);
+  });
+
+  it("envs/*/replay/ imports only its own environment, environment-free core modules (io, the JPEG encoder, the board's maths and formatting, sweep files), node builtins, zod and sharp", () => {
+    expect(files.envs.filter(isEnvEngine).length).toBeGreaterThan(3);
+    const bad = edges
+      .filter((e) => isEnvEngine(e.from))
+      .filter((e) => {
+        if (!e.target) return !e.spec.startsWith("node:") && !ENGINE_PACKAGES.has(packageOf(e.spec));
+        if (isEnvEngine(e.target) && envOf(e.target) === envOf(e.from)) return false;
+        return !ENV_CORE.some((re) => re.test(e.target!));
+      })
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("the core (replay/, video/) imports nothing from envs/", () => {
+    const bad = edges.filter((e) => (folderOf(e.from) === "replay" || folderOf(e.from) === "video") && e.target && folderOf(e.target) === "envs").map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("environments do not import each other", () => {
+    const bad = edges.filter((e) => folderOf(e.from) === "envs" && e.target && folderOf(e.target) === "envs" && envOf(e.target) !== envOf(e.from)).map(where);
     expect(bad).toEqual([]);
   });
 

@@ -1,0 +1,69 @@
+/**
+ * The sha256 of every view and thumbnail a run needs, each distinct one rendered once: views
+ * by (image, view, boxes), thumbnails by (image, view). The resized view without boxes is kept
+ * for the few most recent views (turns that only add or move a box share it), the thumbnail
+ * base per image. Resizing runs on this thread; JPEG encoding runs on sharp's threads, so the
+ * two overlap across turns.
+ */
+import type { RgbImage, DrawnBox } from "./render.ts";
+import { drawBoxes, encodeView, renderThumb, sha256Hex, thumbBase, viewBase } from "./render.ts";
+
+type Thumb = { data: Uint8Array; width: number; height: number };
+
+const rectKey = (r: readonly number[]) => r.join(",");
+
+export class ViewHashes {
+  /** Distinct views and thumbnails rendered. */
+  rendered = 0;
+  private readonly hashes = new Map<string, Promise<string>>();
+  private readonly bases = new Map<string, Uint8Array>();
+  private readonly thumbs = new Map<string, Thumb>();
+  constructor(private readonly maxBases = 6) {}
+
+  view(imageId: string, img: RgbImage, view: readonly number[], boxes: readonly DrawnBox[], W: number, H: number): Promise<string> {
+    const vk = `${imageId}|${rectKey(view)}`;
+    const key = `v|${vk}|${boxes.map((b) => `${b.id}:${rectKey(b.box)}`).join(";")}`;
+    let h = this.hashes.get(key);
+    if (!h) {
+      let base = this.bases.get(vk);
+      if (base) this.bases.delete(vk);
+      else base = viewBase(img, view, W, H);
+      this.bases.set(vk, base);
+      if (this.bases.size > this.maxBases) this.bases.delete(this.bases.keys().next().value!);
+      if (boxes.length) {
+        // Boxes are drawn on a pooled copy of the base, returned once the encoder is done with it.
+        const px = this.take(base.length);
+        px.set(base);
+        drawBoxes(px, W, H, view, boxes);
+        h = encodeView(px, W, H).then(sha256Hex);
+        h.finally(() => this.give(px)).catch(() => undefined);
+      } else h = encodeView(base, W, H).then(sha256Hex);
+      this.hashes.set(key, h);
+      this.rendered++;
+    }
+    return h;
+  }
+
+  /** Spare pixel buffers by length (a few per size): box renders reuse them instead of allocating. */
+  private readonly spare = new Map<number, Uint8Array[]>();
+  private take(n: number): Uint8Array {
+    return this.spare.get(n)?.pop() ?? new Uint8Array(n);
+  }
+  private give(px: Uint8Array): void {
+    const list = this.spare.get(px.length) ?? [];
+    if (list.length < 32) list.push(px);
+    this.spare.set(px.length, list);
+  }
+
+  thumb(imageId: string, img: RgbImage, view: readonly number[]): Promise<string> {
+    const key = `t|${imageId}|${rectKey(view)}`;
+    let h = this.hashes.get(key);
+    if (!h) {
+      let base = this.thumbs.get(imageId);
+      if (!base) this.thumbs.set(imageId, (base = thumbBase(img)));
+      h = encodeView(renderThumb(base, view, img.width, img.height), base.width, base.height).then(sha256Hex);
+      this.hashes.set(key, h);
+    }
+    return h;
+  }
+}
