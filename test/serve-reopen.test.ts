@@ -144,6 +144,15 @@ describe("georeplay serve: every episode listed opens, in every tab, after any r
       const ids = await waitSent(served, 4);
       expect(ids).toHaveLength(4);
       await reopenAll(served, [ids[0], ids[3]]);
+      // The new step's group (step 1 is all appended), from a link and after a reload: its siblings side by side.
+      const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+      await page.goto(`${served.url}#group/1/eval/1`);
+      for (const again of [false, true]) {
+        if (again) await page.reload();
+        await ready(page);
+        await page.waitForFunction(() => document.querySelectorAll("#gr-train-view .grp-heads .grp-col").length === 2, undefined, { timeout: 15_000 });
+      }
+      await page.close();
     } finally {
       await stopServe(undefined, served, join(dir, "none"));
     }
