@@ -126,7 +126,7 @@ describe("georeplay serve: every episode listed opens, in every tab, after any r
       expect(await page.$eval('#gr-rows tr[data-id="live-later"]', (tr) => tr.getAttribute("aria-selected"))).toBe("true");
       await page.close();
     } finally {
-      await stopServe(undefined, served, join(dir, "none"));
+      await stopServe(undefined, served, join(dir, "none")); // the server alone: `dir` goes after every test
     }
   });
 
@@ -154,7 +154,7 @@ describe("georeplay serve: every episode listed opens, in every tab, after any r
       }
       await page.close();
     } finally {
-      await stopServe(undefined, served, join(dir, "none"));
+      await stopServe(undefined, served, join(dir, "none")); // the server alone: `dir` goes after every test
     }
   });
 
@@ -177,7 +177,7 @@ describe("georeplay serve: every episode listed opens, in every tab, after any r
       expect(ids).toHaveLength(more.length);
       await reopenAll(served, [ids[0], ids[ids.length - 1]]);
     } finally {
-      await stopServe(undefined, served, join(dir, "none"));
+      await stopServe(undefined, served, join(dir, "none")); // the server alone: `dir` goes after every test
     }
   });
 });
