@@ -39,6 +39,8 @@ try {
     await tab.waitForSelector("#gr-train-view .grp-heads .grp-col");
     await tab.click("#gr-train-view .tiles-slot button.start");
     await tab.waitForSelector("#gr-train-view .tiles-player[data-ready]", { timeout: 120_000 });
+    // The press plays: paused for a still.
+    await tab.click("#gr-train-view .tiles-player button.play");
     // 4 s in: every sibling mid-episode.
     await tab.$eval("#gr-train-view .tiles-player .scrub input", (r) => {
       r.value = "120";

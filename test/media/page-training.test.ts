@@ -395,8 +395,7 @@ describe("the training page in Chromium", () => {
         });
       const inStep = (s: Awaited<ReturnType<typeof state>>) => s.tiles.every((f, i) => f === Math.min(s.frame, s.totals[i] - 1));
       expect(inStep(await state())).toBe(true);
-      // Play: the clock moves and every tile shows its frame.
-      await page.click("#gr-train-view .tiles-player button.play");
+      // Playing from the one press: the clock moves and every tile shows its frame.
       await page.waitForFunction(() => Number((document.querySelector("#gr-train-view .tiles-player") as HTMLElement).dataset.frame) > 15, null, {
         timeout: 60_000,
       });
@@ -512,7 +511,7 @@ describe("the training page in Chromium", () => {
       expect(shown.marks).toBe(want.trace.length);
       expect(shown.note).toContain("Planned and painted in this page");
       expect(shown.note).toContain("laid out by this browser");
-      await page.click("#gr-detail .player button.play");
+      // Playing from the one press.
       await page.waitForFunction(() => Number((document.querySelector("#gr-detail .player") as HTMLElement).dataset.frame) > 10, null, { timeout: 60_000 });
       await page.click("#gr-detail .player button.play");
       expect(log.requests.some((u) => u.includes("/views/"))).toBe(true);

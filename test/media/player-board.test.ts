@@ -167,6 +167,12 @@ describe("an episode plays on the board page", () => {
       expect(await page.locator(".player canvas").count()).toBe(0);
       await page.click(".player-slot button.start");
       await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+      // The press played it; paused and back at the start, the keys are checked from frame 0.
+      await page.click(".player button.play");
+      await page.$eval(".player input[type=range]", (r) => {
+        (r as HTMLInputElement).value = "0";
+        r.dispatchEvent(new Event("input"));
+      });
       expect(await player(page)).toMatchObject({ frame: 0, turn: "0" });
       const first = await canvasDigest(page);
       await page.focus(".player");

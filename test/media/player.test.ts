@@ -198,6 +198,13 @@ describe("controls", () => {
       expect(await page.evaluate(() => typeof (window as unknown as { grPlayerLoad?: unknown }).grPlayerLoad)).toBe("function");
       await page.click(".player-slot button.start");
       await page.waitForSelector(".player[data-ready]", { timeout: 60_000 });
+      // The press played it (player-one-click.test.ts); paused and back at the start, the keys are checked from frame 0.
+      expect(await page.$eval(".player", (p) => (p as HTMLElement).dataset.playing)).toBe("1");
+      await page.click(".player button.play");
+      await page.$eval(".player input[type=range]", (r) => {
+        (r as HTMLInputElement).value = "0";
+        r.dispatchEvent(new Event("input"));
+      });
       expect(await playerFrame(page)).toBe(0);
       // The faces the player takes from the page's stylesheet (no bytes of their own in its table)
       // are there, one for each, and loaded before it painted; the others it registered itself.

@@ -90,7 +90,8 @@ export function playerSlot(id: string, opts: MountOptions = {}, label = "▶ Pla
   btn.type = "button";
   btn.className = "start";
   btn.textContent = label;
-  btn.addEventListener("click", () => startPlayer(slot, id, opts));
+  // One press plays: the player loads, then starts at once.
+  btn.addEventListener("click", () => startPlayer(slot, id, { ...opts, autoplay: true }));
   slot.appendChild(btn);
   // Known now (a board's episode, a loaded page): no slot at all; else removed once the page has loaded.
   const known = hasVideo(id, opts.source);
@@ -142,7 +143,7 @@ export function tilesSlot(
       slot,
       key,
       keep.map(([id]) => id),
-      { labels: keep.map(([, l]) => l), sources: keep.map(([, , s]) => s) },
+      { labels: keep.map(([, l]) => l), sources: keep.map(([, , s]) => s), autoplay: true },
     );
   });
   slot.appendChild(btn);

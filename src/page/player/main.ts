@@ -37,6 +37,8 @@ export interface MountOptions {
   source?: PlaySource;
   /** The address of a moment (the copy-link button); default `#<id>/t=<seconds>`. */
   link?: (seconds: number) => string;
+  /** Plays once loaded (a press of the page's play button); a deep link's moment opens paused. */
+  autoplay?: boolean;
 }
 
 export interface PlayerHandle {
@@ -257,6 +259,7 @@ export function mount(container: HTMLElement, id: string, opts: MountOptions = {
     mp4.replaceChildren(v.spec.composition === "Compare" ? "For an MP4 of this two-up: " : "For an MP4 of this episode: ", cmd, " ", copyCmd);
     show(frameAt(opts.at ?? 0, fps, total));
     root.dataset.ready = "1";
+    if (opts.autoplay && alive) play();
   })();
   ready.catch((e: unknown) => {
     time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;

@@ -25,6 +25,8 @@ export interface TilesOptions {
   reprojection?: Reprojection;
   /** Where each tile's episode comes from (a folder run page's: its detail's PlayRecord); default the page's embedded table. */
   sources?: (PlaySource | undefined)[];
+  /** Plays once loaded (a press of the group's play button). */
+  autoplay?: boolean;
 }
 
 export interface TilesHandle {
@@ -224,6 +226,7 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     root.dataset.totals = loaded.map((v) => v.total).join(" ");
     show(frameAt(opts.at ?? 0, fps, total));
     root.dataset.ready = "1";
+    if (opts.autoplay && alive) play();
   })();
   ready.catch((e: unknown) => {
     time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;

@@ -122,13 +122,17 @@ export function startBoard(): void {
   window.addEventListener("hashchange", () => store.followAddress());
 
   list.apply();
+  const live = isLive(doc);
+  // A served page's address may name an episode its stream has yet to bring (a reload, a deep link).
+  if (live) detail.setWaiting(true);
   const s = store.get();
   if (s.route.kind === "compare") void compare.render(s, null);
   else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
   // Served live: new episodes join the list, the per-task table and the compare view, and the report's
   // tables and per-task numbers follow the sweep (the reader's sorts, filters, scroll and open episode stay).
-  if (isLive(doc))
+  if (live)
     startLive(doc, {
+      caughtUp: () => detail.setWaiting(false),
       board: (e) => {
         // The tables first: a new row's detail points into them.
         media.exact.extend(e.imagesFrom, e.images);
@@ -152,7 +156,9 @@ export function startBoard(): void {
           data.arms = e.report.arms;
         }
         taskTable.grew(store.get());
-        if (fresh.length) list.grew(fresh);
+        // The address's episode, if it was among them, opens, and the list shows its row.
+        if (fresh.length && detail.grew()) list.loaded(fresh);
+        else if (fresh.length) list.grew(fresh);
       },
     });
   doc.documentElement.dataset.ready = "1";

@@ -37,6 +37,8 @@ export interface LiveHandlers {
   training?(e: TrainingEvent): void;
   /** A board page's new episodes and its report, anew. */
   board?(e: BoardEvent): void;
+  /** The events sent before the page opened are applied: an episode it still lacks is not on its way. */
+  caughtUp?(): void;
 }
 
 /** The events of a finite event-stream response (a catch-up), in order. */
@@ -165,13 +167,19 @@ export function startLive(doc: Document, on: LiveHandlers): void {
     es.addEventListener("error", () => render("reconnecting…"));
   };
   const locks = (navigator as Navigator & { locks?: LockManager }).locks;
-  if (channel && locks) {
-    channel.onmessage = (m: MessageEvent<Wire>) => take(m.data);
-    void catchUp().then(() => render());
-    // Held until the tab closes; then the next waiting tab follows the stream from its own cursor.
-    void locks.request(`georeplay-live-${server}`, () => {
+  const shared = channel && locks ? { channel, locks } : null;
+  if (shared) shared.channel.onmessage = (m: MessageEvent<Wire>) => take(m.data);
+  // What the server sent before this page opened (a reload, a new tab, a deep link to a new episode)
+  // is applied first; a tab without the shared stream then follows its own from there.
+  void catchUp().then(() => {
+    render();
+    on.caughtUp?.();
+    if (!shared) follow();
+  });
+  // Held until the tab closes; then the next waiting tab follows the stream from its own cursor.
+  if (shared)
+    void shared.locks.request(`georeplay-live-${server}`, () => {
       follow();
       return new Promise<never>(() => {});
     });
-  } else follow();
 }

@@ -162,6 +162,9 @@ export function startRun(): void {
 
   /** The address's episode or step opened, the live stream joined: the page is whole. */
   const settle = (): void => {
+    const live = src.add && isLive(doc) ? src.add : null;
+    // A served page's address may name an episode its stream has yet to bring (a reload, a deep link).
+    if (live) detail.setWaiting(true);
     const s = store.get();
     if (s.route.kind === "step" || s.route.kind === "group") void steps?.render(s, null);
     else if (s.route.kind !== "none") void detail.render(s, null);
@@ -170,9 +173,10 @@ export function startRun(): void {
       // The first episode, shown without a history entry (the address stays as it was).
       detail.showQuietly(list.shown[0]?.id ?? rows[0].id);
     }
-    if (src.add && isLive(doc)) {
-      const add = src.add;
+    if (live) {
+      const add = live;
       startLive(doc, {
+        caughtUp: () => detail.setWaiting(false),
         episodes: (e) => {
           media.extend(e.imagesFrom, e.images);
           // The new episodes' maps are cut from cells the page may not have had: loaded before they are drawn.
@@ -184,7 +188,9 @@ export function startRun(): void {
           const added = training ? withTrainFields(fresh, training) : fresh;
           append(rows as ListRow[], added);
           steps?.addRows(added);
-          list.grew(added);
+          // The address's episode, if it was among them, opens, and the list shows its row.
+          if (detail.grew()) list.loaded(added);
+          else list.grew(added);
           return added.length;
         },
         training: (e) => {

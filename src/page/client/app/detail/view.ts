@@ -60,6 +60,34 @@ export class DetailView {
 
   private scrollOnRender = false;
   private quietId: string | null = null;
+  /** The address's episode when the source did not hold it (a served page's new episodes come after it opened). */
+  private missing: string | null = null;
+  /** A served page whose stream has not yet caught up: an episode not held may be on its way. */
+  private waiting = false;
+
+  /** A served page: while its stream catches up, an address's episode not held yet is being read, not absent. */
+  setWaiting(waiting: boolean): void {
+    this.waiting = waiting;
+    if (!waiting) this.retry(true);
+  }
+
+  /**
+   * The source grew (a served page's stream): an address naming an episode it did not hold
+   * (a deep link, a reload, a second tab) opens now. True when it did.
+   */
+  grew(): boolean {
+    return this.retry(false);
+  }
+
+  private retry(always: boolean): boolean {
+    const id = this.missing;
+    const r = this.store.get().route;
+    if (id === null || (r.kind !== "episode" && r.kind !== "moment") || r.id !== id) return false;
+    if (!always && !this.source.has(id)) return false;
+    this.shownId = null;
+    void this.render(this.store.get(), null);
+    return this.source.has(id);
+  }
 
   async render(s: PageState, prev: PageState | null): Promise<void> {
     // A moment (#<id>/t=<s>) shows its episode; the player's hook takes it from there.
@@ -73,9 +101,12 @@ export class DetailView {
       this.shownId = r.id;
       if (!this.source.has(r.id)) {
         this.current = null;
-        this.root.replaceChildren(el("p", "empty", `Episode ${r.id} is not in this page.`));
+        this.missing = r.id;
+        const why = this.waiting ? `Episode ${r.id}: reading the server's new episodes…` : `Episode ${r.id} is not in this page.`;
+        this.root.replaceChildren(el("p", "empty", why));
         return;
       }
+      this.missing = null;
       const e = await this.source.get(r.id);
       const now = this.store.get().route;
       if ((now.kind !== "episode" && now.kind !== "moment") || now.id !== r.id) return;
@@ -110,6 +141,7 @@ export class DetailView {
     this.shownId = null;
     this.current = null;
     this.currentTurn = null;
+    this.missing = null;
     delete this.root.dataset.episode;
     this.root.replaceChildren(el("p", "empty", message));
   }
