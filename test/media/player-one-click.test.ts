@@ -12,10 +12,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "./browser.ts";
-import { FIXTURES, MIXED } from "./helpers.ts";
-import { makeFourArmBoard } from "./board-fixture.ts";
-import { buildPage } from "../src/page/build.ts";
+import { launchChromium } from "../browser.ts";
+import { FIXTURES, MIXED } from "../helpers.ts";
+import { makeFourArmBoard } from "../board-fixture.ts";
+import { buildPage } from "../../src/page/build.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-one-click-"));
 const trainFile = join(dir, "train.html");

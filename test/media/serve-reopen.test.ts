@@ -10,8 +10,8 @@ import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { FIXTURES } from "./helpers.ts";
-import { episodeLine, LINES, raw, startServe, stopServe, launchChromium, type Served } from "./serve-helpers.ts";
+import { FIXTURES } from "../helpers.ts";
+import { episodeLine, LINES, raw, startServe, stopServe, launchChromium, type Served } from "../serve-helpers.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-reopen-${process.pid}`);
 let browser: Browser;
