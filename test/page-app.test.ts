@@ -130,9 +130,13 @@ describe("one number per fact", () => {
         for (const [stat, v] of Object.entries(r.v)) expect(v, `${file} ${r.key} ${stat}`).toBe(a[stat] === null ? "" : String(a[stat]));
       });
       // The counts: the report's scored episodes and its dropped note; the list holds every episode, the unscored too.
-      expect(await page.textContent("#gr-board-h")).toBe(`Board: ${want.episodes} episodes over ${want.arms.length} arm(s)`);
-      expect(await page.textContent("#gr-board")).toContain(`Left out: ${want.dropped_unscored} unscored episode(s) with no env reward (base 1, ckpt-b 1)`);
-      expect(await page.textContent("#gr-count")).toBe(`${want.episodes + want.dropped_unscored} of ${want.episodes + want.dropped_unscored}`);
+      expect(await page.textContent("#gr-board-h")).toBe(
+        `Board: ${want.episodes} episodes (+ ${want.dropped_unscored} unscored: not counted) over ${want.arms.length} arm(s)`,
+      );
+      expect(await page.textContent("#gr-board")).toContain(
+        `Not counted, as geoeval's report leaves them out: ${want.dropped_unscored} unscored (by arm: base 1, ckpt-b 1)`,
+      );
+      expect(await page.textContent("#gr-count")).toBe(`${want.episodes} episodes (+ ${want.dropped_unscored} unscored: not counted)`);
       expect(log.errors).toEqual([]);
       await close();
     }

@@ -1,6 +1,7 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
+import { episodeCount } from "../page/count-words.ts";
 import { DEFAULT_MAX_MB } from "../page/page-options.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
@@ -145,13 +146,13 @@ export async function writePage(episodes: string[], o: PageCliOptions): Promise<
   else if (r.written) {
     const mb = (r.bytes / 1e6).toFixed(1);
     const what = [
-      `${r.episodes} episodes`,
+      episodeCount(r.formats, r.tally),
       r.views || !r.recordedImages.checked ? `${r.views} views` : "",
       r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
     ].filter(Boolean);
     const images = r.board
       ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
-      : `${r.images} distinct images`;
+      : `${r.images} distinct images stored`;
     const where = r.form === "folder" ? `${r.out} (a folder of ${r.files} files: open ${r.out.replace(/\/?$/, "/")}index.html)` : r.out;
     process.stdout.write(`wrote ${where} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
   }

@@ -8,6 +8,8 @@ import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";
 import type { EpisodeStats } from "./stats.ts";
 import type { TrainingGroups } from "./training.ts";
+import type { EpisodeTally } from "./count-words.ts";
+import { counted } from "./attempts.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -63,6 +65,8 @@ export interface BuildPageResult {
   viewsEmbedded?: number;
   viewsLeftOut?: number;
   episodes: number;
+  /** The episodes as `georeplay report` counts them, and those it leaves out apart (count-words.ts): the one total every surface states. */
+  tally: EpisodeTally;
   formats: { eval: number; train: number; example: number };
   /** Run pages, once written: the small per-episode numbers of its header and summary table (`georeplay serve` adds to them). */
   summaryOf?: { stats: EpisodeStats[]; errored: (string | null)[] };
@@ -109,11 +113,17 @@ export function viewBudget(opts: Pick<BuildPageOptions, "maxMb" | "exactZoomsMb"
   return { spoolBytes: page, viewBytes: (rest) => Math.max(0, page - rest) };
 }
 
+/** The tally of a build's episodes: `stats` of the replayable ones, and how many errored in the environment. */
+export function tallyOf(stats: readonly Pick<EpisodeStats, "reward">[], errored: number): EpisodeTally {
+  const n = stats.filter((e) => counted({ env: e.reward })).length;
+  return { counted: n, unscored: stats.length - n, errored };
+}
+
 /** A build's result before the page is written (nothing written yet), from the verifier's report. */
 export function unwrittenResult(
   out: string,
   run: VerifyReport,
-  counts: { episodes: number; views: number; images: number },
+  counts: { episodes: number; tally: EpisodeTally; views: number; images: number },
   errors: ProblemEntry[],
 ): BuildPageResult {
   return {
