@@ -238,7 +238,7 @@ describe("no badge claims more than it checked", () => {
     expect(sources.exact).toBe("0");
     expect(Number(sources.reprojected)).toBe(tightJson.views_left_out);
     expect(sources.text).toBe(
-      `; 0 of ${tightJson.views_left_out} distinct verified views exact, ${tightJson.views_left_out} drawn by the browser's reprojection (over --max-mb; -o DIR/ keeps them all exact)`,
+      `; 0 of ${tightJson.views_left_out} distinct verified views exact, ${tightJson.views_left_out} drawn by the browser's reprojection (over the one-file budget; -o DIR/ keeps every view exact)`,
     );
     await page.click("#gr-rows tr[data-id]");
     await page.waitForSelector("article.turn .media canvas");

@@ -777,6 +777,9 @@ describe("georeplay page: --json and incomplete input", () => {
       "partial",
       "bytes",
       "episodes",
+      "counted",
+      "unscored",
+      "errored",
       "formats",
       "views",
       "images",
@@ -867,7 +870,7 @@ describe("georeplay page: --json and incomplete input", () => {
     expect(box.text).toMatch(/bad-run\.jsonl:11: /);
     expect(box).toMatchObject({ role: "alert", before: true });
     expect(box.top).toBeLessThan(200);
-    expect(await page.textContent("#gr-count")).toBe("10 of 10");
+    expect(await page.textContent("#gr-count")).toBe("10 episodes");
     expect(log.errors).toEqual([]);
     await close();
   });

@@ -137,7 +137,7 @@ export async function writePage(episodes: string[], o: PageCliOptions): Promise<
   }
   if (r.written && r.viewsLeftOut)
     err.push(
-      `${r.viewsLeftOut} of ${r.viewsLeftOut + (r.viewsEmbedded ?? 0)} verified view(s) did not fit the page's budget (--max-mb) and are reprojected from the panoramas; -o DIR/ (the folder form) keeps every one exact`,
+      `${r.viewsLeftOut} of ${r.viewsLeftOut + (r.viewsEmbedded ?? 0)} verified view(s) did not fit the one-file page's budget (${o.maxMb === undefined && o.exactZoomsMb === undefined ? `${DEFAULT_VIEWS_MB} MB of views by default; --max-mb sets the whole page's` : "--max-mb"}) and are reprojected from the panoramas, badged "reprojected"; -o DIR/ (the folder form) keeps every one exact`,
     );
   if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
   if (err.length) process.stderr.write(err.join("\n") + "\n");

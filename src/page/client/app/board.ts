@@ -175,7 +175,7 @@ function showViewSources(doc: Document, media: PanoMedia): void {
     span.textContent =
       entries === images
         ? `; all ${entries} distinct verified views exact`
-        : `; ${images} of ${entries} distinct verified views exact, ${entries - images} drawn by the browser's reprojection (over --max-mb; -o DIR/ keeps them all exact)`;
+        : `; ${images} of ${entries} distinct verified views exact, ${entries - images} drawn by the browser's reprojection (over the one-file budget; -o DIR/ keeps every view exact)`;
   };
   if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fill);
   else fill();
