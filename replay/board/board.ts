@@ -54,6 +54,8 @@ export interface Board {
   scored: number;
   /** Unscored rows per arm key (`model_name`, "?" when missing, null when null), first-seen order. */
   unscored: Map<string | null, number>;
+  /** Of the unscored rows, those the environment failed (an `error` and no `turns`: replay/schema/record.ts's rule). */
+  errored: number;
   /** Unscored rows whose model_name is neither a string nor null nor missing (geoeval's note cannot sort those). */
   unsortableUnscored: { at: string; got: string } | null;
   /** First unscored row with model_name null (geoeval's note cannot sort null next to names). */
@@ -104,6 +106,7 @@ export async function readBoard(inputs: readonly string[], opts: ReadBoardOption
     arms: [],
     scored: 0,
     unscored: new Map(),
+    errored: 0,
     unsortableUnscored: null,
     firstNullUnscored: null,
     files: [],
@@ -150,6 +153,7 @@ function addRow(board: Board, arms: Map<string, ArmTally>, tally: FileTally, row
   const reward = outcome.reward;
   if (reward === null || reward === undefined) {
     tally.unscored++;
+    if ("error" in row && !("turns" in row)) board.errored++;
     const name = "model_name" in row ? row.model_name : "?";
     if (name !== null && typeof name !== "string") {
       board.unsortableUnscored ??= { at: `${at.file}:${at.line}`, got: describeValue(name) };

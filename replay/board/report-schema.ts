@@ -76,6 +76,7 @@ export const ReportSchema = z.object({
   tasks: z.array(ReportTask).describe("every task index any arm attempted, ascending"),
   dropped_unscored: count.describe("rows read whose outcome.reward is null or missing (errored rows included)"),
   dropped_by_arm: z.array(z.object({ arm: z.string().nullable().describe('model_name; "?" when missing, null when null'), episodes: count })),
+  dropped_errored: count.describe("of dropped_unscored, the rows the environment failed (an error and no turns); the rest have no env reward"),
   files: z
     .array(
       z.object({

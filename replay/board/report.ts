@@ -121,6 +121,7 @@ export function boardReport(board: Board, opts: BoardReportOptions = {}): Report
     tasks,
     dropped_unscored: dropped.reduce((s, [, n]) => s + n, 0),
     dropped_by_arm: dropped.map(([arm, episodes]) => ({ arm, episodes })),
+    dropped_errored: board.errored,
     files: board.files.map((f) => ({ ...f })),
     torn_lines: board.tornLines,
     quarantined_files: [...board.quarantined],

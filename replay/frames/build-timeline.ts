@@ -25,6 +25,8 @@ export interface TimelineOptions {
   source?: EpisodeInfo["source"];
   /** Slideshow: a later episode of the same task overwrote the image files. */
   imagesOverwritten?: boolean;
+  /** Turns whose view drifted (a replay made with --unverified, or a page's player): named on the banner. */
+  driftedTurns?: readonly number[];
 }
 
 export function traceEntry(t: Turn): TraceEntry {
@@ -136,6 +138,7 @@ export function assembleTimeline(plan: TimelinePlan, episode: Episode, task: Tas
       source: opts.source ?? "replay",
       recordFormat: opts.recordFormat ?? "eval",
       ...(opts.imagesOverwritten !== undefined ? { imagesOverwritten: opts.imagesOverwritten } : {}),
+      ...(opts.driftedTurns?.length ? { driftedTurns: [...opts.driftedTurns].sort((a, b) => a - b) } : {}),
     },
     segments,
     trace: episode.turns.map(traceEntry),

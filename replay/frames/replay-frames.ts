@@ -220,7 +220,16 @@ export async function writeReplay(prepared: PreparedReplay, opts: FramesOptions,
       throwIfAborted(opts.signal);
 
       // 3c. The timeline (written last by the skeleton).
-      const timeline = replayTimeline(found, row, plan, prepared.cfg, framesDirFor(files.out.outDir, files.out.publicDir), verified, keyframeSha);
+      const timeline = replayTimeline(
+        found,
+        row,
+        plan,
+        prepared.cfg,
+        framesDirFor(files.out.outDir, files.out.publicDir),
+        verified,
+        keyframeSha,
+        drifted.map((o) => o.turn),
+      );
       return { timeline, total, rendered: pending.length, reused, keyframes };
     });
 
@@ -257,6 +266,7 @@ function replayTimeline(
   framesDir: string,
   verified: boolean,
   keyframeSha: Map<string, string | null>,
+  driftedTurns: readonly number[] = [],
 ): Timeline {
   return buildTimeline(plan, found.episode, row, {
     fps: cfg.fps,
@@ -265,6 +275,7 @@ function replayTimeline(
     framesDir,
     verified,
     keyframeSha,
+    driftedTurns,
     recordFormat: found.format,
     source: "replay",
   });

@@ -113,6 +113,8 @@ export const EpisodeInfo = z.object({
    * files, so the images shown belong to that episode, not this one.
    */
   imagesOverwritten: z.boolean().optional(),
+  /** Optional, unverified replays only: the turns whose re-rendered view did not hash to the recorded digest (the banner names them). */
+  driftedTurns: z.array(z.number().int()).optional(),
 });
 export type EpisodeInfo = z.infer<typeof EpisodeInfo>;
 

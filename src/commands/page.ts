@@ -1,7 +1,8 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { DEFAULT_MAX_MB } from "../page/page-options.ts";
+import { episodeCount } from "../page/count-words.ts";
+import { DEFAULT_VIEWS_MB } from "../page/page-options.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
@@ -12,7 +13,7 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   imageSize: number;
   title?: string;
   baseline?: string;
-  maxMb: number;
+  maxMb?: number;
   exactZoomsMb?: number;
   player: boolean;
   partial?: boolean;
@@ -40,10 +41,8 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   },
   maxMb: {
     flags: "--max-mb <mb>",
-    description:
-      "one-file board pages: size budget; the exact views fill what the rest of the page leaves, zooms (fov <= 45) first, then the others (left-out views are reprojected; -o dir/ keeps them all)",
+    description: `one-file board pages: size budget for the whole page; the exact views fill what the rest of the page leaves, zooms (fov <= 45) first, then the others. Unset: the exact views get ${DEFAULT_VIEWS_MB} MB whatever the rest takes, which keeps a held-out-size board's zooms exact (640 episodes: ~18 MB of zooms on ~23 MB of words, panoramas and maps; 0 of 1,047 views were exact in a 12 MB page). The trade-off: a larger file, against views the browser reprojects from a 1024x512 panorama (a blur where the model read a sign), badged "reprojected"; -o dir/ keeps every view exact`,
     parse: nonNegativeNumber,
-    default: DEFAULT_MAX_MB,
   },
   exactZoomsMb: {
     flags: "--exact-zooms-mb <mb>",
@@ -74,8 +73,9 @@ export function registerPage(program: Command): void {
         "Two forms, one reader and one search (every word of every reply, reasoning and prompt in both):\n" +
         "  -o page.html   one self-contained file (the default). Run pages embed every view downscaled\n" +
         "                 (--image-size); board pages embed the exact verified views by priority within\n" +
-        "                 --max-mb (zooms first) and reproject the rest from the panoramas, saying on stderr\n" +
-        "                 how many were left out.\n" +
+        `                 a budget (${DEFAULT_VIEWS_MB} MB of views by default, or --max-mb for the whole page; zooms\n` +
+        '                 first) and reproject the rest from the panoramas, badged "reprojected", saying on\n' +
+        "                 stderr and in the page's header how many were left out.\n" +
         "  -o page/       a folder (a trailing slash, or an existing folder): page/index.html beside\n" +
         "                 data/ (episode details and search text, loaded as you read) and views/ (every\n" +
         "                 verified view as the exact JPEG the model saw, named by its sha256). Opens from\n" +
@@ -137,7 +137,7 @@ export async function writePage(episodes: string[], o: PageCliOptions): Promise<
   }
   if (r.written && r.viewsLeftOut)
     err.push(
-      `${r.viewsLeftOut} of ${r.viewsLeftOut + (r.viewsEmbedded ?? 0)} verified view(s) did not fit the page's budget (--max-mb) and are reprojected from the panoramas; -o DIR/ (the folder form) keeps every one exact`,
+      `${r.viewsLeftOut} of ${r.viewsLeftOut + (r.viewsEmbedded ?? 0)} verified view(s) did not fit the one-file page's budget (${o.maxMb === undefined && o.exactZoomsMb === undefined ? `${DEFAULT_VIEWS_MB} MB of views by default; --max-mb sets the whole page's` : "--max-mb"}) and are reprojected from the panoramas, badged "reprojected"; -o DIR/ (the folder form) keeps every one exact`,
     );
   if (r.written && r.mismatch) err.push(`${r.mismatch} view(s) do not match their recorded hash; the page badges them as mismatch`);
   if (err.length) process.stderr.write(err.join("\n") + "\n");
@@ -145,13 +145,13 @@ export async function writePage(episodes: string[], o: PageCliOptions): Promise<
   else if (r.written) {
     const mb = (r.bytes / 1e6).toFixed(1);
     const what = [
-      `${r.episodes} episodes`,
+      episodeCount(r.formats, r.tally),
       r.views || !r.recordedImages.checked ? `${r.views} views` : "",
       r.recordedImages.checked ? `${r.recordedImages.ok} recorded images` : "",
     ].filter(Boolean);
     const images = r.board
       ? `${r.images} panoramas, ${r.viewsEmbedded ?? 0} exact views${r.viewsLeftOut ? `, ${r.viewsLeftOut} reprojected in the browser` : ""}`
-      : `${r.images} distinct images`;
+      : `${r.images} distinct images stored`;
     const where = r.form === "folder" ? `${r.out} (a folder of ${r.files} files: open ${r.out.replace(/\/?$/, "/")}index.html)` : r.out;
     process.stdout.write(`wrote ${where} · ${what.join(" · ")} (${images}) · ${mb} MB\n`);
   }

@@ -1,5 +1,6 @@
 /** `georeplay report`: geoeval's pass@k board, byte for byte, from eval episodes (no panoramas needed). */
 import { Command } from "commander";
+import { reportTally, tallyWords } from "../page/count-words.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { EXIT_OK } from "../reports/exit-codes.ts";
 
@@ -57,6 +58,8 @@ export function registerReport(program: Command): void {
       const board = await readBoard(inputs, { signal: interruptSignal() });
       const report = boardReport(board, { baseline: o.baseline, legacy: Boolean(o.legacy) });
       for (const note of board.notes) process.stderr.write(note + "\n");
+      // geoeval's own note (stdout, byte for byte) lumps errored rows with unscored ones: the page's words, apart.
+      if (report.dropped_unscored) process.stderr.write(`note: ${tallyWords(reportTally(report))}, as georeplay page counts them\n`);
       process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
       process.exitCode = EXIT_OK;
     });

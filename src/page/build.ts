@@ -38,7 +38,7 @@ import { TrainingGroups, trainingRolloutOf } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
 import { boardOfInputs } from "./board/input.ts";
 import { PartFile, writePage } from "./part-file.ts";
-import { unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
+import { tallyOf, unwrittenResult, type BuildPageOptions, type BuildPageResult } from "./page-options.ts";
 import { PlayerEmbed, playerTail } from "./player/embed.ts";
 import { BoardPlayer, boardPanosTail, boardPlayerTail } from "./board/play.ts";
 import { PanoTable } from "./pano-table.ts";
@@ -148,7 +148,12 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
       throw new GeoreplayError(`no episode to show: the input holds no replayable episode${why ? `:\n  ${why}` : ""}`);
     }
 
-    const result = unwrittenResult(opts.out, report, { episodes: stats.length, views, images: images.count }, report.errors);
+    const result = unwrittenResult(
+      opts.out,
+      report,
+      { episodes: stats.length, tally: tallyOf(stats, errored.length), views, images: images.count },
+      report.errors,
+    );
     // A page of part of a run looks like a page of the whole run: only on request.
     if (report.errors.length && !opts.partial) return result;
 

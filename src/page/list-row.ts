@@ -56,6 +56,14 @@ export interface TrainFields {
   groupSize: number | null;
 }
 
+/** An errored episode (the environment failed: no turns) has no reward at all: never shown as 0. */
+export const isErrored = (r: { flags: readonly string[] }): boolean => r.flags.includes("errored");
+
+/** geoeval's reward as the lists, CSV and compare view write it: "–" for an errored episode. */
+export function rewardText(r: { score: number; flags: readonly string[] }, digits: number): string {
+  return isErrored(r) ? "–" : r.score.toFixed(digits);
+}
+
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The list's row of a page episode (both pages: the run page in the browser, the board page at build). */

@@ -45,6 +45,8 @@ export interface PageTurn {
   check: CheckStatus | null;
   /** Why a view shows no image or a mismatch badge (digest prefixes, renderer error). */
   checkNote: string | null;
+  /** A mismatch: the recorded digest and the re-render's, in full (the record holds only the hash, never the image). */
+  hashes?: { recorded: string; rendered: string | null };
   /** Example-rollout rows recorded only heading and fov. */
   camera: { heading: number | null; pitch: number | null; fov: number | null; frame: number | null } | null;
   /** Example-rollout: the recorded image file was overwritten by a later episode of the same task. */
@@ -208,6 +210,7 @@ export async function pageEpisode(
     const o = byTurn.get(t.turn) ?? null;
     const rec = recordedByTurn.get(t.turn) ?? null;
     let image: number | null = null;
+    let hashes: PageTurn["hashes"];
     let checkNote: string | null = null;
     if (rec) {
       // Example-rollout folders: the image file is the record, shown as it is (downscaled like every view).
@@ -228,8 +231,10 @@ export async function pageEpisode(
       else if (o.status === "mismatch") views.mismatch++;
       else views.error++;
       if (o.jpeg && o.rendered) image = await imageFor(o.rendered, o.jpeg);
-      if (o.status === "mismatch")
+      if (o.status === "mismatch") {
         checkNote = `recorded ${o.recorded.slice(0, 12)}…, re-rendered ${(o.rendered ?? "").slice(0, 12)}…: this is not the image the model saw`;
+        hashes = { recorded: o.recorded, rendered: o.rendered ?? null };
+      }
       if (o.status === "error") checkNote = o.error ?? "the view could not be rendered";
     } else if (t.image_kind === "view") {
       checkNote = t.image_sha256 ? "not checked (see the episode's errors)" : "no recorded hash: the view cannot be verified";
@@ -254,6 +259,7 @@ export async function pageEpisode(
       image,
       check: rec ? "recorded" : (o?.status ?? null),
       checkNote,
+      ...(hashes ? { hashes } : {}),
       camera: cam,
       overwritten: rec ? !rec.trustworthy : false,
       call: toolCall(t.action as Record<string, unknown> | null | undefined),

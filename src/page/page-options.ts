@@ -8,6 +8,8 @@ import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";
 import type { EpisodeStats } from "./stats.ts";
 import type { TrainingGroups } from "./training.ts";
+import type { EpisodeTally } from "./count-words.ts";
+import { counted } from "./attempts.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -30,8 +32,9 @@ export interface BuildPageOptions {
   jobs?: number;
   title?: string;
   /**
-   * Board pages in the one-file form: the page's size budget, MB (default DEFAULT_MAX_MB). The exact
-   * views fill what the rest of the page leaves, zooms first (board/exact-views.ts); the folder form holds them all.
+   * Board pages in the one-file form: the page's size budget, MB. The exact views fill what the rest of
+   * the page leaves, zooms first (board/exact-views.ts); the folder form holds them all. Unset: the
+   * views get DEFAULT_VIEWS_MB whatever the rest takes.
    */
   maxMb?: number;
   /** The older budget: the exact views alone get this many MB (0: none); overrides maxMb when given. */
@@ -63,6 +66,8 @@ export interface BuildPageResult {
   viewsEmbedded?: number;
   viewsLeftOut?: number;
   episodes: number;
+  /** The episodes as `georeplay report` counts them, and those it leaves out apart (count-words.ts): the one total every surface states. */
+  tally: EpisodeTally;
   formats: { eval: number; train: number; example: number };
   /** Run pages, once written: the small per-episode numbers of its header and summary table (`georeplay serve` adds to them). */
   summaryOf?: { stats: EpisodeStats[]; errored: (string | null)[] };
@@ -86,11 +91,14 @@ export interface BuildPageResult {
 }
 
 /**
- * Default size budget of a one-file board page, MB: the held-out-size board
- * (640 episodes) opens in under a second at this size; the folder form
- * (`-o DIR/`) has no budget and keeps every view.
+ * Default budget of a one-file board page's exact views, MB, whatever the rest of the page takes
+ * (--max-mb unset): zooms first, then the others. The held-out-size board (640 episodes, 1,047
+ * distinct verified views, 204 of them zooms) keeps every zoom exact with it: its zooms take
+ * 17.6 MB of base64, the other 843 views would take 103 MB more. Under the older default (the
+ * whole page in 12 MB) its 22.7 MB of words, panoramas and maps left the views nothing: 0 of
+ * 1,047 exact. The folder form (`-o DIR/`) has no budget and keeps every view.
  */
-export const DEFAULT_MAX_MB = 12;
+export const DEFAULT_VIEWS_MB = 24;
 
 /** The older default of --exact-zooms-mb (the bench's board-player still passes it). */
 export const DEFAULT_EXACT_MB = 16;
@@ -105,15 +113,25 @@ export function viewBudget(opts: Pick<BuildPageOptions, "maxMb" | "exactZoomsMb"
     const views = mb("--exact-zooms-mb", opts.exactZoomsMb);
     return { spoolBytes: views, viewBytes: () => views };
   }
-  const page = mb("--max-mb", opts.maxMb ?? DEFAULT_MAX_MB);
+  if (opts.maxMb === undefined) {
+    const views = DEFAULT_VIEWS_MB * 1e6;
+    return { spoolBytes: views, viewBytes: () => views };
+  }
+  const page = mb("--max-mb", opts.maxMb);
   return { spoolBytes: page, viewBytes: (rest) => Math.max(0, page - rest) };
+}
+
+/** The tally of a build's episodes: `stats` of the replayable ones, and how many errored in the environment. */
+export function tallyOf(stats: readonly Pick<EpisodeStats, "reward">[], errored: number): EpisodeTally {
+  const n = stats.filter((e) => counted({ env: e.reward })).length;
+  return { counted: n, unscored: stats.length - n, errored };
 }
 
 /** A build's result before the page is written (nothing written yet), from the verifier's report. */
 export function unwrittenResult(
   out: string,
   run: VerifyReport,
-  counts: { episodes: number; views: number; images: number },
+  counts: { episodes: number; tally: EpisodeTally; views: number; images: number },
   errors: ProblemEntry[],
 ): BuildPageResult {
   return {

@@ -156,7 +156,9 @@ export class LiveBoardEpisodes {
     };
     return {
       exact: {
-        add: (_digest, jpeg) => {
+        add: (digest, jpeg) => {
+          // A served page keeps every verified view's bytes (a folder form): none comes without them.
+          if (!jpeg) throw new Error(`view ${digest}: its verified bytes were not kept`);
           // Keyed by the bytes' own digest (what the built table's paths are named by), never by a trace's.
           const rel = viewFileName(jpeg);
           return this.images.get(rel) ?? this.images.put(rel, file(jpeg));

@@ -130,9 +130,13 @@ describe("one number per fact", () => {
         for (const [stat, v] of Object.entries(r.v)) expect(v, `${file} ${r.key} ${stat}`).toBe(a[stat] === null ? "" : String(a[stat]));
       });
       // The counts: the report's scored episodes and its dropped note; the list holds every episode, the unscored too.
-      expect(await page.textContent("#gr-board-h")).toBe(`Board: ${want.episodes} episodes over ${want.arms.length} arm(s)`);
-      expect(await page.textContent("#gr-board")).toContain(`Left out: ${want.dropped_unscored} unscored episode(s) with no env reward (base 1, ckpt-b 1)`);
-      expect(await page.textContent("#gr-count")).toBe(`${want.episodes + want.dropped_unscored} of ${want.episodes + want.dropped_unscored}`);
+      expect(await page.textContent("#gr-board-h")).toBe(
+        `Board: ${want.episodes} episodes (+ ${want.dropped_unscored} unscored: not counted) over ${want.arms.length} arm(s)`,
+      );
+      expect(await page.textContent("#gr-board")).toContain(
+        `Not counted, as geoeval's report leaves them out: ${want.dropped_unscored} unscored (by arm: base 1, ckpt-b 1)`,
+      );
+      expect(await page.textContent("#gr-count")).toBe(`${want.episodes} episodes (+ ${want.dropped_unscored} unscored: not counted)`);
       expect(log.errors).toEqual([]);
       await close();
     }
@@ -532,11 +536,11 @@ describe("search, filters and the address", () => {
     expect(await listIds(page)).toEqual([fixture.duplicate]);
     expect(await page.textContent("#gr-rows mark.hit")).toBe("dup-7eb6");
     await page.fill("#f-q", "Moldova");
-    await page.waitForFunction((n) => document.querySelector("#gr-count")!.textContent!.startsWith(`${n} of`), moldova);
+    await page.waitForFunction((n) => (document.querySelector("#gr-count") as HTMLElement).dataset.rows === String(n), moldova);
     expect(await page.$$eval("#gr-rows mark.hit", (ms) => [...new Set(ms.map((m) => m.textContent))])).toEqual(["Moldova"]);
     // A task by its id (task 1 is fixture-01, in Moldova).
     await page.fill("#f-q", "fixture-01");
-    await page.waitForFunction((n) => document.querySelector("#gr-count")!.textContent!.startsWith(`${n} of`), moldova);
+    await page.waitForFunction((n) => (document.querySelector("#gr-count") as HTMLElement).dataset.rows === String(n), moldova);
     // A feedback phrase: found in the episodes' text (read from their chunks), marked in the opened episode.
     await page.fill("#f-q", "captured road ends here");
     await page.waitForFunction(

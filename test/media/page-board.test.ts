@@ -166,7 +166,7 @@ describe("board page", () => {
     expect(await page.textContent("table.episodes thead")).toContain("env reward");
     // Every episode is listed, the unscored one too (the report leaves it out).
     expect(report.episodes).toBe(89);
-    expect(await page.textContent("#gr-count")).toBe("90 of 90");
+    expect(await page.textContent("#gr-count")).toBe("89 episodes (+ 1 unscored: not counted)");
     expect(log.errors).toEqual([]);
     expect(log.requests).toEqual([`file://${out}`]);
     await close();

@@ -212,7 +212,7 @@ describe("run page: the filtered rows' numbers, fields, CSV", () => {
     const rows = readSource(runFile, join(dir, "run"));
     const { page, errors, requests, close } = await open(runOut);
     checkSummary(await summary(page), rows);
-    expect(await page.textContent("#gr-list-summary")).toMatch(/10 rows \(9 counted\).*reward .* mean, .* median.*distance.*tokens.*cost/);
+    expect(await page.textContent("#gr-list-summary")).toMatch(/9 episodes \(\+ 1 unscored: not counted\).*reward .* mean, .* median.*distance.*tokens.*cost/);
 
     await setExpr(page, "tokens > 1000");
     const big = rows.filter((r) => r.tokens! > 1000);

@@ -437,7 +437,7 @@ describe("page in Chromium", () => {
     expect(await ids()).toEqual([...mixedRaw].sort((a, b) => geoevalReward(a.outcome) - geoevalReward(b.outcome)).map((e) => e.episode_id));
     await page.click('th[data-sort="env"]');
     expect(await ids()).toEqual([...mixedRaw].sort((a, b) => b.outcome.reward - a.outcome.reward).map((e) => e.episode_id));
-    expect(await page.textContent("#gr-count")).toBe(`${mixedRaw.length} of ${mixedRaw.length}`);
+    expect(await page.textContent("#gr-count")).toBe(`${mixedRaw.length} episodes`);
     await close();
   });
 
@@ -584,7 +584,7 @@ describe("georeplay page (CLI)", () => {
       "--image-size",
       "200",
     ]);
-    expect(r.stdout).toMatch(/^wrote .*run\.html · 10 episodes · 76 views \(\d+ distinct images\) · [\d.]+ MB\n$/);
+    expect(r.stdout).toMatch(/^wrote .*run\.html · 10 episodes · 76 views \(\d+ distinct images stored\) · [\d.]+ MB\n$/);
     expect(r.stderr).toContain("2 view(s) do not match their recorded hash");
     expect(r.code).toBe(1);
     expect(existsSync(out)).toBe(true);
@@ -777,6 +777,9 @@ describe("georeplay page: --json and incomplete input", () => {
       "partial",
       "bytes",
       "episodes",
+      "counted",
+      "unscored",
+      "errored",
       "formats",
       "views",
       "images",
@@ -867,7 +870,7 @@ describe("georeplay page: --json and incomplete input", () => {
     expect(box.text).toMatch(/bad-run\.jsonl:11: /);
     expect(box).toMatchObject({ role: "alert", before: true });
     expect(box.top).toBeLessThan(200);
-    expect(await page.textContent("#gr-count")).toBe("10 of 10");
+    expect(await page.textContent("#gr-count")).toBe("10 episodes");
     expect(log.errors).toEqual([]);
     await close();
   });

@@ -1,7 +1,7 @@
 /**
  * The two-up score card: one map with the truth and both guesses (labelled
- * by arm, framed by the shared rule), and both sides' distance, points,
- * geoeval reward and turns.
+ * by arm, framed by the shared rule), and both sides' distance, geoeval
+ * reward, stored env reward and turns.
  */
 import { spanFrame } from "../map/frame.ts";
 import { sameTask } from "./sides.ts";
@@ -14,12 +14,13 @@ import { cardReward, formatKm, formatReward } from "../rollout/score-card.ts";
 import { worldMap, type Marker } from "../parts/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
-export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; points: number | null; reward: number | null; turns: number } {
+export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; envReward: number | null; reward: number | null; turns: number } {
   const o = s.timeline.outcome;
   const distanceKm = o?.distanceKm ?? null;
   return {
     distanceKm,
-    points: o?.points ?? null,
+    // The environment's stored reward, as recorded (no "points": neither the record nor geoeval has them).
+    envReward: o?.reward ?? null,
     // geoeval's recomputed reward (not the environment's stored one): no distance scores 0.
     reward: cardReward(o),
     turns: o?.turnsUsed ?? turns,
@@ -100,13 +101,13 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: readonly n
         true,
       );
       row(
-        "Points",
-        results.map((r) => (r.points !== null ? `${Math.round(r.points * count)}` : "—")),
+        "Reward (geoeval)",
+        results.map((r) => (r.reward !== null ? formatReward(r.reward * count) : "—")),
         true,
       );
       row(
-        "Reward (geoeval)",
-        results.map((r) => (r.reward !== null ? formatReward(r.reward * count) : "—")),
+        "Env reward",
+        results.map((r) => (r.envReward !== null ? formatReward(r.envReward * count) : "—")),
         false,
       );
       row(
@@ -117,7 +118,7 @@ export function compareScoreCard(d: Draw, props: CompareProps, turns: readonly n
       const nf = font("sans", 11.5 * unit);
       y += 4 * unit;
       for (const l of d.tx.wrap(
-        "Points out of 5000. Reward: geoeval's recomputed reward from distance and action cost, not the environment's stored reward.",
+        "Reward (geoeval): recomputed from distance and action cost, as geoeval report scores. Env reward: the environment's stored outcome.reward, as recorded.",
         nf,
         side.w,
         3,

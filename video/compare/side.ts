@@ -11,7 +11,7 @@ import { C, SIDE_COLOURS, SIDE_TEXT, panelAlpha } from "../scene/theme.ts";
 import { Draw, font, identity, lineBox, rectOf } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";
 import { compactHud } from "../parts/hud.ts";
-import { banner, creditLine, guessedMarker, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../parts/overlays.ts";
+import { banner, creditLine, guessedMarker, SLIDESHOW_LABEL, unverifiedLabel } from "../parts/overlays.ts";
 import { replyText, statusLabel, toolCallText } from "../parts/trace-pane.ts";
 import { mapPanel, viewportImages } from "../parts/viewport.ts";
 
@@ -37,7 +37,7 @@ export function compareSide(
     if (showMap) mapPanel(d, segment.pins, box, offset, u * 0.8);
     const stamp = { size: 13, padX: 14, padY: 4, spacing: 1.5, anchor: "center" as const };
     if (t.episode.source === "slideshow") banner(d, SLIDESHOW_LABEL, C.slideshow, box.x + box.w / 2, box.y, u, stamp);
-    else if (!t.episode.verified) banner(d, UNVERIFIED_LABEL, C.unverified, box.x + box.w / 2, box.y, u, stamp);
+    else if (!t.episode.verified) banner(d, unverifiedLabel(t.episode), C.unverified, box.x + box.w / 2, box.y, u, stamp);
     if (sf.finished) guessedMarker(d, t.outcome?.guess != null, SIDE_COLOURS[index], box, u);
   });
   if (panoramaVisible) creditLine(d, creditText(t), rectOf(col.credit), u * 0.92);

@@ -10,6 +10,14 @@ import { SLIDESHOW_LABEL } from "../slideshow/labels.ts";
 /** A slideshow is not a replay at all, so it never says "replay", verified or not. */
 export { SLIDESHOW_LABEL };
 export const UNVERIFIED_LABEL = "UNVERIFIED REPLAY";
+
+/** The unverified banner, naming the turns that drifted when the timeline records them ("· TURN 5 DRIFTED"). */
+export function unverifiedLabel(e: { driftedTurns?: readonly number[] }, head = UNVERIFIED_LABEL): string {
+  const t = e.driftedTurns ?? [];
+  if (!t.length) return head;
+  const shown = t.length > 3 ? `${t.slice(0, 3).join(", ")} …` : t.join(", ");
+  return `${head} · TURN${t.length > 1 ? "S" : ""} ${shown} DRIFTED`;
+}
 export const OVERWRITTEN_NOTE = "Images from a later episode of this task (the folder overwrites them per task)";
 
 export function creditLine(d: Draw, text: string, b: Box, unit: number): void {
@@ -40,10 +48,15 @@ export function banner(
 }
 
 /** The banner for this episode, or none for a verified replay. A slideshow's sits top right, clear of the header's text. */
-export function sourceBanner(d: Draw, e: { source: "replay" | "slideshow"; verified: boolean }, width: number, unit: number): void {
+export function sourceBanner(
+  d: Draw,
+  e: { source: "replay" | "slideshow"; verified: boolean; driftedTurns?: readonly number[] },
+  width: number,
+  unit: number,
+): void {
   const o = { size: 15, padX: 18, padY: 5, spacing: 2 };
   if (e.source === "slideshow") banner(d, SLIDESHOW_LABEL, C.slideshow, width - 16 * unit, 0, unit, { ...o, anchor: "right" });
-  else if (!e.verified) banner(d, UNVERIFIED_LABEL, C.unverified, width / 2, 0, unit, { ...o, anchor: "center" });
+  else if (!e.verified) banner(d, unverifiedLabel(e), C.unverified, width / 2, 0, unit, { ...o, anchor: "center" });
 }
 
 /** Over the bottom of the viewport: the recorded image files belong to another episode than the trace. */

@@ -16,7 +16,7 @@ import type { Box, Scene } from "../scene/types.ts";
 import { hudPanel } from "../parts/hud.ts";
 import { tracePane } from "../parts/trace-pane.ts";
 import { scoreCard } from "./score-card.ts";
-import { banner, creditLine, OVERWRITTEN_NOTE, overwrittenNote, sourceBanner, UNVERIFIED_LABEL } from "../parts/overlays.ts";
+import { banner, creditLine, OVERWRITTEN_NOTE, overwrittenNote, sourceBanner, unverifiedLabel } from "../parts/overlays.ts";
 import { SLIDESHOW_PROVENANCE, slideshowPill } from "../slideshow/labels.ts";
 import { viewportImages, mapPanel } from "../parts/viewport.ts";
 
@@ -53,7 +53,7 @@ export function rolloutScene(t: RolloutProps, frame: number, tx: TextLayouter): 
     tracePane(d, t.trace, segment.turn, trace, f.trace.progress, f.trace.offset, u, noReply);
   }
   if (t.episode.source === "replay" && !t.episode.verified)
-    banner(d, UNVERIFIED_LABEL, C.unverified, width / 2, 0, u, { size: 15, padX: 18, padY: 5, spacing: 2, anchor: "center" });
+    banner(d, unverifiedLabel(t.episode), C.unverified, width / 2, 0, u, { size: 15, padX: 18, padY: 5, spacing: 2, anchor: "center" });
   return { width, height, background: C.bg, prims: d.prims };
 }
 

@@ -28,6 +28,9 @@ export function cardReward(o: Pick<Outcome, "distanceKm" | "cost"> | null): numb
   return o ? geoevalReward({ distance_km: o.distanceKm, action_cost: o.cost }) : null;
 }
 
+/** Where a score card's two rewards come from, said on the card. */
+export const REWARD_SOURCES = "reward: geoeval's (distance, cost) · env reward: as recorded";
+
 /** How a score card writes a reward (as the page does: 4 decimals). */
 export const formatReward = (r: number): string => r.toFixed(4);
 
@@ -96,12 +99,12 @@ export function scoreCard(d: Draw, t: Timeline, offset: number, width: number, h
       }
       y += 8 * unit + gap;
       const count = m.count;
-      const points = o?.points ?? null;
       const reward = cardReward(o);
+      // Only what the record holds or geoeval computes from it: geoeval's reward beside the stored env reward.
       const rows: [string, string, { big?: boolean; color?: string }][] = [
         ["Distance", o?.distanceKm != null ? formatKm(o.distanceKm * count) : "—", { big: true }],
-        ["Points", points !== null ? `${Math.round(points * count)} / 5000` : "—", { big: true, color: C.accent }],
-        ["Reward", reward !== null ? formatReward(reward * count) : "—", {}],
+        ["Reward (geoeval)", reward !== null ? formatReward(reward * count) : "—", { big: true, color: C.accent }],
+        ["Env reward", o?.reward != null ? formatReward(o.reward * count) : "—", {}],
         ["Cost", o?.cost != null ? o.cost.toFixed(2) : "—", {}],
         ["Turns", o?.turnsUsed != null ? String(o.turnsUsed) + (o.forcedGuess ? " (forced guess)" : "") : "—", {}],
         ["Model", ep.modelName, {}],
@@ -124,6 +127,7 @@ export function scoreCard(d: Draw, t: Timeline, offset: number, width: number, h
       if (guess) foot.push([C.guessDot, `guess ${guess[0].toFixed(4)}, ${guess[1].toFixed(4)}`]);
       if (truth) foot.push([C.truthDot, `truth ${truth[0].toFixed(4)}, ${truth[1].toFixed(4)}`]);
       foot.push([null, `episode ${ep.episodeId} · ${ep.split} #${ep.index}`]);
+      foot.push([null, REWARD_SOURCES]);
       let fy = side.y + side.h - foot.length * lh;
       for (const [dot, text] of foot) {
         let x = side.x;

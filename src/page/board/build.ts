@@ -21,7 +21,7 @@ import { tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { PartFile, writePage } from "../part-file.ts";
-import { unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
+import { tallyOf, unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { checkTarget } from "../output/target.ts";
 import { PageFolder } from "../output/folder.ts";
 import { detailText } from "../search-text.ts";
@@ -94,8 +94,9 @@ export async function compactEpisode(
     // The verified bytes themselves, only where they are the recorded view (match or resolved).
     let image: number | null = null;
     const o = outcomes.get(t.turn);
-    if (t.kind === "view" && o?.jpeg && o.rendered && (o.status === "match" || o.status === "resolved")) {
-      image = tables.exact.add(o.rendered, o.jpeg, cam != null && cam.fov_deg <= EXACT_MAX_FOV);
+    // Without its bytes (a budget of 0 keeps none) it is still a verified view, listed as left out: the counts stay true.
+    if (t.kind === "view" && o?.rendered && (o.status === "match" || o.status === "resolved")) {
+      image = tables.exact.add(o.rendered, o.jpeg ?? null, cam != null && cam.fov_deg <= EXACT_MAX_FOV);
     }
     let pano: PanoRef | null = null;
     const wanted = tables.panoEveryView || image === null;
@@ -243,7 +244,10 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       pano: { width: panos.width, height: panos.height },
     };
 
-    const result = { ...unwrittenResult(opts.out, verified, { episodes: stats.length, views, images: panos.count }, errors), board: true };
+    const result = {
+      ...unwrittenResult(opts.out, verified, { episodes: stats.length, tally: tallyOf(stats, errored.length), views, images: panos.count }, errors),
+      board: true,
+    };
     if (errors.length && !opts.partial) return result;
 
     const compare = (task: number) => {

@@ -54,20 +54,21 @@ export class ExactViewTable {
     return this.candidates.length;
   }
 
-  /** The table index of these verified bytes (sha256 hex digest), the same for the same digest. */
-  add(digest: string, jpeg: Buffer, zoom: boolean): number {
+  /** The table index of these verified bytes (sha256 hex digest), the same for the same digest; `jpeg` null: not kept (left out). */
+  add(digest: string, jpeg: Buffer | null, zoom: boolean): number {
     const key = digest.toLowerCase();
     const hit = this.index.get(key);
     if (hit !== undefined) return hit;
     const n = this.candidates.length;
     this.index.set(key, n);
-    const c: Candidate = { zoom, bytes: entryBytes(jpeg.length), spooled: false };
+    const c: Candidate = { zoom, bytes: jpeg ? entryBytes(jpeg.length) : Infinity, spooled: false };
     if ("folder" in this.out) {
+      if (!jpeg) throw new Error(`view ${digest}: the folder form keeps every verified view, but its bytes were not kept`);
       c.spooled = true;
       this.names.push(this.out.folder.addView(jpeg));
     } else {
       const cls = zoom ? "zoom" : "other";
-      if (!this.full[cls] && this.spooledBytes[cls] + c.bytes <= this.out.budgetBytes) {
+      if (jpeg && !this.full[cls] && this.spooledBytes[cls] + c.bytes <= this.out.budgetBytes) {
         this.spooledBytes[cls] += c.bytes;
         writeFileSync(join(this.out.spool, String(n)), jpeg);
         c.spooled = true;

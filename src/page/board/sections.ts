@@ -9,6 +9,7 @@ import { escapeHtml } from "../escape.ts";
 import { armCells, cell, fx } from "../report-cells.ts";
 import type { Report } from "../../../replay/board/report-schema.ts";
 import { forestPlot } from "./forest.ts";
+import { notCountedWords, reportTally, tallyWords } from "../count-words.ts";
 
 const pc = (x: number | null) => (x == null ? "nan" : `${x.toFixed(1)}%`);
 const sgn = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);
@@ -96,12 +97,13 @@ function taskSection(r: Report, baseline: string | null): string {
 
 /** The report's section (#gr-board): its tables and, with a baseline, the forest plot. `georeplay serve` sends it anew as a board grows. */
 export function boardReportSection(r: Report, notes: string[], baseline: string | null): string {
+  const tally = reportTally(r);
   const dropped = r.dropped_unscored
-    ? `<p class="explain">Left out: ${r.dropped_unscored} unscored episode(s) with no env reward (${r.dropped_by_arm.map((d) => `${escapeHtml(String(d.arm))} ${d.episodes}`).join(", ")}), as geoeval does; they stay in the episode list.</p>`
+    ? `<p class="explain">Not counted, as geoeval's report leaves them out: ${escapeHtml(notCountedWords(tally))} (by arm: ${r.dropped_by_arm.map((d) => `${escapeHtml(String(d.arm))} ${d.episodes}`).join(", ")}); they stay in the episode list.</p>`
     : "";
   const command = baseline === null ? "georeplay report" : `georeplay report --baseline ${escapeHtml(baseline)}`;
   return `<section class="board" id="gr-board" aria-labelledby="gr-board-h">
-<h2 id="gr-board-h">Board: ${r.episodes} episodes over ${r.arms.length} arm(s)</h2>
+<h2 id="gr-board-h">Board: ${escapeHtml(tallyWords(tally))} over ${r.arms.length} arm(s)</h2>
 <p class="explain">The numbers of <code>${command}</code> (geoeval ${r.geoeval_version}). The reward is recomputed from distance and action cost as <code>geoeval report</code> does: R = min(1, 0.5·e<sup>−d/1492.7</sup> + 0.5·e<sup>−d/5000</sup>) · (1 − min(cost, 0.2)); the environment's stored reward is shown apart, as “env reward”. Arms are ranked by mean-of-k.</p>
 ${dropped}${notes.map((n) => `<p class="explain">${escapeHtml(n)}</p>`).join("")}
 ${armsTable(r)}

@@ -46,6 +46,15 @@ export class LazyImages {
     this.pending.forEach((img) => this.load(img));
   }
 
+  /** Entries in the table, and how many hold an image (call once the page is parsed). */
+  tally(): { entries: number; images: number } {
+    this.source(0);
+    const t = this.table ?? [];
+    let images = 0;
+    for (let n = 0; n < t.length; n++) if (this.source(n) !== null) images++;
+    return { entries: t.length, images };
+  }
+
   /** Whether table entry n holds an image (call once the page is parsed). */
   has(n: number): boolean {
     return this.source(n) !== null;

@@ -105,6 +105,7 @@ export function boardVideo(page: PageEpisode, play: PlayRecord): BoardVideo {
     height: 640,
     framesDir: defaultFramesDir(page.id),
     verified: page.views.mismatch === 0,
+    driftedTurns: page.turns.filter((t) => t.check === "mismatch").map((t) => t.turn),
     keyframeSha,
     recordFormat: page.format,
     source: "replay",

@@ -115,6 +115,7 @@ export class PlayerEmbed {
       // `frames`'s default output folder, so the timeline is the one `frames` writes, byte for byte.
       framesDir: framesDirFor(join("public", "rollouts", slugFor(episode.episode_id)), "public"),
       verified: !v.views.some((o) => o.status === "mismatch"),
+      driftedTurns: v.views.filter((o) => o.status === "mismatch").map((o) => o.turn),
       keyframeSha,
       recordFormat: v.format,
       source: "replay",

@@ -70,6 +70,16 @@ main.detail{padding:14px 20px 60px;min-width:0}
 .outcome dt{color:var(--muted)}
 .outcome dd{margin:0}
 .badge{display:inline-block;font-size:.72rem;font-weight:600;padding:1px 7px;border-radius:10px;border:1px solid currentColor;white-space:nowrap}
+#gr-facts .drift{color:var(--bad);font-weight:700}
+.b-reprojected{color:var(--warn);border-style:dashed}
+.drift-hashes{border-left:3px solid var(--bad);padding:4px 0 4px 10px;margin:6px 0;font-size:.82rem}
+.drift-hashes .drift-head{color:var(--bad);margin:0 0 4px}
+.drift-hashes dl{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:0}
+.drift-hashes dt{color:var(--muted)}
+.drift-hashes dd{margin:0;display:flex;gap:6px;align-items:baseline;min-width:0}
+.drift-hashes code.hash{user-select:all;overflow-wrap:anywhere;font-size:.78rem}
+.drift-hashes button.copy{font-size:.72rem;padding:0 6px}
+dialog.lightbox .drift-note{color:var(--bad);font-weight:600;margin:6px 0 0;max-width:640px}
 .b-match{color:var(--ok)}.b-resolved{color:var(--accent)}.b-mismatch,.b-error{color:var(--bad)}.b-warn{color:var(--warn)}.b-muted{color:var(--muted)}
 .turn{display:grid;grid-template-columns:min(320px,40%) 1fr;gap:14px;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:12px;margin:0 0 12px;scroll-margin-top:12px}
 .turn.current{outline:2px solid var(--accent);outline-offset:1px}

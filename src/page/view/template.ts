@@ -7,6 +7,7 @@
 import { escapeHtml, cspHash } from "../escape.ts";
 import type { ModelSummary } from "../stats.ts";
 import { WITHIN_KM } from "../stats.ts";
+import { episodeCount as countWords, notCountedWords } from "../count-words.ts";
 import { pageCss } from "./style.ts";
 import { clientScript } from "./client.ts";
 import { playerCss } from "../player/style.ts";
@@ -45,25 +46,11 @@ export interface RunInfo {
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
 
 /** "1 unscored, 1 errored", or "0". */
-function notCounted(r: Pick<ModelSummary, "unscored" | "errored">): string {
-  const parts = [r.unscored ? `${r.unscored} unscored` : "", r.errored ? `${r.errored} errored` : ""].filter(Boolean);
-  return parts.join(", ") || "0";
-}
+const notCounted = (r: Pick<ModelSummary, "unscored" | "errored">): string => notCountedWords(r) || "0";
 
-/**
- * The header's episode count, as geoeval's report counts: the counted episodes, then the ones it
- * leaves out (unscored, errored) apart. Training and example rollouts are named as such.
- */
+/** The header's episode count, in the words every surface uses (count-words.ts). */
 export function episodeCount(info: Pick<RunInfo, "formats">, total: Pick<ModelSummary, "episodes" | "unscored" | "errored"> | undefined): string {
-  const f = info.formats;
-  const out = total && (total.unscored || total.errored) ? ` (+ ${notCounted(total)}: not counted)` : "";
-  if (!f.train && !f.example) return total ? `${total.episodes} episodes${out}` : "0 episodes";
-  const kinds = [
-    f.eval ? `${f.eval} episodes` : "",
-    f.train ? `${f.train} training rollouts` : "",
-    f.example ? `${f.example} example-rollout episodes` : "",
-  ].filter(Boolean);
-  return (kinds.join(" + ") || "0 episodes") + (total ? ` · ${total.episodes} counted${out}` : "");
+  return countWords(info.formats, total && { counted: total.episodes, unscored: total.unscored, errored: total.errored });
 }
 
 function cell(stat: string, value: number | null, text: string): string {
@@ -150,7 +137,8 @@ export function pageCsp(css: string, script: string, form: "file" | "folder"): s
 }
 
 /** What the header says of a run: its counts, views and images, and how its views verified. */
-export type HeaderInfo = Pick<RunInfo, "formats" | "views" | "recorded" | "images" | "checked" | "match" | "resolved" | "mismatch">;
+export type HeaderInfo = Pick<RunInfo, "formats" | "views" | "recorded" | "images" | "checked" | "match" | "resolved" | "mismatch"> &
+  Partial<Pick<RunInfo, "board">>;
 
 /** The header's line of facts (HTML, every text escaped); `georeplay serve` sends it anew as a run grows. */
 export function headerFacts(info: HeaderInfo, summary: ModelSummary[]): string {
@@ -161,10 +149,17 @@ export function headerFacts(info: HeaderInfo, summary: ModelSummary[]): string {
         : "no view could be checked"
       : info.mismatch === 0
         ? `all ${info.checked} recorded views reproduce byte for byte${info.resolved ? ` (${info.resolved} resolved at a sampling boundary)` : ""}`
-        : `${info.match} of ${info.checked} recorded views reproduce; ${info.mismatch} mismatch`;
+        : null;
+  // Drift is the one fact a reader must not miss: said in the alarm colour, with what it means.
+  const drift =
+    verified === null
+      ? `<strong class="drift" id="gr-drift">${escapeHtml(`${info.mismatch} of ${info.checked} recorded views drifted (mismatch): their re-render does not hash to the recorded sha256; ${info.match} reproduce`)}</strong>`
+      : escapeHtml(verified);
   const rerendered = info.views ? ` · ${info.views} view turns re-rendered` : "";
   const images = info.recorded ? ` · ${info.recorded} recorded images` : "";
-  return `<span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${info.images} distinct images) · ${escapeHtml(verified)}`;
+  // A board stores panoramas (its views are exact bytes or reprojections of them: the client counts which, #gr-view-sources).
+  const stored = info.board ? `${info.images} panoramas stored<span id="gr-view-sources"></span>` : `${info.images} distinct images stored`;
+  return `<span id="gr-episode-count">${escapeHtml(episodeCount(info, summary[summary.length - 1]))}</span>${rerendered}${images} (${stored}) · ${drift}`;
 }
 
 export function pageParts(info: RunInfo, summary: ModelSummary[], player = false, form: "file" | "folder" = "file"): PageParts {

@@ -122,6 +122,7 @@ export function startBoard(): void {
   window.addEventListener("hashchange", () => store.followAddress());
 
   list.apply();
+  showViewSources(doc, media);
   const live = isLive(doc);
   // A served page's address may name an episode its stream has yet to bring (a reload, a deep link).
   if (live) detail.setWaiting(true);
@@ -163,4 +164,25 @@ export function startBoard(): void {
     });
   doc.documentElement.dataset.ready = "1";
   (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+}
+
+/**
+ * The header says how many of the board's distinct verified views are exact bytes and how many the
+ * browser draws by reprojecting a panorama (a one-file page over its --max-mb): a badge "match" must
+ * not stand for both. Read once the image table is parsed.
+ */
+function showViewSources(doc: Document, media: PanoMedia): void {
+  const fill = () => {
+    const span = doc.getElementById("gr-view-sources");
+    if (!span) return;
+    const { entries, images } = media.exact.tally();
+    span.dataset.exact = String(images);
+    span.dataset.reprojected = String(entries - images);
+    span.textContent =
+      entries === images
+        ? `; all ${entries} distinct verified views exact`
+        : `; ${images} of ${entries} distinct verified views exact, ${entries - images} drawn by the browser's reprojection (over the one-file budget; -o DIR/ keeps every view exact)`;
+  };
+  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fill);
+  else fill();
 }

@@ -13,7 +13,7 @@
  *            ≥ ≤ ≠ as typed or pasted mean >= <= !=)
  *   value := number | "text" | 'text' | true | false | null | word
  */
-import type { ListRow } from "../../list-row.ts";
+import { isErrored, type ListRow } from "../../list-row.ts";
 
 type Value = string | number | boolean | null;
 
@@ -38,7 +38,7 @@ export const FIELDS: Field[] = [
   { name: "attempt", type: "number", help: "attempt number (task.sample)", get: (r) => r.sample },
   { name: "country", type: "text", help: "the task's country", get: (r) => r.country },
   { name: "verdict", type: "text", help: "outcome verdict", get: (r) => r.verdict },
-  { name: "reward", type: "number", help: "geoeval's recomputed reward", get: (r) => r.score },
+  { name: "reward", type: "number", help: "geoeval's recomputed reward", get: (r) => (isErrored(r) ? null : r.score) },
   { name: "env", type: "number", help: "the environment's stored reward (null: unscored)", get: (r) => r.env },
   { name: "env_reward", type: "number", help: "same as env", get: (r) => r.env },
   { name: "km", type: "number", help: "guess distance", get: (r) => r.km },

@@ -7,7 +7,7 @@
 import type { PageEpisode } from "../../model.ts";
 import type { BoardEpisodeRow } from "../../board/data.ts";
 import { totalTokens, type Predicate } from "./expr.ts";
-import { listRowOf, type ListRow } from "../../list-row.ts";
+import { isErrored, listRowOf, type ListRow } from "../../list-row.ts";
 
 export type { ListRow };
 
@@ -162,7 +162,7 @@ export function toCsv(rows: readonly ListRow[]): string {
         r.sample,
         r.country,
         r.verdict,
-        r.score,
+        isErrored(r) ? null : r.score,
         r.env,
         r.km,
         r.turns,

@@ -11,6 +11,7 @@
 import type { BoardData, BoardEpisodeRow, CompareMaps, TaskChunk } from "../../../board/data.ts";
 import type { MapSpec } from "../../../geo.ts";
 import type { PageEpisode } from "../../../model.ts";
+import { isErrored, rewardText } from "../../../list-row.ts";
 import { badge, el, fmt } from "../../dom.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
@@ -233,7 +234,7 @@ export class CompareView {
         const link = el("a", null, `${u.row.arm} · attempt ${u.row.sample ?? "?"} · episode ${u.row.id}`) as HTMLAnchorElement;
         link.href = episodeHash(u.row.id, null);
         li.appendChild(link);
-        li.appendChild(this.doc.createTextNode(` · reward ${u.row.score.toFixed(4)} · ${u.why}`));
+        li.appendChild(this.doc.createTextNode(` · reward ${rewardText(u.row, 4)} · ${u.why}`));
         ul.appendChild(li);
       }
       sec.appendChild(ul);
@@ -261,7 +262,7 @@ export class CompareView {
     const link = el("a", null, `${x.arm} · attempt ${x.sample ?? "?"}`) as HTMLAnchorElement;
     link.href = episodeHash(e.id, null);
     h.appendChild(link);
-    h.appendChild(badge("match", `reward ${x.score.toFixed(4)}`));
+    h.appendChild(badge(isErrored(x) ? "error" : "match", `reward ${rewardText(x, 4)}`));
     h.appendChild(badge("muted", `env reward ${fmt(x.env, 4)}`));
     col.appendChild(h);
     col.appendChild(el("div", "meta", `${episodeMeta(e)} · ${e.id}`));

@@ -96,10 +96,20 @@ export function turnMedia(t: PageTurn, images: Media): HTMLElement {
   } else if (t.pano && images.reprojection) {
     media.appendChild(zoomable(images.reprojection(t.pano, `view at turn ${t.turn} (browser reprojection)`)));
     media.appendChild(el("span", "reproj", "browser reprojection"));
+    media.dataset.source = "reprojected";
   } else {
     media.appendChild(el("div", "none", t.kind === "none" ? "no image this turn" : "view not recoverable"));
   }
-  if (t.check === "recorded" && t.overwritten) media.appendChild(badge("warn", "recorded image · overwritten"));
+  if (t.check) media.dataset.check = t.check;
+  media.dataset.turn = String(t.turn);
+  const reprojected = media.dataset.source === "reprojected";
+  if (reprojected && (t.check === "match" || t.check === "resolved")) {
+    // Verified while building, but what is drawn here is the browser's approximation, not those bytes.
+    const b = badge("reprojected", `${CHECK_LABEL[t.check]} at build · shown reprojected`);
+    b.title =
+      "the re-rendered view hashed to the recorded sha256 while the page was built; its bytes did not fit this one-file page (--max-mb), so the browser draws it from the panorama (approximate)";
+    media.appendChild(b);
+  } else if (t.check === "recorded" && t.overwritten) media.appendChild(badge("warn", "recorded image · overwritten"));
   else if (t.check) media.appendChild(badge(CHECK_CLASS[t.check] || "muted", CHECK_LABEL[t.check] || t.check));
   else if (t.kind === "map") media.appendChild(badge("muted", "map (redrawn)"));
   return media;
@@ -139,7 +149,8 @@ export function turnBody(e: PageEpisode, t: PageTurn): HTMLElement {
   kv(k2, "latency", t.latencyS == null ? null : t.latencyS.toFixed(2) + " s");
   kv(k2, "finish", t.finish);
   body.appendChild(k2);
-  if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
+  if (t.hashes) body.appendChild(driftBox(t.turn, t.hashes));
+  else if (t.checkNote) body.appendChild(el("div", "note", t.checkNote));
   for (const msg of t.errors) body.appendChild(el("div", "errors", msg));
   const cutNote = (n: number | undefined, s: string) =>
     n !== undefined && n > s.length ? `; first ${s.length.toLocaleString("en-US")} of ${n.toLocaleString("en-US")} chars, full text at ${e.source}` : "";
@@ -314,4 +325,65 @@ export function renderEpisode(e: PageEpisode, images: Media): DocumentFragment {
   }
   for (const t of e.turns) frag.appendChild(turnCard(e, t, images));
   return frag;
+}
+
+/**
+ * A drifted view's two digests in full, each copyable, and what the record can and cannot show:
+ * it holds only the hash of the image the model saw, so that image cannot be shown; the picture
+ * above is georeplay's re-render, which differs.
+ */
+export function driftBox(turn: number, h: { recorded: string; rendered: string | null }): HTMLElement {
+  const box = el("div", "drift-hashes");
+  box.dataset.turn = String(turn);
+  box.appendChild(
+    el(
+      "p",
+      "drift-head",
+      `Turn ${turn} drifted: the view re-rendered from its recorded camera does not hash to the recorded digest. The record holds only the hash of the image the model saw, not the image, so that image cannot be shown; the view here is georeplay's re-render.`,
+    ),
+  );
+  const dl = el("dl");
+  const kind = (d: string) => (/^[0-9a-f]{64}$/i.test(d) ? "sha256" : "hash");
+  for (const [label, value, key] of [
+    [`recorded ${kind(h.recorded)}`, h.recorded, "recorded"],
+    [`rendered ${h.rendered ? kind(h.rendered) : "sha256"}`, h.rendered, "rendered"],
+  ] as const) {
+    dl.appendChild(el("dt", null, label));
+    const dd = el("dd");
+    if (value === null) dd.appendChild(el("span", null, "–"));
+    else {
+      const code = el("code", "hash", value);
+      code.dataset.hash = key;
+      dd.appendChild(code);
+      dd.appendChild(copyButton(value, `copy the ${label}`));
+    }
+    dl.appendChild(dd);
+  }
+  box.appendChild(dl);
+  return box;
+}
+
+/** A button that copies `text` (the clipboard API, else the selection and execCommand, as file:// pages may lack the API). */
+function copyButton(text: string, title: string): HTMLElement {
+  const b = el("button", "copy", "copy") as HTMLButtonElement;
+  b.type = "button";
+  b.title = title;
+  b.dataset.copy = text;
+  b.addEventListener("click", (ev) => {
+    ev.stopPropagation();
+    const done = (ok: boolean) => (b.textContent = ok ? "copied" : "select and copy");
+    const fallback = () => {
+      const code = b.previousElementSibling;
+      const sel = window.getSelection();
+      if (!code || !sel) return done(false);
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      sel.removeAllRanges();
+      sel.addRange(range);
+      done(document.execCommand("copy"));
+    };
+    if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(() => done(true), fallback);
+    else fallback();
+  });
+  return b;
 }

@@ -39,8 +39,18 @@ export function enlarge(view: HTMLElement): void {
     c.className = "view";
     c.getContext("2d")!.drawImage(view, 0, 0, SIZE, SIZE);
     frame.appendChild(c);
-    note = ` · browser reprojection drawn at ${view.width} px, shown at ${SIZE}`;
+    note = ` · browser reprojection drawn at ${view.width} px, shown at ${SIZE}: approximate, not the verified bytes`;
   } else return;
+  // A drifted view says so where it is looked at closely, naming its turn.
+  const media = view.closest<HTMLElement>(".media");
+  if (media?.dataset.check === "mismatch")
+    frame.appendChild(
+      el(
+        "p",
+        "drift-note",
+        `Turn ${media.dataset.turn} drifted (mismatch): this re-render does not hash to the recorded digest, so it is not the image the model saw (the record holds only its hash)`,
+      ),
+    );
   frame.appendChild(el("figcaption", null, `${view.getAttribute("aria-label") ?? (view as HTMLImageElement).alt ?? "view"}${note} · Esc or click to close`));
   d.replaceChildren(frame);
   d.dataset.view = view.closest(".turn")?.id ?? "";

@@ -24,6 +24,8 @@ import {
 } from "../../state/rows.ts";
 import { summarise, type Stat } from "../../state/summary.ts";
 import { highlight } from "../detail/highlight.ts";
+import { rowTally, tallyWords } from "../../../count-words.ts";
+import { rewardText } from "../../../list-row.ts";
 
 const PAGE_ROWS = 300;
 
@@ -311,7 +313,7 @@ export class EpisodeList<R extends ListRow> {
       tr.appendChild(el("td", "num opt attempt", r.sample === null ? "–" : String(r.sample)));
       tr.appendChild(el("td", null, r.country ?? "–"));
       tr.appendChild(el("td", "wide", r.verdict ?? "–"));
-      const score = el("td", "num", r.score.toFixed(3));
+      const score = el("td", "num", rewardText(r, 3));
       if (r.env === null) {
         score.classList.add("uncounted");
         score.title = `not counted: ${r.flags.includes("errored") ? "errored in the environment" : "unscored (no env reward)"}, left out by geoeval's report`;
@@ -353,7 +355,11 @@ export class EpisodeList<R extends ListRow> {
     }
     this.body.replaceChildren(frag);
     highlight(this.body, s.query.q ?? "");
-    this.count.textContent = `${this.shown.length} of ${this.src.rows.length}`;
+    // The one total (count-words.ts): counted episodes, the others apart; filtered: "12 of 119 episodes".
+    const shown = rowTally(this.shown);
+    const all = this.shown.length === this.src.rows.length ? undefined : rowTally(this.src.rows).counted;
+    this.count.textContent = tallyWords(shown, "episodes", all);
+    this.count.dataset.rows = String(this.shown.length);
   }
 
   /** The filtered rows' count, and mean and median of reward, distance, tokens and cost (summary.ts). */
@@ -362,12 +368,11 @@ export class EpisodeList<R extends ListRow> {
     const doc = this.doc;
     const m = summarise(this.shown);
     const line = doc.createDocumentFragment();
-    const rows = el("span", "stat", `${m.rows.toLocaleString("en-US")} rows`);
+    const rows = el("span", "stat", tallyWords(rowTally(this.shown)));
     rows.dataset.stat = "rows";
     rows.dataset.rows = String(m.rows);
     rows.dataset.counted = String(m.counted);
-    if (m.counted !== m.rows) rows.textContent += ` (${m.counted.toLocaleString("en-US")} counted)`;
-    rows.title = "counted: rows with an env reward; unscored ones are left out of every mean, as geoeval's report leaves them out";
+    rows.title = "counted: episodes with an env reward, as geoeval's report counts them; unscored and errored ones are listed but left out of every mean";
     line.appendChild(rows);
     line.appendChild(statCell(doc, "reward", "reward", m.reward, 3));
     line.appendChild(statCell(doc, "km", "distance", m.km, 0, " km"));

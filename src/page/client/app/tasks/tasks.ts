@@ -9,6 +9,7 @@
  */
 import type { BoardData, BoardEpisodeRow } from "../../../board/data.ts";
 import { addOptions, el, fmt } from "../../dom.ts";
+import { isErrored, rewardText } from "../../../list-row.ts";
 import type { Store, PageState } from "../../state/store.ts";
 import { compareHash, episodeHash } from "../../state/route.ts";
 import { selectValues } from "../../state/rows.ts";
@@ -19,12 +20,12 @@ const KEYS = ["tarm", "tvs", "tcountry", "tverdict", "tq", "torder"] as const;
 type Key = (typeof KEYS)[number];
 
 export function attemptLink(r: BoardEpisodeRow): HTMLAnchorElement {
-  const a = el("a", "ep-link" + (r.env === null ? " uncounted" : ""), `${r.sample ?? "?"}: ${r.score.toFixed(3)}`) as HTMLAnchorElement;
+  const a = el("a", "ep-link" + (r.env === null ? " uncounted" : ""), `${r.sample ?? "?"}: ${rewardText(r, 3)}`) as HTMLAnchorElement;
   a.href = episodeHash(r.id, null);
   a.dataset.id = r.id;
   a.dataset.sample = r.sample === null ? "" : String(r.sample);
   a.dataset.counted = String(r.env !== null);
-  a.title = `${r.arm} · attempt ${r.sample ?? "?"} · episode ${r.id} · reward ${r.score.toFixed(4)} · env reward ${fmt(r.env, 4)}${r.env === null ? " · not counted: unscored (no env reward)" : ""}`;
+  a.title = `${r.arm} · attempt ${r.sample ?? "?"} · episode ${r.id} · reward ${rewardText(r, 4)} · env reward ${fmt(r.env, 4)}${r.env === null ? ` · not counted: ${isErrored(r) ? "errored in the environment" : "unscored (no env reward)"}` : ""}`;
   return a;
 }
 
