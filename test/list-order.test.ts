@@ -128,7 +128,7 @@ describe("the episode list says its order", () => {
   });
 
   for (const width of [1280, 1920]) {
-    it(`at ${width} px the verdict column shows every verdict whole, and the list does not overflow`, async () => {
+    it(`at ${width} px the verdict column shows every verdict whole (a narrow list wraps it at its space), and the list does not overflow`, async () => {
       const { page, close } = await open(width);
       const fit = await page.evaluate(() => {
         const aside = document.querySelector("aside.list") as HTMLElement;

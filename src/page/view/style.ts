@@ -56,7 +56,7 @@ table.episodes td.id{max-width:none;overflow:visible}
 table.episodes td.model{max-width:11em}
 table.episodes th.num{white-space:normal;vertical-align:bottom}
 table.episodes .wide{display:none}
-@media (min-width:1200px){table.episodes .wide{display:table-cell}.layout{grid-template-columns:minmax(340px,700px) 1fr}}
+@media (min-width:1200px){table.episodes .wide{display:table-cell}.layout{grid-template-columns:minmax(340px,680px) 1fr}}
 table.episodes tr{cursor:pointer}
 table.episodes tr:hover td{background:var(--sel)}
 table.episodes tr[aria-selected=true] td{background:var(--sel);font-weight:600}
@@ -96,8 +96,8 @@ table.episodes thead th{font-size:.74rem}
 table.episodes th,table.episodes td{padding-left:4px;padding-right:4px}
 table.episodes th.num,table.episodes td.num{padding-left:3px;padding-right:3px}
 table.episodes td:not(.id):not(.model):not(.num):not(.wide){max-width:6.5em}
-/* A verdict (Wrong continent, the longest) is never cut where the column shows; only trace text past 12em is. */
-table.episodes td.wide{max-width:12em}
+/* A verdict is never cut where the column shows: a narrow list wraps Wrong continent at its space instead. */
+table.episodes td.wide{max-width:12em;white-space:normal}
 /* A wide window gives the list room for whole country names too. */
 @media (min-width:1600px){.layout{grid-template-columns:minmax(340px,780px) 1fr}table.episodes td:not(.id):not(.model):not(.num):not(.wide),table.episodes td.model{max-width:12em}}
 table.episodes th[data-sort]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
