@@ -64,6 +64,8 @@ export interface Board {
   quarantined: string[];
   emptyInputs: string[];
   tornLines: number;
+  /** Each line that is not JSON: file, line, and whether it is the file's last (a writer cut off, as verify says). */
+  torn: { file: string; line: number; last: boolean }[];
   /** Notes for the reader (stderr): what georeplay left out or skipped, and why. */
   notes: string[];
 }
@@ -113,6 +115,7 @@ export async function readBoard(inputs: readonly string[], opts: ReadBoardOption
     quarantined: found.quarantined,
     emptyInputs: found.empty,
     tornLines: 0,
+    torn: [],
     notes: [],
   };
   const arms = new Map<string, ArmTally>();
@@ -120,14 +123,19 @@ export async function readBoard(inputs: readonly string[], opts: ReadBoardOption
     throwIfAborted(opts.signal);
     const tally: FileTally = { file, rows: 0, scored: 0, unscored: 0, torn_lines: 0 };
     board.files.push(tally);
+    let lastLine = 0;
+    const tornHere: { file: string; line: number; last: boolean }[] = [];
     for await (const item of readEpisodeLines(file, opts.signal)) {
+      lastLine = item.line;
       if (item.kind === "torn") {
         tally.torn_lines++;
         board.tornLines++;
+        tornHere.push({ file, line: item.line, last: false });
         continue;
       }
       addRow(board, arms, tally, item.value, { file, line: item.line });
     }
+    for (const t of tornHere) board.torn.push({ ...t, last: t.line === lastLine });
   }
   if (found.quarantined.length > 0) board.notes.push(`note: left out ${found.quarantined.length} file(s) under ${"_quarantined"}/ (geoeval would pool them)`);
   for (const p of found.empty) board.notes.push(`note: ${p}: no episodes.jsonl found (outside hidden and _quarantined/ folders)`);

@@ -5,6 +5,7 @@ import type { Size } from "../film/size.ts";
 import { inputOptions, positiveInt, replayAction, runOptions, sizeOption, warn, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
+import { outFolder } from "./options/out.ts";
 import { framesJson } from "../reports/frames.ts";
 
 export interface FramesCliOptions extends InputOptions, RunOptions {
@@ -21,7 +22,11 @@ export interface FramesCliOptions extends InputOptions, RunOptions {
 export const FRAMES_OPTIONS: OptionDefs<FramesCliOptions> = {
   episode: { flags: "--episode <id|#n>", description: "episode_id, or #n for the n-th replayable episode of the input", required: true },
   ...inputOptions(),
-  out: { flags: "--out <dir>", description: "output folder (default: <public-dir>/rollouts/<episode_id>)" },
+  out: {
+    flags: "--out <dir>",
+    description:
+      "output folder (default: <public-dir>/rollouts/<episode_id>); checked before any work: missing folders on the way to it are created (said on stderr), a place that cannot be written is exit 2",
+  },
   fps: { flags: "--fps <n>", description: "video frames per second", parse: positiveInt, default: 30 },
   view: { flags: "--view <px>", description: "size of the frame files (square)", parse: positiveInt, default: 640 },
   viewSize: { flags: "--view-size <px>", description: "size of the views the model saw (the trace's)", parse: positiveInt, default: 640 },
@@ -62,6 +67,7 @@ export function registerFrames(program: Command): void {
     )
     .action(
       replayAction<FramesCliOptions>(async (episodes, o) => {
+        if (o.out !== undefined) outFolder(`--out ${o.out}`, o.out, true);
         const r = await withProgress("frames", o, async (bar) =>
           (await import("../../replay/frames/frames.ts")).generateFrames({
             ...o,

@@ -1,5 +1,6 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
+import { dirname, resolve } from "node:path";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
 import { episodeCount } from "../page/count-words.ts";
 import { DEFAULT_VIEWS_MB } from "../page/page-options.ts";
@@ -7,6 +8,7 @@ import { pageExitCode, pageJson } from "../reports/page.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
+import { outFolder } from "./options/out.ts";
 
 export interface PageCliOptions extends InputOptions, RunOptions {
   out: string;
@@ -83,7 +85,8 @@ export function registerPage(program: Command): void {
         "                 is built beside the target and renamed into place; a folder georeplay wrote is\n" +
         "                 replaced as a whole, any other non-empty folder is refused.\n" +
         "A target that cannot be written (a file where the folder should be, a path under a file, a\n" +
-        "read-only place) is refused before any work (exit 2).\n\n" +
+        "read-only place) is refused before any work (exit 2). A missing folder on the way to it is\n" +
+        "created and said on stderr (removed again if the page fails), as render and frames do.\n\n" +
         "A sweep or board folder (its **/episodes.jsonl, as `georeplay report` reads them) is a board\n" +
         "page, with or without --baseline: it opens at geoeval's tables (the numbers of `georeplay\n" +
         "report`: arms ranked by mean-of-k, behaviour; with --baseline ARM the paired deltas and a forest\n" +
@@ -114,6 +117,8 @@ export function registerPage(program: Command): void {
 
 /** The page command's work, shared with `georeplay serve --once` (the same page, messages and exit code). */
 export async function writePage(episodes: string[], o: PageCliOptions): Promise<void> {
+  // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
+  outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
   const r = await withProgress("page", o, async (bar) =>
     (await import("../page/build.ts")).buildPage({

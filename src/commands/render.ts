@@ -1,13 +1,14 @@
 /** `georeplay render`: one recorded episode to an MP4 (verified frames, scenes painted natively or with Remotion, x264), or many into a folder. */
 import { Command } from "commander";
-import { relative } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
 import { replayAction, warn, withProgress } from "./options/shared.ts";
 import { declareOptions } from "./options/declare.ts";
 import { BATCH_HELP, RENDER_OPTIONS, splitFormats, type RenderCliOptions } from "./options/render.ts";
 import { interruptSignal } from "./interrupt.ts";
 import type { Size } from "../film/size.ts";
-import { routeBatch } from "./render-batch.ts";
+import { isBatch, routeBatch } from "./render-batch.ts";
+import { outFolder } from "./options/out.ts";
 // Remotion, webpack and the renderer load only when a render runs.
 import type { RenderEpisodeResult, RenderStage } from "../film/render-episode.ts";
 import type { RenderCompareResult } from "../film/render-compare.ts";
@@ -30,6 +31,9 @@ export function registerRender(program: Command): void {
         "browser, no server, no port. The file appears only when complete: a failed or interrupted render\n" +
         "leaves nothing at the output path and no temporary folders behind. -o clip.gif, .webp or .webm\n" +
         "writes that one file in that format (gif/webp: 480x270 at 10 fps, fitted to --max-mb).\n\n" +
+        "-o is checked before any work, as page and frames check theirs: a missing folder on the way to\n" +
+        "it is created and said on stderr (and removed again if the render fails); a place that cannot be\n" +
+        "written (under a file, read-only) is exit 2 at once.\n\n" +
         "An example-rollout episode (recorded images, no hashes) becomes a slideshow of its images,\n" +
         "labelled RECORDED IMAGES · NOT A REPLAY on every frame, and needs no --tasks/--panos.\n\n" +
         "ffmpeg: $GEOREPLAY_FFMPEG, else ffmpeg-static's, else ffmpeg on PATH (apt-get install ffmpeg);\n" +
@@ -65,6 +69,9 @@ export function registerRender(program: Command): void {
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {
+        // The place the video goes, checked before any work: -o DIR/ (a batch) is a folder itself, else the file's folder.
+        if (o.group === undefined && isBatch(o)) outFolder(`-o ${o.out}`, o.out, true);
+        else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
         await warnMissingFonts();
         if (o.group !== undefined) return renderGroupOne(episodes, o, command);
         if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");

@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { EXIT_INPUT, exitCodeForKind } from "../reports/exit-codes.ts";
 import { interruptSignal, onInterrupt, trackCommand } from "./interrupt.ts";
+import { removeMadeFolders } from "./options/out.ts";
 
 export async function runMain(program: Command): Promise<void> {
   // Subcommands copy settings when created, so override on every one of them too.
@@ -14,6 +15,8 @@ export async function runMain(program: Command): Promise<void> {
     trackCommand(running);
     await running;
   } catch (e) {
+    // Nothing half-made stays: a folder made for the output goes again while empty.
+    removeMadeFolders();
     // Interrupted: the signal handler prints the message and exits 130/143.
     if (interruptSignal().aborted) return;
     if (e instanceof CommanderError) {

@@ -89,7 +89,7 @@ describe("report on a crops run", () => {
     const missing = runCli(["report", EVAL, "--baseline", "nope"]);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe("");
-    expect(missing.stderr.trim()).toBe("georeplay: --baseline nope: no such arm (arms: scripted-vlm)");
+    expect(missing.stderr.trim()).toBe("georeplay: --baseline nope: no arm of that name on this board (arms: scripted-vlm)");
     const bad = join(tmp, "bad.jsonl");
     const broken = { ...rows[1], outcome: { ...rows[1].outcome, score: "high" } };
     writeFileSync(bad, [rows[0], broken].map((x) => JSON.stringify(x)).join("\n") + "\n");
@@ -97,5 +97,14 @@ describe("report on a crops run", () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`georeplay: ${bad}:2: outcome.score: expected a number, got string "high"`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("names a torn line by file and line and reports the other rows, exit 2 (as verify and GeoGuesser's report)", () => {
+    const file = join(tmp, "torn.jsonl");
+    writeFileSync(file, rows.map((x) => JSON.stringify(x)).join("\n") + "\n" + JSON.stringify(rows[0]).slice(0, 80));
+    const r = runCli(["report", file, "--json"]);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).episodes).toBe(rows.length);
+    expect(r.stderr).toContain(`${file}:${rows.length + 1}: not valid JSON, skipped (the last line looks truncated: was the file still being written?)`);
   });
 });

@@ -47,7 +47,8 @@ describe("georeplay report: text equals the reference implementation", () => {
         const ref = python([...c.inputs, ...c.args, ...layout]);
         expect(ref.code, ref.stderr).toBe(0);
         const r = runCli(["report", ...c.inputs, ...c.args, ...layout]);
-        expect(r.code, r.stderr).toBe(0);
+        // The main board has a torn line: geoeval's report all the same, exit 2 (as verify).
+        expect(r.code, r.stderr).toBe(c.inputs.includes(join(BOARDS, "main")) ? 2 : 0);
         expect(r.stdout).toBe(ref.stdout);
       });
     }
@@ -65,10 +66,14 @@ describe("georeplay report: text equals the reference implementation", () => {
     expect(legacy).toContain(" zero%");
   });
 
-  it("notes on stderr: _quarantined/ left out (geoeval would read it) and the torn line skipped", () => {
+  it("notes on stderr: _quarantined/ left out (geoeval would read it) and the torn line skipped, named by file and line (exit 2)", () => {
     const r = runCli(["report", join(BOARDS, "main")]);
     expect(r.stderr).toContain("note: left out 1 file(s) under _quarantined/");
     expect(r.stderr).toMatch(/note: skipped 1 line\(s\) that are not JSON.*ckpt-b\/pass0\/shard-0\/episodes.jsonl 1/);
+    expect(r.stderr).toContain(
+      `${join(BOARDS, "main", "ckpt-b", "pass0", "shard-0", "episodes.jsonl")}:13: not valid JSON, skipped (the last line looks truncated: was the file still being written?)`,
+    );
+    expect(r.code).toBe(2);
     // geoeval itself would pool the quarantined pass: the reference without the flag differs.
     const pooled = spawnSync(PYTHON, [REFERENCE, join(BOARDS, "main")], { encoding: "utf8" }).stdout;
     expect(pooled).not.toBe(r.stdout);
@@ -82,7 +87,7 @@ describe("georeplay report --json", () => {
     it(`numbers at full precision equal the reference's${legacy ? " (legacy)" : ""}, and the object fits its JSON Schema`, () => {
       const extra = legacy ? ["--legacy"] : [];
       const r = runCli(["report", join(BOARDS, "main"), "--json", ...extra]);
-      expect(r.code, r.stderr).toBe(0);
+      expect(r.code, r.stderr).toBe(2); // its torn line
       const j = JSON.parse(r.stdout);
       expect(validate(j), JSON.stringify(validate.errors)).toBe(true);
       expect(ReportSchema.parse(j)).toEqual(j);

@@ -6,7 +6,8 @@
  * map at turn 3 from a real page, then the client's drawMap alone (bundled
  * with esbuild, the page's CSS and fonts) for the framings no fixture has:
  * a 269 km miss inside Nigeria, a pair across the antimeridian, a guess
- * near the pole, and the two maps of a compare row in one shared frame.
+ * near the pole, a pair east-west at 60°N (both pins whole), a truth in a
+ * barrio of Buenos Aires (the city named, not the barrio), and the two maps of a compare row in one shared frame.
  * A board page stores its maps as frames and pins over one table of atlas
  * cells (src/page/board/map-cells.ts): drawn from that table, each is the
  * same SVG and the same golden; the page carries the table once.
@@ -146,6 +147,10 @@ describe("page maps (Chromium)", () => {
     ["page-map-in-country", () => mapSpec(revealFrame([11.4955, 7.3986], [9.0765, 7.3986]), [], [11.4955, 7.3986], [9.0765, 7.3986])],
     ["page-map-antimeridian", () => mapSpec(revealFrame([-16.4, -179.6], [-18.14, 178.44]), [], [-16.4, -179.6], [-18.14, 178.44])],
     ["page-map-pole", () => mapSpec(revealFrame([86.5, 30.0], [78.22, 15.65]), [], [86.5, 30.0], [78.22, 15.65])],
+    // Oslo and Helsinki, 7 degrees apart east-west at 60°N: both pins whole, at their spots (issue 51).
+    ["page-map-east-west", () => mapSpec(revealFrame([59.91, 10.75], [60.17, 24.94]), [], [59.91, 10.75], [60.17, 24.94])],
+    // The truth in Belgrano, a barrio of Buenos Aires, the guess in Quilmes: Buenos Aires named by the truth.
+    ["page-map-buenos-aires", () => mapSpec(revealFrame([-34.729, -58.264], [-34.5627, -58.4583]), [], [-34.729, -58.264], [-34.5627, -58.4583])],
   ];
   for (const [name, spec] of cases)
     it(`draws the map module's primitives: ${name}`, async () => {

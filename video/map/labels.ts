@@ -4,7 +4,9 @@
  * leader line from its true spot), each label takes the first candidate
  * spot that meets nothing, then the place under each pin is named beside
  * the pin (the place the map is about: its dot is hidden by the pin, and it
- * wins over every smaller place around), then other place names fill in,
+ * wins over every smaller place around; a pin within a city's reach, its
+ * extent guessed from its population, is in that city: Buenos Aires, not the
+ * suburb whose dot the pin covers), then other place names fill in,
  * most populous first, only where they meet nothing either. Pure and
  * deterministic: the video and the page place a map's labels with the same
  * call.
@@ -48,6 +50,8 @@ export interface NameIn {
   y: number;
   w: number;
   h: number;
+  /** How far the place reaches from its dot, in pixels (a city is not its centre point): a pin within it is in the place. */
+  reach?: number;
 }
 
 export interface NameOut {
@@ -190,7 +194,9 @@ export function placeLabels(pins: PinIn[], names: NameIn[], o: LabelOptions): Ma
   const covered = new Set<number>();
   names.forEach((n, index) => {
     const dot = circleBox(n.x, n.y, o.dot + gap / 2);
-    const under = marks.filter((m) => intersects(dot, circleBox(m.x, m.y, m.r)));
+    // On the dot, or within the place's reach: Buenos Aires, not the suburb whose dot the pin happens to cover.
+    const onDot = marks.filter((m) => intersects(dot, circleBox(m.x, m.y, m.r)));
+    const under = marks.filter((m) => onDot.includes(m) || Math.hypot(m.x - n.x, m.y - n.y) <= (n.reach ?? 0));
     if (under.length === 0) return;
     covered.add(index);
     if (under.every((m) => named.has(marks.indexOf(m))) || namesOut.length >= o.maxNames) return;
@@ -199,12 +205,17 @@ export function placeLabels(pins: PinIn[], names: NameIn[], o: LabelOptions): Ma
     const away = (m: { x: number; y: number }) => Math.hypot(m.x - n.x, m.y - n.y);
     const anchors = [...new Set([...under, ...under.map((m) => marks.find((k) => k.pin === m.pin)!)])].sort((a, b) => away(a) - away(b));
     let label: Rect | undefined;
+    let beside = anchors[0];
     for (const m of anchors) {
       label = [...nameCandidates(m.x, m.y, m.r, n.w, n.h, gap), ...candidates(m.x, m.y, m.r, n.w, n.h, gap / 2)].find(clear);
-      if (label) break;
+      if (label) {
+        beside = m;
+        break;
+      }
     }
     if (!label) return;
-    for (const u of under) named.add(marks.indexOf(u));
+    // Named: the pins on its dot and the one it sits beside; a pin merely within its reach may still name its own place.
+    for (const u of under) if (onDot.includes(u) || u.pin === beside.pin) named.add(marks.indexOf(u));
     labels.push(label);
     namesOut.push({ x: n.x, y: n.y, dot: false, label, index });
   });

@@ -50,15 +50,26 @@ export function mapProjection(frame: MapFrame, width: number, height: number): M
 
 /**
  * The frame widened (never narrowed) until every point lies in the middle 80% of
- * the map's height: a frame's half-width counts degrees of longitude, and
- * Mercator shows fewer degrees of latitude the further north, so near a pole a
- * guess and truth a few degrees apart in latitude would fall off the map.
+ * the map's height and at least `margin` pixels inside every edge (a pin's
+ * radius: a pin is never cut by the frame): a frame's half-width counts degrees
+ * of longitude, and Mercator shows fewer degrees of latitude the further north,
+ * so near a pole a guess and truth a few degrees apart in latitude would fall
+ * off the map; and a pair apart east-west at high latitude spans more degrees
+ * of longitude than their separation.
  */
-export function fitPoints(frame: MapFrame, points: readonly (readonly [number, number])[], width: number, height: number): MapFrame {
+export function fitPoints(frame: MapFrame, points: readonly (readonly [number, number])[], width: number, height: number, margin = 0): MapFrame {
   const y0 = mercY(frame.center[0]);
-  const reach = Math.max(0, ...points.map((p) => Math.abs(mercY(p[0]) - y0)));
-  if (reach === 0) return frame;
-  const maxScale = (0.4 * height) / reach; // px per radian
+  const cLon = frame.center[1];
+  const reachY = Math.max(0, ...points.map((p) => Math.abs(mercY(p[0]) - y0)));
+  const reachX = Math.max(0, ...points.map((p) => Math.abs(unwrapLon(p[1], cLon) - cLon) * RAD));
+  // px per radian: the largest scale that keeps every point in.
+  const limits = [
+    reachY > 0 ? (0.4 * height) / reachY : Infinity,
+    reachY > 0 ? Math.max(1e-9, height / 2 - margin) / reachY : Infinity,
+    reachX > 0 ? Math.max(1e-9, width / 2 - margin) / reachX : Infinity,
+  ];
+  const maxScale = Math.min(...limits);
+  if (!Number.isFinite(maxScale)) return frame;
   const halfWidthDeg = Math.min(180, Math.max(frame.halfWidthDeg, width / (2 * maxScale * RAD)));
   return halfWidthDeg === frame.halfWidthDeg ? frame : { center: frame.center, halfWidthDeg };
 }

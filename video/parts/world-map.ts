@@ -12,6 +12,7 @@ import { Draw, font, lineBox } from "../scene/draw.ts";
 import { fitPoints, mapProjection, type MapProjection } from "../map/projection.ts";
 import { placeLabels, type NameIn, type PinIn, type Rect } from "../map/labels.ts";
 import { placeCellsFor, placesIn, type Place } from "../map/places.ts";
+import { placeReachKm } from "../map/reach.ts";
 import { scaleBar } from "../map/scale-bar.ts";
 import type { Box } from "../scene/types.ts";
 
@@ -23,6 +24,10 @@ export interface Marker {
   label?: string;
   scale?: number; // 0..1 pop-in; the layout reserves the pin's place before it appears, so nothing moves when it does
 }
+
+/** A pin's radius and the width of its white ring, in design units. */
+const PIN_R = 11;
+const PIN_RING = 3;
 
 /** Natural Earth is public domain; GeoNames (the place names) asks for CC BY 4.0 attribution. */
 export const MAP_CREDIT = "Natural Earth · places: GeoNames (CC BY 4.0)";
@@ -52,11 +57,13 @@ function drawWorldMap(
   line: { from: LatLon; to: LatLon; progress: number } | null,
   keepClear: Rect[],
 ): void {
+  // Every pin whole inside the map: its radius and the outer half of its ring kept from the edges.
   const shown = fitPoints(
     honestFrame(frame),
     markers.map((m) => m.at),
     b.w,
     b.h,
+    PIN_R * unit + PIN_RING * unit,
   );
   d.prims.push({ t: "map", x: b.x, y: b.y, w: b.w, h: b.h, frame: shown, sea: C.sea, land: C.land, border: C.border, lw: 0.8 * unit });
   const projection = mapProjection(shown, b.w, b.h);
@@ -101,7 +108,7 @@ function mapMarks(d: Draw, b: Box, projection: MapProjection, frame: MapFrame, m
       d.prims.push({ t: "poly", pts: [b.x + p.from[0], b.y + p.from[1], b.x + p.x, b.y + p.y], closed: false, stroke: C.white, lw: 2 * unit * s });
       d.prims.push({ t: "circle", x: b.x + p.from[0], y: b.y + p.from[1], r: 3 * unit * s, fill: m.color, stroke: C.white, lw: 1.5 * unit * s });
     }
-    d.prims.push({ t: "circle", x: b.x + p.x, y: b.y + p.y, r: p.r * s, fill: m.color, stroke: C.white, lw: 3 * unit * s });
+    d.prims.push({ t: "circle", x: b.x + p.x, y: b.y + p.y, r: p.r * s, fill: m.color, stroke: C.white, lw: PIN_RING * unit * s });
     if (m.label && p.label) {
       const f = font("sans", 15 * unit * s, 600);
       d.text(m.label, b.x + p.label.x + p.label.w / 2, b.y + p.label.y + p.label.h / 2, f, C.white, {
@@ -147,13 +154,13 @@ function marksLayout(d: Draw, b: Box, projection: MapProjection, frame: MapFrame
 
   const pins: PinIn[] = markers.map((m) => {
     const [x, y] = projection([m.at[1], m.at[0]]);
-    return { x, y, r: 11 * unit, ...(m.label ? { label: { w: d.width(m.label, pinFont), h: lineBox(pinFont.size) } } : {}) };
+    return { x, y, r: PIN_R * unit, ...(m.label ? { label: { w: d.width(m.label, pinFont), h: lineBox(pinFont.size) } } : {}) };
   });
   const gazetteer = d.tx.places;
   const places = gazetteer ? namesFor(gazetteer, projection, frame).slice(0, 60) : [];
   const names: NameIn[] = places.map((p) => {
     const [x, y] = projection.raw(p[2], p[1]);
-    return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size) };
+    return { x, y, w: d.width(p[0], nameFont), h: lineBox(nameFont.size), reach: placeReachKm(p[3]) / projection.kmPerPx };
   });
   const inset = frame.halfWidthDeg <= INSET_BELOW_DEG ? insetBox(b, unit) : null;
   const reserved = [creditBox, barBox, ...keepClear];

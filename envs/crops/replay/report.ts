@@ -65,6 +65,8 @@ export interface CropsReport {
   unscored_by_arm: { arm: string; episodes: number }[];
   files: { file: string; rows: number; scored: number; unscored: number; torn_lines: number }[];
   torn_lines: number;
+  /** Every line that is not JSON, named (`last`: the file's last line, cut off while written). */
+  torn: { file: string; line: number; last: boolean }[];
 }
 
 function fail(file: string, line: number, field: string, expected: string, got: unknown): never {
@@ -86,14 +88,19 @@ export async function cropsReport(inputs: readonly string[], opts: { baseline?: 
   const arms = new Map<string, CropsArmTally>();
   const unscored = new Map<string, number>();
   const files: CropsReport["files"] = [];
+  const torn: CropsReport["torn"] = [];
   let scored = 0;
   for (const file of found.files) {
     const tally = { file, rows: 0, scored: 0, unscored: 0, torn_lines: 0 };
     files.push(tally);
+    let lastLine = 0;
+    const tornHere: number[] = [];
     for await (const item of readEpisodeLines(file, opts.signal)) {
       throwIfAborted(opts.signal);
+      lastLine = item.line;
       if (item.kind === "torn") {
         tally.torn_lines++;
+        tornHere.push(item.line);
         continue;
       }
       const row = item.value;
@@ -149,6 +156,7 @@ export async function cropsReport(inputs: readonly string[], opts: { baseline?: 
         if (m.label_ok === true) a.labelOk++;
       });
     }
+    for (const line of tornHere) torn.push({ file, line, last: line === lastLine });
   }
   if (scored === 0) {
     const rows = files.reduce((s, f) => s + f.rows, 0);
@@ -187,7 +195,7 @@ export async function cropsReport(inputs: readonly string[], opts: { baseline?: 
   const base = baselineName === undefined ? undefined : arms.get(baselineName);
   if (baselineName !== undefined && !base) {
     const names = rows.map((r) => r.row.arm).join(", ");
-    throw new GeoreplayError(`--baseline ${baselineName}: no such arm (arms: ${names})`, "input", [
+    throw new GeoreplayError(`--baseline ${baselineName}: no arm of that name on this board (arms: ${names})`, "input", [
       { file: null, line: null, field: "--baseline", message: `no arm named ${baselineName}; arms: ${names}` },
     ]);
   }
@@ -234,5 +242,6 @@ export async function cropsReport(inputs: readonly string[], opts: { baseline?: 
     unscored_by_arm: [...unscored].map(([arm, episodes]) => ({ arm, episodes })).sort((x, y) => (x.arm < y.arm ? -1 : x.arm > y.arm ? 1 : 0)),
     files,
     torn_lines: files.reduce((s, f) => s + f.torn_lines, 0),
+    torn,
   };
 }

@@ -7,11 +7,10 @@
  * not a georeplay page folder) is a GeoreplayError (exit 2) at once, never
  * 24 s of work and a stack trace. The check leaves nothing behind.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
-import { ioReason } from "../../../replay/io/jsonl.ts";
-import { tempPathFor } from "../../../replay/io/atomic.ts";
+import { prepareOutFolder } from "../../../replay/io/out-folder.ts";
 
 export type PageForm = "file" | "folder";
 
@@ -70,25 +69,7 @@ export function checkTarget(out: string): PageTarget {
   return { form, path };
 }
 
-/** Creates `parent` (if needed) and writes and removes a probe file in it; on failure removes what it created. */
+/** Creates `parent` (if needed) and proves it can be written (the rule every output folder follows). */
 function probeParent(flag: string, parent: string): void {
-  let made: string | undefined;
-  try {
-    // A path under a regular file fails here (ENOTDIR), an unwritable one at the probe.
-    for (let up = parent; ; up = dirname(up)) {
-      const k = kindOf(up);
-      if (k === "dir") break;
-      if (k !== null) throw new GeoreplayError(`${flag}: ${up} is a file, so nothing can be written under it`);
-      if (dirname(up) === up) break;
-    }
-    made = mkdirSync(parent, { recursive: true });
-    accessSync(parent, constants.W_OK);
-    const probe = tempPathFor(`${parent}/probe`);
-    writeFileSync(probe, "");
-    rmSync(probe, { force: true });
-  } catch (e) {
-    if (made) rmSync(made, { recursive: true, force: true });
-    if (e instanceof GeoreplayError) throw e;
-    throw new GeoreplayError(`${flag}: cannot write in ${parent}: ${ioReason(e)}`);
-  }
+  prepareOutFolder(flag, parent);
 }

@@ -105,7 +105,12 @@ table.episodes.one-attempt .attempt{display:none}
 table.episodes thead th{font-size:.74rem}
 table.episodes th,table.episodes td{padding-left:4px;padding-right:4px}
 table.episodes th.num,table.episodes td.num{padding-left:3px;padding-right:3px}
-table.episodes td:not(.id):not(.model):not(.num){max-width:6.5em}
+table.episodes td:not(.id):not(.model):not(.num):not(.wide){max-width:6.5em}
+/* A verdict is never cut where the column shows: a narrow list wraps Wrong continent at its space instead. */
+table.episodes td.wide{max-width:12em;white-space:normal}
+/* A wide window gives the list room for whole country names too. */
+@media (min-width:1600px){.layout{grid-template-columns:minmax(340px,780px) 1fr}table.episodes td:not(.id):not(.model):not(.num):not(.wide),table.episodes td.model{max-width:12em}}
+table.episodes th[data-sort]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
 .outcome .media{width:260px;flex:0 0 auto}
 .legend{font-size:.78rem;color:var(--muted)}
 .legend i{display:inline-block;width:9px;height:9px;border-radius:50%;margin:0 3px 0 8px}

@@ -20,6 +20,7 @@ import {
   toCsv,
   type ListFilters,
   type ListRow,
+  type Sort,
   type SortKey,
 } from "../../state/rows.ts";
 import { summarise, type Stat } from "../../state/summary.ts";
@@ -80,6 +81,28 @@ export function filtersOf(s: PageState): ListFilters {
 /** The episode the route opens, if any. */
 const openId = (s: PageState): string | null => (s.route.kind === "episode" || s.route.kind === "moment" ? s.route.id : null);
 
+/** What each sortable column sorts by, and whether it is a number (the words for its two directions). */
+const SORT_WORDS: Record<SortKey, [string, boolean]> = {
+  id: ["episode id", false],
+  arm: ["arm", false],
+  task: ["task", true],
+  sample: ["attempt", true],
+  country: ["country", false],
+  verdict: ["verdict", false],
+  score: ["reward", true],
+  env: ["env reward", true],
+  km: ["distance", true],
+  turns: ["turns", true],
+};
+
+/** The list's order in words: the reader sees how the rows are ordered, sorted or not. */
+export function orderText(sort: Sort | null): string {
+  if (!sort) return "in file order (click a column header to sort)";
+  const [what, numeric] = SORT_WORDS[sort.key];
+  const dir = numeric ? (sort.dir > 0 ? "lowest first" : "highest first") : sort.dir > 0 ? "A to Z" : "Z to A";
+  return `sorted by ${what}, ${dir} (click again to reverse)`;
+}
+
 const LIST_KEYS = ["q", "arm", "country", "verdict", "status", "task", "min", "expr", "sort"];
 
 /** A deep-linked row past this many is shown in a window of its own page of rows, not with every row before it. */
@@ -94,6 +117,7 @@ export class EpisodeList<R extends ListRow> {
   private exprSrc = "";
   private readonly body: HTMLTableSectionElement;
   private readonly count: HTMLElement;
+  private readonly order: HTMLElement;
   private readonly summary: HTMLElement | null;
   private readonly controls: Record<"q" | "arm" | "country" | "verdict" | "status" | "task" | "min" | "expr", HTMLInputElement | HTMLSelectElement>;
   private readonly exprError: HTMLElement;
@@ -114,6 +138,9 @@ export class EpisodeList<R extends ListRow> {
     const $ = <T extends HTMLElement>(id: string) => doc.getElementById(id) as T;
     this.body = $("gr-rows");
     this.count = $("gr-count");
+    // The order in words beside the count (made here: pages written before it have no such element).
+    this.order = doc.getElementById("gr-order") ?? (this.count.insertAdjacentElement("afterend", el("span", "count order")) as HTMLElement);
+    this.order.id = "gr-order";
     this.summary = doc.getElementById("gr-list-summary");
     this.exprError = $("f-expr-error");
     this.controls = {
@@ -139,10 +166,20 @@ export class EpisodeList<R extends ListRow> {
       c.addEventListener("input", () => this.store.set({ query: { [key]: c.value } }, "replace"));
     }
     doc.querySelectorAll<HTMLElement>("table.episodes th[data-sort]").forEach((th) => {
-      th.addEventListener("click", () => {
+      const sort = () => {
         const k = th.dataset.sort as SortKey;
         const cur = parseSort(this.store.q("sort"));
         this.store.set({ query: { sort: formatSort({ key: k, dir: nextSortDir(cur ? cur.key : null, cur ? cur.dir : 1, k) }) } }, "replace");
+      };
+      // A header is a control: reachable by Tab, Enter or Space sorts as a click does.
+      th.tabIndex = 0;
+      th.title = `sort by ${SORT_WORDS[th.dataset.sort as SortKey]?.[0] ?? th.textContent} (again: reverse)`;
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", (e: KeyboardEvent) => {
+        if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          sort();
+        }
       });
     });
     this.body.addEventListener("click", (ev) => {
@@ -193,6 +230,7 @@ export class EpisodeList<R extends ListRow> {
       if (sort && th.dataset.sort === sort.key) th.setAttribute("aria-sort", sort.dir > 0 ? "ascending" : "descending");
       else th.removeAttribute("aria-sort");
     });
+    this.order.textContent = orderText(sort);
     this.shown = filterAndSort(this.src.rows, f, sort, (r) => this.src.text(r), this.expr);
     this.limit = PAGE_ROWS;
     this.start = 0;
@@ -311,8 +349,13 @@ export class EpisodeList<R extends ListRow> {
       tr.appendChild(model);
       if (this.src.kind === "board") tr.appendChild(el("td", "num", String(r.task)));
       tr.appendChild(el("td", "num opt attempt", r.sample === null ? "–" : String(r.sample)));
-      tr.appendChild(el("td", null, r.country ?? "–"));
-      tr.appendChild(el("td", "wide", r.verdict ?? "–"));
+      // Text a narrow column may cut: the whole of it on hover.
+      const country = el("td", null, r.country ?? "–");
+      country.title = r.country ?? "";
+      tr.appendChild(country);
+      const verdict = el("td", "wide verdict", r.verdict ?? "–");
+      verdict.title = r.verdict ?? "";
+      tr.appendChild(verdict);
       const score = el("td", "num", rewardText(r, 3));
       if (r.env === null) {
         score.classList.add("uncounted");
