@@ -14,6 +14,8 @@ export const isCropsInput = (inputs: string[]): Promise<boolean> => isCropsRun(i
 
 export interface CropsCliOptions {
   dataset?: string;
+  tasks?: string;
+  panos?: string;
   shard?: string;
   limit?: number;
   json?: boolean;
@@ -21,6 +23,11 @@ export interface CropsCliOptions {
 }
 
 export async function verifyCropsCommand(inputs: string[], o: CropsCliOptions): Promise<void> {
+  for (const [flag, given] of [
+    ["--tasks", o.tasks],
+    ["--panos", o.panos],
+  ] as const)
+    if (given) process.stderr.write(`warning: ${flag} is for GeoGuesser runs; a crops run reads its dataset folder (--dataset)\n`);
   // Loaded when a crops run is verified: the renderer, sharp and zod.
   const { verifyCrops } = await import("../../envs/crops/replay/verify.ts");
   // GeoGuesser's verifier (and all it loads) only for its --shard parser, only when asked.
@@ -57,7 +64,6 @@ export function formatCropsReport(r: CropsVerifyReport): { out: string; err: str
   const notes = [`crops dataset ${r.dataset}`, `${r.rendered} distinct views rendered`];
   if (r.formats.train) notes.push(`${r.formats.train} training rollouts`);
   if (r.skipped.other_shards) notes.push(`${r.skipped.other_shards} episodes in other shards`);
-  if (r.skipped.over_limit) notes.push(`${r.skipped.over_limit} episodes over --limit`);
   if (r.shard) notes.push(`shard ${r.shard}`);
   out.push(`  (${notes.join("; ")})`);
   const c = r.counts;

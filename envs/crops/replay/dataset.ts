@@ -70,7 +70,7 @@ export class ImageCache {
   private readonly entries = new Map<string, Promise<RgbImage>>();
   private bytes = 0;
   private readonly sizes = new Map<string, number>();
-  constructor(private readonly maxBytes = 256 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 128 * 1024 * 1024) {}
 
   get(path: string): Promise<RgbImage> {
     const hit = this.entries.get(path);

@@ -66,7 +66,7 @@ export interface CropsVerifyReport {
   mismatches: CropsMismatch[];
   /** GRPO groups of two or more siblings compared for their first view and thumbnail. */
   group_starts: { compared: number; failures: { group_id: string; siblings: string[]; message: string }[] };
-  skipped: { other_shards: number; over_limit: number };
+  skipped: { other_shards: number };
   shard: string | null;
 }
 
@@ -129,9 +129,10 @@ export async function verifyCrops(opts: CropsVerifyOptions): Promise<CropsVerify
       ordinal++;
       const inShard = !opts.shard || (ordinal - 1) % opts.shard.count === opts.shard.index - 1;
       const underLimit = opts.limit === undefined || report.episodes < opts.limit;
+      // Past --limit an eval run is done; a training run is read on for its groups' advantages.
+      if (!underLimit && rec.group_id === undefined && groups.size === 0) break;
       const check = inShard && underLimit;
       if (!inShard) report.skipped.other_shards++;
-      else if (!underLimit) report.skipped.over_limit++;
       if (rec.group_id !== undefined) {
         const members = groups.get(rec.group_id) ?? [];
         groups.set(rec.group_id, members);
@@ -327,7 +328,7 @@ function emptyReport(dataset: string, shard: CropsVerifyOptions["shard"]): Crops
     rendered: 0,
     mismatches: [],
     group_starts: { compared: 0, failures: [] },
-    skipped: { other_shards: 0, over_limit: 0 },
+    skipped: { other_shards: 0 },
     shard: shard ? `${shard.index}/${shard.count}` : null,
   };
 }
