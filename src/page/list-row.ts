@@ -54,6 +54,8 @@ export interface TrainFields {
   groupMean: number | null;
   groupStd: number | null;
   groupSize: number | null;
+  /** A sibling of its group played the byte-identical game (null: in no group). */
+  identical?: boolean | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
