@@ -48,7 +48,15 @@ export function trainingFacts(d: TrainingData): Markup[] {
     [`${d.rollouts} rollouts`],
     [`scale_rewards ${d.scale_rewards}`],
     ["median group std ", h("b", { "data-value": m.median_group_std ?? "" }, fixed(m.median_group_std, 4)), ` (advantages scaled ${times(m.multiplier)})`],
-    ["steps with frac_reward_zero_std = 1: ", ...(m.all_zero_std_steps.length ? joined(m.all_zero_std_steps.map(stepLink), ", ") : ["none"])],
+    [
+      "steps with frac_reward_zero_std = 1: ",
+      ...(m.all_zero_std_steps.length
+        ? joined(
+            m.all_zero_std_steps.map((s) => ["step ", stepLink(s)]),
+            ", ",
+          )
+        : ["none"]),
+    ],
   ];
   const out = [h("p", { class: "train-facts" }, joined(facts, " · "))];
   if (m.largest_multipliers.length)

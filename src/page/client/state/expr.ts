@@ -36,7 +36,6 @@ export function totalTokens(r: Pick<ListRow, "tokensIn" | "tokensOut">): number 
 
 export const FIELDS: Field[] = [
   { name: "id", type: "text", help: "episode id", get: (r) => r.id },
-  { name: "episode", type: "text", help: "same as id (the list's episode column)", get: (r) => r.id },
   { name: "model", type: "text", help: "model_name (the arm)", get: (r) => r.arm },
   { name: "arm", type: "text", help: "same as model", get: (r) => r.arm },
   { name: "split", type: "text", help: "task split", get: (r) => r.split },
@@ -59,6 +58,7 @@ export const FIELDS: Field[] = [
   { name: "source", type: "text", help: "the record's file:line", get: (r) => r.source },
   { name: "counted", type: "bool", help: "counted by geoeval's report (has an env reward)", get: (r) => r.env !== null },
   { name: "flags", type: "list", help: "status flags (== matches one)", get: (r) => r.flags },
+  { name: "episode", type: "text", help: "same as id (the list's episode column)", get: (r) => r.id },
   { name: "status", type: "list", help: "same as flags (the status filter's values)", get: (r) => r.flags },
   {
     name: "reply",
