@@ -1,5 +1,5 @@
 /** The text `georeplay groups` prints: one row per step, then the run's summary. */
-import type { GroupsReport } from "./groups-schema.ts";
+import type { GroupEntry, GroupsReport } from "./groups-schema.ts";
 
 const fixed = (x: number | null, digits: number) => (x === null ? "-" : x.toFixed(digits));
 const times = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}x`);
@@ -9,6 +9,25 @@ function table(header: string[], rows: string[][]): string[] {
   // The first column (the step) is left-aligned, numbers right-aligned.
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(header), ...rows.map(line)];
+}
+
+/** A group's byte-identical siblings by rank: "#1=#3 #2=#4"; "" when none. */
+function identicalText(g: Pick<GroupEntry, "identical" | "ranks">): string {
+  return g.identical
+    .map((set) =>
+      set
+        .map((i) => g.ranks[i])
+        .sort((a, b) => a - b)
+        .map((r) => `#${r}`)
+        .join("="),
+    )
+    .join(" ");
+}
+
+/** A group's siblings by rank, each with its rollout (file:line): the numbering the page and `render --group` use. */
+function siblingsLine(g: Pick<GroupEntry, "ranks" | "rollouts" | "advantages">): string {
+  const order = g.ranks.map((r, i) => ({ r, i })).sort((a, b) => a.r - b.r);
+  return `      ${order.map(({ r, i }) => `#${r} ${g.rollouts[i]} (${(g.advantages[i] >= 0 ? "+" : "") + g.advantages[i].toFixed(2)})`).join(", ")}`;
 }
 
 /** Each step's groups, one row per group (what `--detail` adds before the summary). */
@@ -22,6 +41,7 @@ function stepDetail(r: GroupsReport, label: (s: { run: string; step: number }) =
         ` · median std ${fixed(s.median_group_std, 4)} (${times(s.multiplier)})`,
     );
     const rows: string[][] = [];
+    const sib: string[] = [];
     for (; g < r.groups.length && r.groups[g].run === s.run && r.groups[g].step === s.step; g++) {
       const x = r.groups[g];
       rows.push([
@@ -32,14 +52,16 @@ function stepDetail(r: GroupsReport, label: (s: { run: string; step: number }) =
         x.zero_std ? "zero" : "",
         x.rewards.map((v) => v.toFixed(3)).join(" "),
         x.advantages.map((v) => (v >= 0 ? "+" : "") + v.toFixed(2)).join(" "),
+        identicalText(x),
       ]);
+      sib.push(siblingsLine(x));
     }
-    out.push(
-      ...table(
-        ["  task", "size", "mean", "std", "spread", "rewards", "advantages"],
-        rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
-      ),
+    const lines = table(
+      ["  task", "size", "mean", "std", "spread", "rewards", "advantages", "identical"],
+      rows.map((row) => [`  ${row[0]}`, ...row.slice(1)]),
     );
+    // Each group's row, then its siblings by rank.
+    out.push(lines[0], ...lines.slice(1).flatMap((l, i) => [l.trimEnd(), sib[i]]));
   }
   return out;
 }
@@ -71,7 +93,7 @@ export function formatGroups(r: GroupsReport, opts: { detail?: boolean } = {}): 
   );
   out.push(`median group std over the run: ${fixed(m.median_group_std, 4)} (advantages scaled ${times(m.multiplier)})`);
   out.push(
-    `steps with frac_reward_zero_std = 1 (no group had any spread): ${m.all_zero_std_steps.length ? m.all_zero_std_steps.map(label).join(", ") : "none"}`,
+    `steps with frac_reward_zero_std = 1 (no group had any spread): ${m.all_zero_std_steps.length ? m.all_zero_std_steps.map((s) => `step ${label(s)}`).join(", ") : "none"}`,
   );
   if (m.largest_multipliers.length)
     out.push(

@@ -25,6 +25,16 @@ export const GroupEntrySchema = z.object({
       "each sibling's advantage: (r - mean) / (std + 1e-4) with the std of --scale-rewards (group or batch), r - mean under none; 0 when that std is null",
     ),
   zero_std: z.boolean().describe("torch.isclose(std, 0): the group gives no learning signal; false for a single rollout (torch: isclose(NaN, 0) is false)"),
+  ranks: z
+    .array(count)
+    .describe(
+      "each sibling's rank by advantage, in sibling order (1 = the highest; ties in sibling order): how `groups --detail`, the page and `render --group` number siblings (#1, #2, ...)",
+    ),
+  identical: z
+    .array(z.array(count))
+    .describe(
+      "sets of siblings (positions in sibling order, 0-based) whose trajectories are byte-identical: the same actions and the same views (image hashes), turn by turn; such siblings score alike (where zero spread comes from)",
+    ),
   rollouts: z.array(z.string()).describe("each sibling as `file:line` (the file as given on the command line), in sibling order: by file, then line"),
   episode_ids: z.array(z.string()).describe("each sibling's episode id as the other commands name it (`<file name>-L<line>`)"),
 });
@@ -40,6 +50,9 @@ export const StepEntrySchema = z.object({
     .number()
     .describe("share of the step's rollouts whose group has zero spread (TRL's metric of that name under scale_rewards group or none)"),
   median_group_std: maybe.describe("median of the step's group stds (groups of one left out); null when no group has two rollouts"),
+  mean_group_std: maybe.describe(
+    "mean of the step's group stds, each counted once per rollout (groups of one left out): TRL's logged reward_std under scale_rewards group or none",
+  ),
   multiplier: maybe.describe("1 / (median_group_std + 1e-4): how much the typical advantage is scaled up"),
   batch_std: maybe.describe("sample std over every reward of the step: what scale_rewards batch divides by"),
 });
@@ -60,7 +73,9 @@ export const GroupsReportSchema = z.object({
     all_zero_std_steps: z.array(z.object({ run: z.string(), step: count })).describe("steps with frac_reward_zero_std = 1: nothing learned there"),
     largest_multipliers: z
       .array(z.object({ run: z.string(), step: count, multiplier: z.number(), median_group_std: z.number() }))
-      .describe("the (at most 5) steps whose median group std scales advantages up most"),
+      .describe(
+        "the (at most 5) steps whose median group std scales advantages up most; steps whose median std is 0 (zero spread: nothing to scale) are left out",
+      ),
   }),
 });
 export type GroupsReport = z.infer<typeof GroupsReportSchema>;

@@ -7,7 +7,8 @@
  * by run, step, split, index (then group_id); siblings by file, then line.
  */
 import { basename } from "node:path";
-import { advantagesOf, isCloseToZero, mean, median, multiplierOf, sampleStd, type ScaleRewards } from "./stats.ts";
+import { advantagesOf, isCloseToZero, mean, median, multiplierOf, rankOrder, sampleStd, type ScaleRewards } from "./stats.ts";
+import { identicalSets } from "./trajectory.ts";
 import type { GroupEntry, GroupsReport, StepEntry } from "./groups-schema.ts";
 
 /** What a rollout contributes to its group: the trainer's reward and where the rollout is. */
@@ -20,6 +21,8 @@ export interface RolloutNumbers {
   reward: number;
   file: string;
   line: number;
+  /** What the rollout did, as a key (trajectory.ts): siblings with the same key played byte-identical games. */
+  trajectory?: string | null;
 }
 
 interface Sibling {
@@ -28,6 +31,7 @@ interface Sibling {
   line: number;
   split: string;
   index: number;
+  trajectory: string | null;
 }
 
 interface Group {
@@ -93,7 +97,7 @@ export class GroupCollector {
       if (list) list.push(g);
       else this.steps.set(sk, [g]);
     }
-    g.siblings.push({ reward: r.reward, file, line: r.line, split: r.split, index: r.index });
+    g.siblings.push({ reward: r.reward, file, line: r.line, split: r.split, index: r.index, trajectory: r.trajectory ?? null });
     this.numbers.delete(stepKey(r.run, r.step));
     this.rollouts++;
   }
@@ -161,6 +165,9 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
   const stepRewards = slice.flatMap((g) => g.siblings.map((s) => s.reward));
   const batchStd = sampleStd(stepRewards);
   const stds: number[] = [];
+  /** Each group's std once per rollout: TRL's reward_std is the mean of the std repeated over the group's rollouts. */
+  let stdSum = 0;
+  let stdRollouts = 0;
   const entries: GroupEntry[] = [];
   let zeroRollouts = 0;
   for (const g of slice) {
@@ -168,9 +175,14 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
     const m = mean(rewards);
     const std = sampleStd(rewards);
     const zero = isCloseToZero(std);
-    if (std !== null) stds.push(std);
+    if (std !== null) {
+      stds.push(std);
+      stdSum += std * rewards.length;
+      stdRollouts += rewards.length;
+    }
     if (zero) zeroRollouts += rewards.length;
     const first = taskOf(g);
+    const advantages = advantagesOf(rewards, m, mode, mode === "batch" ? batchStd : std);
     entries.push({
       run: g.run,
       step: g.step,
@@ -180,8 +192,10 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
       mean: m,
       std,
       rewards,
-      advantages: advantagesOf(rewards, m, mode, mode === "batch" ? batchStd : std),
+      advantages,
       zero_std: zero,
+      ranks: rankOrder(advantages),
+      identical: identicalSets(g.siblings.map((s) => s.trajectory)),
       rollouts: g.siblings.map((s) => `${files[s.file]}:${s.line}`),
       episode_ids: g.siblings.map((s) => `${baseName(files[s.file])}-L${s.line}`),
     });
@@ -195,6 +209,7 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
     mean_reward: mean(stepRewards),
     frac_reward_zero_std: zeroRollouts / stepRewards.length,
     median_group_std: medianStd,
+    mean_group_std: stdRollouts ? stdSum / stdRollouts : null,
     multiplier: multiplierOf(medianStd),
     batch_std: batchStd,
   };
@@ -205,8 +220,9 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
 function summaryOf(parts: StepNumbers[]): GroupsReport["summary"] {
   const steps = parts.map((p) => p.step);
   const runMedian = median(parts.flatMap((p) => p.stds));
+  // A step whose median std is 0 (most groups without spread) has a huge multiplier that scales nothing (its advantages are 0): left out.
   const largest = steps
-    .filter((s) => s.multiplier !== null)
+    .filter((s) => s.multiplier !== null && !isCloseToZero(s.median_group_std))
     .sort((a, b) => b.multiplier! - a.multiplier! || cmpStr(a.run, b.run) || a.step - b.step)
     .slice(0, 5)
     .map((s) => ({ run: s.run, step: s.step, multiplier: s.multiplier!, median_group_std: s.median_group_std! }));
@@ -224,4 +240,23 @@ function summaryOf(parts: StepNumbers[]): GroupsReport["summary"] {
 /** The episode id other commands give a rollout: its file's name without `.jsonl`, then `-L<line>` (as formats/train.ts). */
 function baseName(file: string): string {
   return basename(file).replace(/\.jsonl$/, "");
+}
+
+/** A group's siblings reordered by rank (#1 first): every per-sibling list permuted alike, `identical` renumbered. */
+export function inRankOrder(g: GroupEntry): GroupEntry {
+  const order = g.ranks
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => a.r - b.r)
+    .map((x) => x.i);
+  const at = new Map(order.map((i, k) => [i, k]));
+  const pick = <T>(xs: readonly T[]) => order.map((i) => xs[i]);
+  return {
+    ...g,
+    rewards: pick(g.rewards),
+    advantages: pick(g.advantages),
+    ranks: pick(g.ranks),
+    identical: g.identical.map((set) => set.map((i) => at.get(i)!).sort((a, b) => a - b)).sort((a, b) => a[0] - b[0]),
+    rollouts: pick(g.rollouts),
+    episode_ids: pick(g.episode_ids),
+  };
 }

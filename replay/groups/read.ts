@@ -12,6 +12,7 @@ import { throwIfAborted } from "../io/abort.ts";
 import { formatIssues } from "../schema/issues.ts";
 import { GroupCollector } from "./groups.ts";
 import { rolloutFilesIn } from "../formats/inputs.ts";
+import { trajectoryOf } from "./trajectory.ts";
 
 /** What grouping reads of a rollout; everything else on the line is left alone (and not kept). */
 export const GroupRolloutSchema = z.looseObject({
@@ -85,6 +86,7 @@ export async function readGroups(inputs: string[], opts: ReadGroupsOptions = {})
         reward: r.outcome.reward,
         file,
         line: item.line,
+        trajectory: trajectoryOf(r.turns),
       });
     }
     if (records === 0) problems.push(`${file}: no rollout records (the file is empty or only blank lines)`);

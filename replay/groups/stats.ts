@@ -62,3 +62,16 @@ export function advantagesOf(rewards: readonly number[], groupMean: number, mode
     return centred / (scaleStd + STD_EPSILON);
   });
 }
+
+/**
+ * Each sibling's rank by advantage (1 = the highest), ties in sibling order: the one numbering of
+ * siblings `groups --detail`/--json, the page and `render --group` share.
+ */
+export function rankOrder(advantages: readonly number[]): number[] {
+  const ranks = new Array<number>(advantages.length);
+  advantages
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => y.a - x.a || x.i - y.i)
+    .forEach((x, r) => (ranks[x.i] = r + 1));
+  return ranks;
+}

@@ -26,7 +26,10 @@ export function registerGroups(program: Command): void {
         "  median std        median of the step's group stds (groups of one left out)\n" +
         "  multiplier        1 / (median std + 1e-4): how much the typical advantage is scaled up\n" +
         "Then the run: its median group std, the steps where no group had any spread, and the steps\n" +
-        "with the largest multipliers.\n\n" +
+        "with the largest multipliers (steps whose median std is 0 left out: nothing there is scaled).\n\n" +
+        "Siblings are numbered by rank, #1 the highest advantage (ties in sibling order), as the page\n" +
+        "and `render --group` number them. Siblings whose trajectories are byte-identical (the same\n" +
+        "actions and view hashes, turn by turn) are listed as identical: zero spread often comes from them.\n\n" +
         "Order does not depend on the order of the files: groups by run, step, split, index; siblings by\n" +
         "file (rank2 before rank10), then line. --json names each sibling as file:line (see\n" +
         "`georeplay schema groups`).\n\n" +
@@ -39,7 +42,10 @@ export function registerGroups(program: Command): void {
         .choices(["group", "batch", "none"])
         .default("group"),
     )
-    .option("--detail", "after the step table, each step's groups: task, size, mean, std, zero spread, rewards, advantages")
+    .option(
+      "--detail",
+      "after the step table, each step's groups: task, size, mean, std, zero spread, rewards, advantages, identical siblings; then its siblings by rank (#1 = highest advantage) with file:line",
+    )
     .option("--json", "print one JSON object on stdout instead (full precision; `georeplay schema groups`)")
     .addHelpText(
       "after",

@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
 import { episodeCount } from "../page/count-words.ts";
 import { DEFAULT_VIEWS_MB } from "../page/page-options.ts";
+import { CHART_NAMES } from "../page/training-parts.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
@@ -59,6 +60,17 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   ...runOptions(),
 };
 
+/** Names joined by ", " in lines of at most 94 characters (the help's width). */
+function wrapList(names: string[]): string {
+  const lines: string[] = [];
+  for (const n of names) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + n.length + 2 <= 94) lines[last] += `, ${n}`;
+    else lines.push(n);
+  }
+  return lines.join(",\n");
+}
+
 export function registerPage(program: Command): void {
   const cmd = program
     .command("page")
@@ -92,8 +104,10 @@ export function registerPage(program: Command): void {
         "report`: arms ranked by mean-of-k, behaviour; with --baseline ARM the paired deltas and a forest\n" +
         "plot), then a per-task table of any two arms (click a header to sort; filter by country,\n" +
         "verdict or text), a compare view (#compare/<task>/<armA>/<armB>: both arms' attempts side by\n" +
-        "side) and every episode. GRPO training traces add per-step charts (mean reward, in-group\n" +
-        "spread, frac_reward_zero_std, turns, never guessed); example-rollout folders show their\n" +
+        "side) and every episode. GRPO training traces add per-step charts:\n" +
+        wrapList(Object.values(CHART_NAMES)) +
+        ";\nthe list gets step, group mean, group std, advantage and zero spread columns (the filter's\n" +
+        "step, group_mean, group_std, advantage, zero_spread). Example-rollout folders show their\n" +
         'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +

@@ -12,6 +12,7 @@ import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type Fram
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { readGroups, rolloutFiles } from "../../replay/groups/read.ts";
 import { findGroup, parseGroupRef } from "../../replay/groups/find.ts";
+import { inRankOrder } from "../../replay/groups/groups.ts";
 import type { GroupEntry } from "../../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../../replay/groups/stats.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
@@ -84,7 +85,8 @@ function withTruth(t: Timeline, truth: [number, number] | null): Timeline {
 export async function resolveGroup(opts: Pick<RenderGroupOptions, "episodes" | "group" | "scaleRewards" | "signal">): Promise<GroupEntry> {
   const ref = parseGroupRef(opts.group);
   const collected = await readGroups(opts.episodes, { signal: opts.signal });
-  const g = findGroup(collected.report(opts.scaleRewards ?? "group"), ref);
+  // Siblings by rank: tile #1 is the highest advantage, as `groups --detail` and the page number them.
+  const g = inRankOrder(findGroup(collected.report(opts.scaleRewards ?? "group"), ref));
   if (g.size > MAX_GROUP_SIZE) throw new GeoreplayError(`--group ${opts.group}: ${g.size} siblings; a grid shows at most ${MAX_GROUP_SIZE}`);
   return g;
 }

@@ -54,6 +54,8 @@ export interface TrainFields {
   groupMean: number | null;
   groupStd: number | null;
   groupSize: number | null;
+  /** A sibling of its group played the byte-identical game (null: in no group). */
+  identical?: boolean | null;
 }
 
 /** An errored episode (the environment failed: no turns) has no reward at all: never shown as 0. */

@@ -16,6 +16,7 @@ import type { Rect } from "../../video/map/labels.ts";
 import { pinsFrame, revealFrame, type LatLon } from "../../video/map/frame.ts";
 import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
 import { geoevalReward } from "../../replay/rules/reward.ts";
+import { guessFromActions } from "../../replay/frames/build-timeline.ts";
 
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
@@ -313,7 +314,8 @@ export async function pageEpisode(
     reward: numOrNull(out?.reward),
     score: geoevalReward(out as { distance_km?: number | null; action_cost?: number | null } | null),
     distanceKm: numOrNull(out?.distance_km),
-    guess: out?.guess ?? null,
+    // Training and example recordings keep the guess in their submit_guess action only, not in the outcome.
+    guess: out?.guess ?? (v.format === "eval" ? null : guessFromActions(ep)),
     truth: out?.truth ?? null,
     guessCountry: out?.guess_country ?? null,
     cost: numOrNull(out?.action_cost),

@@ -48,7 +48,15 @@ export function trainingFacts(d: TrainingData): Markup[] {
     [`${d.rollouts} rollouts`],
     [`scale_rewards ${d.scale_rewards}`],
     ["median group std ", h("b", { "data-value": m.median_group_std ?? "" }, fixed(m.median_group_std, 4)), ` (advantages scaled ${times(m.multiplier)})`],
-    ["steps with frac_reward_zero_std = 1: ", ...(m.all_zero_std_steps.length ? joined(m.all_zero_std_steps.map(stepLink), ", ") : ["none"])],
+    [
+      "steps with frac_reward_zero_std = 1: ",
+      ...(m.all_zero_std_steps.length
+        ? joined(
+            m.all_zero_std_steps.map((s) => ["step ", stepLink(s)]),
+            ", ",
+          )
+        : ["none"]),
+    ],
   ];
   const out = [h("p", { class: "train-facts" }, joined(facts, " · "))];
   if (m.largest_multipliers.length)
@@ -81,7 +89,35 @@ export function trainingFacts(d: TrainingData): Markup[] {
   return out;
 }
 
-/** The four charts the issue's dynamics are read from, one series per run, then the runs' legend where there are several. */
+/**
+ * The per-step charts, in page order: the names `page --help` lists (CHART_NAMES) and the keys the
+ * client's readouts use (data-chart). Play charts read what the step's rollouts did (PageStep.play).
+ */
+export const CHART_NAMES: Record<string, string> = {
+  mean_reward: "mean env reward",
+  frac_reward_zero_std: "frac_reward_zero_std",
+  median_group_std: "median group std",
+  mean_group_std: "mean group std (TRL's reward_std)",
+  multiplier: "advantage multiplier",
+  turns: "turns used",
+  cost: "action cost",
+  km: "distance",
+  never_guessed: "never guessed",
+  tools: "tool-call mix",
+};
+
+/** The tool-call mix's series: every tool any step called, sorted (its colours follow this order). */
+export const toolsOf = (d: Pick<TrainingData, "steps">): string[] => [...new Set(d.steps.flatMap((s) => Object.keys(s.play?.tools ?? {})))].sort();
+
+/** A step's share of its tool calls that were `tool`; null without calls. */
+export function toolShare(s: PageStep, tool: string): number | null {
+  const t = s.play?.tools;
+  if (!t) return null;
+  const all = Object.values(t).reduce((a, b) => a + b, 0);
+  return all ? (t[tool] ?? 0) / all : null;
+}
+
+/** The dynamics charts over every step, one series per run (the tool mix: one per tool, the first run's), then the legends. */
 export function trainingCharts(d: TrainingData): Markup[] {
   const runs = runsOf(d);
   const series = (f: (s: PageStep) => number | null, what: (y: number, s: PageStep) => string): ChartSeries[] =>
@@ -98,6 +134,9 @@ export function trainingCharts(d: TrainingData): Markup[] {
     }));
   const steps = d.steps.map((s) => s.step);
   const xRange: [number, number] = [Math.min(...steps), Math.max(...steps)];
+  const play = d.steps.some((s) => s.play);
+  const tools = toolsOf(d);
+  const first = d.steps.filter((s) => s.run === runs[0]);
   const charts = [
     stepChartMarkup(
       series(
@@ -122,13 +161,77 @@ export function trainingCharts(d: TrainingData): Markup[] {
     ),
     stepChartMarkup(
       series(
+        (s) => s.mean_group_std,
+        (y, s) => `mean group std ${y.toFixed(4)} (median ${fixed(s.median_group_std, 4)})`,
+      ),
+      { xRange, key: "mean_group_std", title: "mean group std, per rollout (TRL's logged reward_std)", yDecimals: 3 },
+    ),
+    stepChartMarkup(
+      series(
         (s) => s.multiplier,
         (y, s) => `advantage multiplier ${y.toFixed(1)}x (median std ${fixed(s.median_group_std, 4)})`,
       ),
       { xRange, key: "multiplier", title: "advantage multiplier 1 / (median group std + 1e-4), log scale", log: true, unit: "x" },
     ),
   ];
+  if (play)
+    charts.push(
+      stepChartMarkup(
+        series(
+          (s) => s.play?.turns ?? null,
+          (y) => `${y.toFixed(2)} turns used on average`,
+        ),
+        { xRange, key: "turns", title: "turns used, mean (the completion-length stand-in: tool calls per rollout)", yDecimals: 1 },
+      ),
+      stepChartMarkup(
+        series(
+          (s) => s.play?.cost ?? null,
+          (y) => `action cost ${y.toFixed(3)} on average`,
+        ),
+        { xRange, key: "cost", title: "action cost, mean (outcome.action_cost)", yDecimals: 2 },
+      ),
+      stepChartMarkup(
+        series(
+          (s) => s.play?.km ?? null,
+          (y) => `distance ${Math.round(y).toLocaleString("en-US")} km on average (rollouts that guessed)`,
+        ),
+        { xRange, key: "km", title: "guess distance, mean km (rollouts that guessed)", yDecimals: 0, unit: " km" },
+      ),
+      stepChartMarkup(
+        series(
+          (s) => s.play?.never_guessed ?? null,
+          (y, s) => `${pct(y)} of ${s.episodes} rollouts never guessed`,
+        ),
+        { xRange, key: "never_guessed", title: "never guessed (share of rollouts that ran out of turns without a guess)", yRange: [0, 1] },
+      ),
+      stepChartMarkup(
+        tools.map((tool) => ({
+          name: tool,
+          points: first
+            .filter((s) => toolShare(s, tool) !== null)
+            .map((s) => ({
+              x: s.step,
+              y: toolShare(s, tool)!,
+              title: `step ${s.step}: ${tool} ${pct(toolShare(s, tool)!)} of tool calls`,
+              href: stepHref(s.step, s.run, runs),
+            })),
+        })),
+        { xRange, key: "tools", title: `tool-call mix (share of the step's tool calls${runs.length > 1 ? `, run ${runs[0]}` : ""})`, yRange: [0, 1] },
+      ),
+    );
   const out = [h("div", { class: "dyn-charts" }, charts)];
+  if (play && tools.length)
+    out.push(
+      h(
+        "p",
+        { class: "legend tools" },
+        "tool calls: ",
+        joined(
+          tools.map((t, i) => h("span", { class: `run s${i % 6}` }, t)),
+          " ",
+        ),
+      ),
+    );
   if (runs.length > 1)
     out.push(
       h(

@@ -82,6 +82,35 @@ describe("georeplay groups", () => {
       expect(evalFile.stderr).toContain("episodes.jsonl:1: run: expected string, got nothing (field missing): this record is an eval episode");
     }));
 
+  it("byte-identical siblings, ranks and TRL's reward_std; the summary names steps as steps and leaves zero-spread ones out of the multipliers", () =>
+    withTemp((dir) => {
+      // Lines 1, 9 and 10 again: step 0's eval/2 and step 2's eval/0 and eval/5 become pairs of identical games (zero spread),
+      // so step 2 has no spread at all (median std 0: a 10,000x "multiplier" that scales nothing).
+      const again = join(dir, "rollouts-again.jsonl");
+      writeFileSync(again, [lines()[0], lines()[8], lines()[9]].join("\n") + "\n");
+      const r = runCli(["groups", TRAIN, again, "--detail"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("steps with frac_reward_zero_std = 1 (no group had any spread): step 2\n");
+      expect(r.stdout).toContain("\nlargest multipliers: step 0 82.0x (median std 0.0121), step 1 14.2x (median std 0.0703)\n");
+      // --detail: each group's identical siblings by rank, then its siblings by rank with file:line.
+      expect(r.stdout).toMatch(
+        /\n {2}eval\/2 +2 +0\.8340 +0\.0000 +zero +0\.834 0\.834 +\+0\.00 \+0\.00 +#1=#2\n {6}#1 [^\n]*rollouts-again\.jsonl:1 \(\+0\.00\), #2 [^\n]*train-rollouts\.jsonl:1 \(\+0\.00\)\n/,
+      );
+      expect(r.stdout).toMatch(/\n {6}#1 [^\n]*train-rollouts\.jsonl:8 \(\+0\.71\), #2 [^\n]*train-rollouts\.jsonl:7 \(-0\.71\)\n/);
+
+      const json = JSON.parse(runCli(["groups", TRAIN, again, "--json"]).stdout);
+      expect(GroupsReportSchema.parse(json)).toEqual(json);
+      const at = (step: number, index: number) => json.groups.find((g: { step: number; task: { index: number } }) => g.step === step && g.task.index === index);
+      expect(at(0, 2)).toMatchObject({ zero_std: true, identical: [[0, 1]], ranks: [1, 2] });
+      // Different games: not identical, ranked by advantage (line 8 above line 7).
+      expect(at(1, 0)).toMatchObject({ identical: [], ranks: [2, 1], rollouts: [`${TRAIN}:7`, `${TRAIN}:8`] });
+      expect(json.summary.largest_multipliers.map((m: { step: number }) => m.step)).toEqual([0, 1]);
+      // reward_std: the mean of the group stds over the step's rollouts (groups of one left out): step 0's eval/2 (0) and eval/3.
+      const step0 = json.steps[0];
+      expect(step0.mean_group_std).toBeCloseTo((0 * 2 + at(0, 3).std * 2) / 4, 15);
+      expect(json.steps[2].mean_group_std).toBe(0);
+    }));
+
   it("--help shows the modes and an example", () => {
     const r = runCli(["groups", "--help"]);
     expect(r.code).toBe(0);

@@ -117,10 +117,11 @@ function gridRegions(spec: VideoSpec): [string, Rect][] {
 describe("the prepared group", () => {
   it("is step 0's eval #3 with four siblings, the trainer's advantages, and the task's truth", () => {
     const p = prepared.spec.props;
-    const rewards = [0.6562, 0.622, 0.81, 0.402];
+    // Siblings by rank (highest advantage first), as `groups --detail` and the page number them: lines 3, 1, 2, 4.
+    const rewards = [0.81, 0.6562, 0.622, 0.402];
     expect(p.group).toMatchObject({ run: "synthetic-grpo-run", step: 0, split: "eval", index: 3, scaleRewards: "group", zeroStd: false });
     expect(p.siblings.map((s) => s.reward)).toEqual(rewards);
-    expect(p.siblings.map((s) => s.rollout)).toEqual([1, 2, 3, 4].map((l) => `rollouts-rank0.jsonl:${l}`));
+    expect(p.siblings.map((s) => s.rollout)).toEqual([3, 1, 2, 4].map((l) => `rollouts-rank0.jsonl:${l}`));
     const want = advantagesOf(rewards, mean(rewards), "group", sampleStd(rewards));
     p.siblings.forEach((s, i) => expect(s.advantage).toBeCloseTo(want[i], 12));
     expect(p.siblings.every((s) => s.timeline.episode.verified)).toBe(true);
@@ -132,8 +133,9 @@ describe("the prepared group", () => {
     const mid = textStrings(sceneAt(spec, turnFrame(spec, 2, 30), tx()));
     for (const s of ["0.6562", "0.6220", "0.8100", "0.4020", "#1", "#4", "ENV REWARD", "ADVANTAGE"]) expect(mid, s).toContain(s);
     const card = textStrings(sceneAt(spec, groupClock(spec.props as GroupProps).scoreStart + 100, tx()));
-    // Ranked: #3 (0.81), #1, #2, #4: their numbers appear in that order after the table's header.
-    const order = ["#3", "#1", "#2", "#4"].map((s) => card.indexOf(s, card.indexOf("TURNS")));
+    // Ranked, and numbered by rank as the tiles are: #1 (0.81, line 3), #2, #3, #4 after the table's header.
+    const order = ["#1", "#2", "#3", "#4"].map((s) => card.indexOf(s, card.indexOf("TURNS")));
+    expect(card.indexOf("0.8100", card.indexOf("TURNS"))).toBeLessThan(card.indexOf("0.6562", card.indexOf("TURNS")));
     expect(order).toEqual([...order].sort((x, y) => x - y));
     expect(card).toContain("Truth");
   });

@@ -371,7 +371,7 @@ describe("board page (four arms): the same list", () => {
       const shown = [...aside.querySelectorAll("table.episodes thead th")].filter((th) => getComputedStyle(th).display !== "none");
       return { heads: shown.map((th) => th.textContent), overflow: aside.scrollWidth - aside.clientWidth };
     });
-    expect(fit.heads).toEqual(expect.arrayContaining(["attempt", "turns", "views"]));
+    expect(fit.heads).toEqual(expect.arrayContaining(["attempt", "turns", "status"]));
     expect(fit.overflow).toBeLessThanOrEqual(0);
 
     await page.click('table.episodes th[data-sort="sample"]');

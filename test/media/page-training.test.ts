@@ -23,6 +23,7 @@ import { compileExpr } from "../../src/page/client/state/expr.ts";
 import { indexTraining, nearestStep, rankSiblings, withTrainFields, groupsPassing } from "../../src/page/client/state/training.ts";
 import { listRowOf, type ListRow } from "../../src/page/list-row.ts";
 import { TrainingGroups, type TrainingData } from "../../src/page/training.ts";
+import { CHART_NAMES } from "../../src/page/training-parts.ts";
 import { tileFrame } from "../../src/page/player/tiles.ts";
 import type { GroupsReport } from "../../replay/groups/groups-schema.ts";
 import type { PageEpisode } from "../../src/page/model.ts";
@@ -110,7 +111,7 @@ describe("training page state (pure)", () => {
   it("the page's table is groups --json's, without file paths; siblings rank by advantage; rows carry their group's numbers for the filter", () => {
     const html = readFileSync(pageFile, "utf8");
     const data = pageData(html);
-    expect(data.steps).toEqual(report.steps);
+    expect(data.steps.map(({ play: _, ...s }) => s)).toEqual(report.steps);
     expect(data.groups).toEqual(report.groups.map(({ rollouts: _, ...g }) => g));
     expect(data.summary).toEqual(report.summary);
     expect(JSON.stringify(data)).not.toContain(dir); // siblings by episode id: no local path in a page that gets shared
@@ -140,7 +141,7 @@ describe("training page state (pure)", () => {
     const html = readFileSync(join(folderOut, "index.html"), "utf8");
     const data = pageData(html);
     expect(data.groups).toEqual([]);
-    expect(data.steps).toEqual(report.steps);
+    expect(data.steps.map(({ play: _, ...s }) => s)).toEqual(report.steps);
     expect(html).toContain('data-group-files="1"');
     const text = readFileSync(join(folderOut, "data", "groups-0.js"), "utf8");
     expect(text.startsWith('georeplayData("groups",0,')).toBe(true);
@@ -161,15 +162,18 @@ describe("training page state (pure)", () => {
     expect([tileFrame(10, 100), tileFrame(150, 100), tileFrame(-1, 100)]).toEqual([10, 99, 0]);
   });
 
-  it("TrainingGroups leaves a rollout without a reward out of every group and names it", () => {
+  it("TrainingGroups leaves a rollout without a reward out of every group and names it; a step's play sums its rollouts", () => {
     const t = new TrainingGroups();
-    const r = { run: "r", step: 0, split: "s", index: 0, groupId: null, file: "a.jsonl" };
-    t.add({ ...r, id: "a-L1", reward: 0.5, line: 1 });
-    t.add({ ...r, id: "a-L2", reward: 0.7, line: 2 });
-    t.add({ ...r, id: "a-L3", reward: null, line: 3 });
+    const r = { run: "r", step: 0, split: "s", index: 0, groupId: null, file: "a.jsonl", trajectory: null };
+    const did = (turns: number, cost: number | null, km: number | null, guessed: boolean, tools: string[]) => ({ turns, cost, km, guessed, tools });
+    t.add({ ...r, id: "a-L1", reward: 0.5, line: 1, ...did(4, 0.2, 100, true, ["look", "look", "submit_guess"]) });
+    t.add({ ...r, id: "a-L2", reward: 0.7, line: 2, ...did(12, null, null, false, ["move", "look"]) });
+    t.add({ ...r, id: "a-L3", reward: null, line: 3, ...did(1, 9, 9, true, ["look"]) });
     const d = t.data()!;
     expect(d.groups[0].episode_ids).toEqual(["a-L1", "a-L2"]);
     expect(d.unscored).toEqual(["a-L3"]);
+    // Over the step's scored rollouts; cost and distance over those that recorded them.
+    expect(d.steps[0].play).toEqual({ turns: 8, cost: 0.2, km: 100, never_guessed: 0.5, tools: { look: 3, move: 1, submit_guess: 1 } });
     expect(new TrainingGroups().data()).toBeNull();
   });
 });
@@ -200,14 +204,20 @@ describe("the training page in Chromium", () => {
     }
   });
 
-  it("four full-width dynamics charts over every step with groups --json's numbers; hover shows a step's value; a point opens its step", async () => {
+  it("full-width dynamics charts over every step with groups --json's numbers; hover shows a step's value; a point opens its step", async () => {
     const { page, log, close } = await open(pageFile);
     try {
       expect(await page.$$eval("#gr-training-section svg.chart", (s) => s.map((x) => (x as HTMLElement).dataset.chart))).toEqual([
         "mean_reward",
         "frac_reward_zero_std",
         "median_group_std",
+        "mean_group_std",
         "multiplier",
+        "turns",
+        "cost",
+        "km",
+        "never_guessed",
+        "tools",
       ]);
       // Readable at full width: each chart spans the section.
       const widths = await page.$$eval("#gr-training-section svg.chart", (s) => s.map((x) => x.getBoundingClientRect().width));
@@ -235,6 +245,169 @@ describe("the training page in Chromium", () => {
       expect(await view(page)).toMatchObject({ view: "step", step: "2" });
       expect(log.errors).toEqual([]);
       expect(log.requests).toEqual([`file://${pageFile}`]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("the charts are what the trainer logged: reward_std beside the median, turns, cost, distance, never guessed, the tool-call mix; every chart `page --help` names", async () => {
+    // --help lists every chart the page draws, by name, and nothing else.
+    const help = runCli(["page", "--help"]);
+    expect(help.code).toBe(0);
+    const flat = help.stdout.replace(/\s+/g, " ");
+    for (const name of Object.values(CHART_NAMES)) expect(flat, name).toContain(name);
+    expect(flat).not.toContain("in-group spread");
+    const { page, log, close } = await open(pageFile);
+    try {
+      const keys = await page.$$eval("#gr-training-section svg.chart", (s) => s.map((x) => (x as HTMLElement).dataset.chart!));
+      expect(keys.sort()).toEqual(Object.keys(CHART_NAMES).sort());
+      const ys = (key: string) => page.$$eval(`svg[data-chart="${key}"] circle`, (cs) => cs.map((c) => Number(c.getAttribute("data-y"))));
+      expect(await ys("mean_group_std")).toEqual(report.steps.filter((s) => s.mean_group_std !== null).map((s) => s.mean_group_std));
+      // What each step's rollouts did, from the rank files themselves.
+      const raw = rankFiles.flatMap((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l)),
+      );
+      const steps = [...new Set(raw.map((r) => r.step as number))].sort((a, b) => a - b);
+      const meanOf = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const at = (step: number) => raw.filter((r) => r.step === step);
+      expect(await ys("turns")).toEqual(steps.map((st) => meanOf(at(st).map((r) => r.outcome.turns_used))));
+      expect(await ys("cost")).toEqual(steps.map((st) => meanOf(at(st).map((r) => r.outcome.action_cost))));
+      expect(await ys("km")).toEqual(steps.map((st) => meanOf(at(st).map((r) => r.outcome.distance_km))));
+      expect(await ys("never_guessed")).toEqual(steps.map((st) => at(st).filter((r) => r.outcome.guessed === false).length / at(st).length));
+      // The tool-call mix: one series per tool (reset is the environment's, not a call); shares of a step's calls sum to 1.
+      const calls = (st: number) => at(st).flatMap((r) => r.turns.map((t: { action: { op: string } }) => t.action.op).filter((op: string) => op !== "reset"));
+      const lines = await page.$$eval('svg[data-chart="tools"] polyline', (ps) => ps.length);
+      const toolNames = [...new Set(steps.flatMap(calls))];
+      expect(lines).toBe(toolNames.length);
+      const byStep = await page.$$eval('svg[data-chart="tools"] circle', (cs) =>
+        cs.map((c) => [Number(c.getAttribute("data-x")), Number(c.getAttribute("data-y"))]),
+      );
+      for (const st of steps) expect(byStep.filter(([x]) => x === st).reduce((a, [, y]) => a + y, 0)).toBeCloseTo(1, 12);
+      expect(await page.textContent(".legend.tools")).toContain("submit_guess");
+      // Hover reads every tool's share at that step.
+      await page.locator('svg[data-chart="tools"] circle[data-x="1"]').first().hover();
+      await page.waitForFunction(() => (document.querySelector('svg[data-chart="tools"]') as HTMLElement).dataset.hoverStep === "1");
+      const look = calls(1).filter((op: string) => op === "look").length / calls(1).length;
+      expect(await page.textContent('svg[data-chart="tools"] .readout')).toContain(`look ${(Math.round(look * 1000) / 10).toFixed(1)}%`);
+      expect(log.errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("the list shows and the CSV carries step, group mean and std, advantage and zero spread; the filter's fields are named as the columns; reply ~ reads the words", async () => {
+    const { page, log, close } = await open(pageFile);
+    try {
+      expect(await page.$$eval("table.episodes thead th", (ths) => ths.map((t) => t.textContent))).toEqual([
+        "episode",
+        "model",
+        "attempt",
+        "country",
+        "verdict",
+        "reward",
+        "env reward",
+        "km",
+        "turns",
+        "step",
+        "group mean",
+        "group std",
+        "advantage",
+        "zero spread",
+        "status",
+      ]);
+      const ix = indexTraining(pageData(readFileSync(pageFile, "utf8")));
+      const cells = (id: string) =>
+        page.$eval(`#gr-rows tr[data-id="${id}"]`, (tr) =>
+          Object.fromEntries([...tr.querySelectorAll("[data-stat]")].map((td) => [(td as HTMLElement).dataset.stat, (td as HTMLElement).dataset.value])),
+        );
+      for (const id of ["rollouts-rank1-L2", "rollouts-rank0-L1"]) {
+        const { group: g, at } = ix.byEpisode.get(id)!;
+        expect(await cells(id)).toEqual({
+          step: String(g.step),
+          group_mean: String(g.mean),
+          group_std: String(g.std),
+          advantage: String(g.advantages[at]),
+          zero_spread: String(g.zero_std),
+        });
+      }
+      // A zero-spread row is flagged, and so is its identical sibling.
+      expect(await page.$eval('#gr-rows tr[data-id="rollouts-rank0-L1"] td.spread', (td) => td.textContent)).toBe("zero=");
+      // Field names follow the columns and the dropdown: status (= flags), zero_spread (= zero_std); identical siblings.
+      const shown = async (expr: string) => {
+        await page.fill("#f-expr", expr);
+        await page.waitForTimeout(50);
+        expect(await page.isHidden("#f-expr-error"), expr).toBe(true);
+        return (await page.$$eval("#gr-rows tr[data-id]", (trs) => trs.map((t) => (t as HTMLElement).dataset.id!))).sort();
+      };
+      expect(await shown('status == "clean"')).toEqual(await shown('flags == "clean"'));
+      expect(await shown("zero_spread")).toEqual(await shown("zero_std"));
+      expect(await shown("identical and zero_spread")).toEqual(["rollouts-rank0-L1", "rollouts-rank0-L9", "rollouts-rank1-L1", "rollouts-rank1-L3"]);
+      // Line 5 again with another reward: the same game, scored otherwise.
+      expect(await shown("identical and not zero_spread")).toEqual(["rollouts-rank0-L5", "rollouts-rank1-L2"]);
+      // reply ~: the episode's words (a training trace has no replies: its feedback and actions).
+      const words = rankFiles.flatMap((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l, i): [string, string] => [`${f.split("/").pop()!.replace(".jsonl", "")}-L${i + 1}`, l.toLowerCase()]),
+      );
+      expect(await shown('reply ~ "captured road ends"')).toEqual(
+        words
+          .filter(([, l]) => l.includes("captured road ends"))
+          .map(([id]) => id)
+          .sort(),
+      );
+      expect((await shown('reply ~ "captured road ends"')).length).toBeGreaterThan(0);
+      // The CSV: the rows shown, with the group columns named as the fields.
+      await page.fill("#f-expr", "step == 1");
+      await page.waitForTimeout(50);
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#f-csv")]);
+      const csv = readFileSync((await download.path())!, "utf8")
+        .trim()
+        .split("\r\n");
+      const head = csv[0].split(",");
+      expect(head.slice(-6)).toEqual(["step", "group_mean", "group_std", "advantage", "zero_spread", "identical"]);
+      const row = csv.find((l) => l.startsWith("rollouts-rank1-L2,"))!.split(",");
+      const { group: g, at } = ix.byEpisode.get("rollouts-rank1-L2")!;
+      expect(row.slice(-6)).toEqual([String(g.step), String(g.mean), String(g.std), String(g.advantages[at]), "false", "true"]);
+      expect(csv.length - 1).toBe(stepGroups(1).reduce((n, x) => n + x.size, 0));
+      expect(log.errors).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("identical siblings are flagged in the step and the group; siblings are numbered by rank with file:line; a guess recorded in submit_guess is shown", async () => {
+    const { page, log, close } = await open(pageFile, "#step/0");
+    try {
+      await page.waitForSelector("#gr-train-view table.step-groups");
+      expect(await page.$eval('#gr-train-view tr[data-index="2"] .identical', (b) => b.textContent)).toBe("2 identical");
+      expect(await page.$$eval('#gr-train-view tr[data-index="3"] .identical', (b) => b.length)).toBe(0);
+      await page.evaluate(() => (location.hash = "#group/0/eval/2"));
+      await page.waitForSelector("#gr-train-view .grp-heads .grp-col");
+      expect(await page.textContent("#gr-train-view .group-facts .identical")).toBe("identical siblings: #1 = #2");
+      const cols = await page.$$eval("#gr-train-view .grp-heads .grp-col", (cs) =>
+        cs.map((c) => ({
+          rank: (c as HTMLElement).dataset.rank,
+          identical: (c as HTMLElement).dataset.identical,
+          source: c.querySelector(".sib-source")?.textContent,
+        })),
+      );
+      expect(cols).toEqual([
+        { rank: "1", identical: "2", source: expect.stringMatching(/rollouts-rank0\.jsonl:1$/) },
+        { rank: "2", identical: "1", source: expect.stringMatching(/rollouts-rank1\.jsonl:1$/) },
+      ]);
+      // The rollout's guess is its submit_guess action's (training traces keep no guess in the outcome).
+      const last = JSON.parse(readFileSync(rankFiles[0], "utf8").split("\n")[0]).turns.at(-1).action;
+      expect(last.op).toBe("guess");
+      await page.evaluate(() => (location.hash = "#rollouts-rank0-L1"));
+      await page.waitForFunction(() => (document.getElementById("gr-detail") as HTMLElement).dataset.episode === "rollouts-rank0-L1");
+      const guess = await page.$$eval("#gr-detail .outcome dt", (dts) => dts.find((d) => d.textContent === "guess")?.nextElementSibling?.textContent);
+      expect(guess).toBe(`${last.lat.toFixed(4)}, ${last.lon.toFixed(4)}`);
+      expect(log.errors).toEqual([]);
     } finally {
       await close();
     }
@@ -445,6 +618,87 @@ describe("the training page in Chromium", () => {
       await close();
     }
   }
+
+  it("a group of six plays in legible tiles (at least 480 px wide at 1280), fills the screen in theatre (f), and ends on the group video's ranked score card", async () => {
+    // Six rollouts of step 0's eval/3 (line 2, rewarded differently): one group, more tiles than two columns of four fit.
+    const six = join(dir, "six");
+    mkdirSync(six, { recursive: true });
+    const line2 = JSON.parse(readFileSync(join(FIXTURES, "train-rollouts.jsonl"), "utf8").split("\n")[1]);
+    const rewards = [0.61, 0.72, 0.55, 0.9, 0.3, 0.64];
+    writeFileSync(
+      join(six, "rollouts-rank0.jsonl"),
+      rewards.map((reward) => JSON.stringify({ ...line2, outcome: { ...line2.outcome, reward } })).join("\n") + "\n",
+    );
+    const sixPage = join(dir, "six.html");
+    await buildPage({ episodes: [join(six, "rollouts-rank0.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos"), out: sixPage });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    try {
+      await page.goto(`file://${sixPage}#group/0/eval/3`);
+      await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+      await page.click("#gr-train-view .tiles-slot button.start");
+      await page.waitForSelector("#gr-train-view .tiles-player[data-ready]", { timeout: 120_000 });
+      const tiles = () =>
+        page.$$eval("#gr-train-view .tiles .tile canvas", (cs) =>
+          cs.map((c) => c.getBoundingClientRect()).map((r) => ({ w: r.width, h: r.height, bottom: r.bottom })),
+        );
+      const inPage = await tiles();
+      expect(inPage).toHaveLength(6);
+      for (const t of inPage) expect(t.w).toBeGreaterThanOrEqual(480);
+      const backing = () => page.$eval("#gr-train-view .tiles .tile canvas", (c) => (c as HTMLCanvasElement).width);
+      expect(await backing()).toBeGreaterThanOrEqual(Math.floor(inPage[0].w));
+      // Tiles in rank order: the best reward first.
+      const labels = await page.$$eval("#gr-train-view .tiles figcaption", (fs) => fs.map((f) => f.textContent!));
+      expect(labels[0]).toMatch(/^#1 · advantage \+\S+ · env reward 0\.900$/);
+      // Theatre: every tile on the screen at once, larger than the page's 4-across 295 px, Escape leaves.
+      await page.focus("#gr-train-view .tiles-player");
+      await page.keyboard.press("f");
+      await page.waitForFunction(() => document.querySelector("#gr-train-view .tiles-player")!.classList.contains("theatre"));
+      const inTheatre = await tiles();
+      for (const t of inTheatre) {
+        expect(t.w).toBeGreaterThan(400);
+        expect(t.bottom).toBeLessThanOrEqual(800);
+      }
+      // Sharp: the backing store follows the shown size (device pixels), in the page and in theatre.
+      expect(await backing()).toBeGreaterThanOrEqual(Math.floor(inTheatre[0].w));
+      await page.keyboard.press("Escape");
+      await page.waitForFunction(() => !document.querySelector("#gr-train-view .tiles-player")!.classList.contains("theatre"));
+      expect((await tiles())[0].w).toBeCloseTo(inPage[0].w, 0);
+      // The clock runs past the longest tile into the score card, painted by the group video's scene.
+      const st = await page.$eval("#gr-train-view .tiles-player", (p) => ({
+        totals: (p as HTMLElement).dataset.totals!.split(" ").map(Number),
+        score: Number((p as HTMLElement).dataset.scoreFrames),
+        max: Number((p.querySelector(".scrub input") as HTMLInputElement).max),
+      }));
+      expect(st.score).toBeGreaterThan(30);
+      expect(st.max).toBe(Math.max(...st.totals) + st.score - 1);
+      await page.$eval("#gr-train-view .tiles-player .scrub input", (r) => {
+        (r as HTMLInputElement).value = (r as HTMLInputElement).max;
+        r.dispatchEvent(new Event("input"));
+      });
+      const card = await page.$eval("#gr-train-view .tiles-player", (p) => {
+        const c = p.querySelector("canvas.score-card") as HTMLCanvasElement;
+        const px = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+        let lit = 0;
+        for (let i = 0; i < px.length; i += 4 * 97) if (px[i] + px[i + 1] + px[i + 2] > 120) lit++;
+        return {
+          score: (p as HTMLElement).dataset.score,
+          grid: (p.querySelector(".tiles") as HTMLElement).hidden,
+          shown: c.getBoundingClientRect().width,
+          lit,
+        };
+      });
+      expect(card.score).toBe("1");
+      expect(card.grid).toBe(true);
+      expect(card.shown).toBeGreaterThan(600);
+      expect(card.lit).toBeGreaterThan(200);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
 
   it("the siblings play in step: one clock drives every tile; a shorter video holds its last frame", async () => {
     const { requests, note } = await siblingsInStep(pageFile);

@@ -42,6 +42,12 @@ describe("the server's training updates (pure)", () => {
     reward,
     file,
     line: i,
+    turns: 3,
+    cost: 0.1,
+    km: 100,
+    guessed: true,
+    tools: ["look", "guess"],
+    trajectory: null,
   });
   // Three steps, siblings across two files (rank2 sorts before rank10), one rollout without a reward.
   const all = [

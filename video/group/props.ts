@@ -43,7 +43,7 @@ export const MAX_GROUP_SIZE = 64;
 export const GroupPropsSchema = z.object({
   version: z.literal(1),
   group: GroupInfoSchema,
-  /** In sibling order (by file, then line, as `georeplay groups` lists them); tile n is sibling #n+1. */
+  /** By rank (highest advantage first, as `georeplay groups --detail` numbers them); tile n is sibling #n+1. */
   siblings: z.array(GroupSiblingSchema).min(1).max(MAX_GROUP_SIZE),
   /** Output video size; default 1280x720. */
   output: OutputSizeSchema.optional(),

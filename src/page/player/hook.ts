@@ -6,6 +6,7 @@
  * --no-player has no loader, and no slot is shown.
  */
 import type { MountOptions, PlayerHandle, TilesHandle, TilesOptions } from "./main.ts";
+import type { TilesGroup } from "./tiles.ts";
 import type { PageEpisode } from "../model.ts";
 import type { PlaySource } from "./video.ts";
 
@@ -119,7 +120,7 @@ export function startTiles(slot: HTMLElement, key: string, ids: string[], opts: 
  */
 export function tilesSlot(
   key: string,
-  ids: () => { ids: string[]; labels: string[]; sources?: (PlaySource | undefined)[] },
+  ids: () => { ids: string[]; labels: string[]; sources?: (PlaySource | undefined)[]; group?: TilesGroup },
   label: string,
 ): HTMLElement | null {
   if (!loader()) return null;
@@ -133,7 +134,9 @@ export function tilesSlot(
   btn.textContent = label;
   btn.addEventListener("click", () => {
     const want = ids();
-    const keep = want.ids.map((id, i) => [id, want.labels[i], want.sources?.[i]] as const).filter(([id, , s]) => hasVideo(id, s) === true);
+    const keep = want.ids
+      .map((id, i) => [id, want.labels[i], want.sources?.[i], want.group?.siblings[i]] as const)
+      .filter(([id, , s]) => hasVideo(id, s) === true);
     if (!keep.length) {
       btn.disabled = true;
       btn.textContent = "no sibling of this group has a video in this page";
@@ -143,7 +146,13 @@ export function tilesSlot(
       slot,
       key,
       keep.map(([id]) => id),
-      { labels: keep.map(([, l]) => l), sources: keep.map(([, , s]) => s), autoplay: true },
+      {
+        labels: keep.map(([, l]) => l),
+        sources: keep.map(([, , s]) => s),
+        // The score card ranks the siblings that play.
+        group: want.group ? { info: want.group.info, siblings: keep.map(([, , , g]) => g!) } : undefined,
+        autoplay: true,
+      },
     );
   });
   slot.appendChild(btn);

@@ -21,11 +21,13 @@ export function playerCss(): string {
 .player.theatre .bar{align-self:stretch;flex-wrap:nowrap;margin:auto 0 0;padding:6px 10px;background:var(--panel)}
 .player.theatre .scrub{flex:1 1 auto;min-width:120px}
 .player.theatre .note{display:none}
-/* A group's siblings on one clock (tiles.ts): a grid of canvases, two across for up to 4, four for more. */
-.tiles{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:6px}
-.tiles[data-n="1"]{grid-template-columns:1fr}
-.tiles:not([data-n="1"]):not([data-n="2"]):not([data-n="3"]):not([data-n="4"]){grid-template-columns:repeat(4,minmax(0,1fr))}
+/* A group's siblings on one clock (tiles.ts): a grid of canvases, as many across as stay 480 px wide (MIN_TILE_W: a 1280x720 scene painted smaller does not read); theatre sets the columns to fill the screen. */
+.tiles{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,480px),1fr));gap:6px}
+.tiles[hidden],.player canvas.score-card[hidden]{display:none}
 .tiles .tile{margin:0}
+.player.theatre .tiles{align-self:center;justify-content:center;padding:6px;overflow:hidden}
+.player.theatre .tiles figcaption{color:#ccc}
+.player.theatre canvas.score-card{align-self:center}
 .tiles figcaption{font-size:.74rem;color:var(--muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 `;
 }

@@ -6,7 +6,11 @@
  * scrub, speed) drives every tile from one frame counter. A tile whose video
  * is shorter holds its last frame (its score card) until the longest ends.
  * All tiles read their frame files through one FrameSource, so the page
- * holds one WebGL context however many tiles there are.
+ * holds one WebGL context however many tiles there are. Once the longest
+ * has ended, the group's ranked score card follows, painted by the group
+ * video's own scene (video/group/score-card.ts) as `render --group` ends.
+ * Tiles are never narrower than 480 px in the page; theatre (`f`) lays
+ * them out to fill the screen.
  */
 import { sceneAt } from "../../../video/compositions.ts";
 import { paint } from "../../../video/paint.ts";
@@ -15,6 +19,19 @@ import { decodeImage, pageAssets, type PageAssets } from "./load.ts";
 import { FrameSource, type Reprojection } from "./source.ts";
 import { isView, REPROJECTION_SIZE, type FileSource } from "./format.ts";
 import { loadVideo, type PlaySource, type PlayerVideo } from "./video.ts";
+import { measuringLayouter } from "../../../video/text/layouter.ts";
+import { cssFont } from "../../../video/text/fonts.ts";
+import { videoFrames, type VideoSpec } from "../../../video/spec.ts";
+import { groupClock } from "../../../video/group/clock.ts";
+import type { GroupInfo, GroupProps } from "../../../video/group/props.ts";
+import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
+import { PLAYER_OUTPUT } from "./format.ts";
+
+/** The group the tiles are siblings of: its numbers and each tile's reward, advantage and rollout (file:line), in tile order. */
+export interface TilesGroup {
+  info: GroupInfo;
+  siblings: { reward: number; advantage: number; rollout: string }[];
+}
 
 export interface TilesOptions {
   /** Seconds to open at; default 0. */
@@ -27,6 +44,8 @@ export interface TilesOptions {
   sources?: (PlaySource | undefined)[];
   /** Plays once loaded (a press of the group's play button). */
   autoplay?: boolean;
+  /** The group: its score card follows the tiles on the clock. */
+  group?: TilesGroup;
 }
 
 export interface TilesHandle {
@@ -36,7 +55,42 @@ export interface TilesHandle {
   seek(frame: number): void;
   play(): void;
   pause(): void;
+  /** Theatre mode (the `f` key): the tiles filling the screen. */
+  theatre(on: boolean): void;
   destroy(): void;
+}
+
+/** Tiles are at least this wide in the page (CSS px): a 1280x720 scene painted smaller does not read. */
+export const MIN_TILE_W = 480;
+
+/**
+ * Theatre's grid: the columns that make N 16:9 tiles (each under a caption of `capH` px) largest in a
+ * viewport of `viewW` x `viewH` CSS px with `chromeH` px of controls. Pure.
+ */
+export function tilesFit(n: number, viewW: number, viewH: number, chromeH: number, gap = 6, capH = 20): { cols: number; tileW: number; tileH: number } {
+  let best = { cols: 1, tileW: 0, tileH: 0 };
+  for (let cols = 1; cols <= Math.max(1, n); cols++) {
+    const rows = Math.ceil(n / cols);
+    const byW = (viewW - gap * (cols + 1)) / cols;
+    const byH = ((viewH - chromeH - gap * (rows + 1) - rows * capH) / rows) * (16 / 9);
+    const w = Math.floor(Math.max(1, Math.min(byW, byH)));
+    if (w > best.tileW) best = { cols, tileW: w, tileH: Math.floor((w * 9) / 16) };
+  }
+  return best;
+}
+
+/** The group video's props over the tiles' own timelines (their Rollout props less the output and text plan). */
+function groupProps(g: TilesGroup, videos: PlayerVideo[]): GroupProps {
+  return {
+    version: 1,
+    group: g.info,
+    siblings: videos.map((v, i) => {
+      if (v.spec.composition !== "Rollout") throw new Error("a tile plays one episode");
+      const { output: _o, text: _t, ...timeline } = v.spec.props;
+      return { timeline: timeline as Timeline, ...g.siblings[i] };
+    }),
+    output: PLAYER_OUTPUT,
+  };
 }
 
 /** The tile of a shared frame: the frame itself, or the tile's last one once its video has ended. */
@@ -103,6 +157,9 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     speed.appendChild(o);
   }
   const mode = el("span", "time");
+  const theatreBtn = el("button", "theatre-btn", "theatre (f)");
+  theatreBtn.type = "button";
+  theatreBtn.setAttribute("aria-pressed", "false");
   const scrub = el("div", "scrub");
   const range = el("input");
   range.type = "range";
@@ -110,7 +167,14 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
   range.step = "1";
   range.setAttribute("aria-label", "video frame, every tile");
   scrub.appendChild(range);
-  bar.append(playBtn, time, speed, mode, scrub);
+  bar.append(playBtn, time, speed, theatreBtn, mode, scrub);
+  // The group's ranked score card, after the tiles (shown in the grid's place once the longest video has ended).
+  const card = el("canvas", "score-card");
+  card.width = PLAYER_OUTPUT.width;
+  card.height = PLAYER_OUTPUT.height;
+  card.hidden = true;
+  card.setAttribute("role", "img");
+  card.setAttribute("aria-label", "the group's score card: the siblings ranked by advantage");
   // A folder run page's videos are planned here, their text laid out by this browser: the note says so.
   const planned = opts.sources?.some((s) => s?.kind === "board")
     ? " Each video is planned in this page from its episode's record, by the code of `georeplay frames`, its text laid out by this browser with the video's fonts."
@@ -120,9 +184,10 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     "note",
     "Every sibling's video on one clock: each tile is painted by the video's own scene code from its verified views (in-between frames reprojected from the downscaled panorama, approximate); a video that ends first holds its score card." +
       planned +
-      " Keys: space play/pause, ←/→ a frame.",
+      (opts.group ? " Then the group's score card ranks them, as the group video ends." : "") +
+      " Keys: space play/pause, ←/→ a frame, f theatre (Escape leaves it).",
   );
-  root.append(grid, bar, note);
+  root.append(grid, card, bar, note);
   container.replaceChildren(root);
 
   let videos: PlayerVideo[] = [];
@@ -136,9 +201,36 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
   let last = 0;
   let raf = 0;
   let alive = true;
+  const onResize = () => layout();
+  /** The tiles' own length (the longest video); the score card's frames follow it. */
+  let tilesEnd = 1;
+  let groupSpec: VideoSpec | null = null;
+  let scoreStart = 0;
+  let cardTx: ReturnType<typeof measuringLayouter> | null = null;
+
+  function drawCard(f: number): void {
+    if (!groupSpec || !source || !assets || !cardTx) return;
+    const src = source;
+    const cells = assets.cells;
+    const scene = sceneAt(groupSpec, scoreStart + (f - tilesEnd), cardTx);
+    const ctx = card.getContext("2d")!;
+    ctx.setTransform(card.width / scene.width, 0, 0, card.height / scene.height, 0, 0);
+    src.begin();
+    paint(ctx, scene, { image: (s) => src.image(s), path2d: () => new Path2D(), cell: (key) => cells[key] ?? null });
+    card.dataset.frame = String(f - tilesEnd);
+  }
 
   function draw(f: number): void {
     if (!source || !assets) return;
+    const onCard = groupSpec !== null && f >= tilesEnd;
+    grid.hidden = onCard;
+    card.hidden = !onCard;
+    if (onCard) {
+      root.dataset.score = "1";
+      drawCard(f);
+      return;
+    }
+    delete root.dataset.score;
     const src = source;
     const cells = assets.cells;
     videos.forEach((v, i) => {
@@ -219,12 +311,31 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     source = new FrameSource(files, views, panos, REPROJECTION_SIZE, opts.reprojection ?? "webgl2");
     videos = loaded;
     fps = loaded[0]?.fps ?? 30;
-    total = Math.max(1, ...loaded.map((v) => v.total));
+    tilesEnd = Math.max(1, ...loaded.map((v) => v.total));
+    total = tilesEnd;
+    if (opts.group && opts.group.siblings.length === loaded.length) {
+      const props = groupProps(opts.group, loaded);
+      groupSpec = { composition: "Group", props };
+      scoreStart = groupClock(props).scoreStart;
+      // The card's text is laid out by this browser with the video's fonts (loaded above), as a folder page's videos are.
+      const measure = document.createElement("canvas").getContext("2d")!;
+      cardTx = measuringLayouter(
+        (text, font) => {
+          measure.font = cssFont(font);
+          return measure.measureText(text).width;
+        },
+        (key) => a.places[key] ?? [],
+      );
+      total = tilesEnd + (videoFrames(groupSpec) - scoreStart);
+      root.dataset.scoreFrames = String(total - tilesEnd);
+    }
     range.max = String(total - 1);
     mode.textContent = source.mode === "webgl2" ? "WebGL2 reprojection" : "JS reprojection";
     root.dataset.reprojection = source.mode;
     root.dataset.totals = loaded.map((v) => v.total).join(" ");
-    show(frameAt(opts.at ?? 0, fps, total));
+    frame = frameAt(opts.at ?? 0, fps, total);
+    layout();
+    window.addEventListener("resize", onResize);
     root.dataset.ready = "1";
     if (opts.autoplay && alive) play();
   })();
@@ -232,12 +343,58 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     time.textContent = `cannot play: ${e instanceof Error ? e.message : String(e)}`;
   });
 
+  let theatreOn = false;
+  const chromeH = () => bar.offsetHeight;
+  /**
+   * Sizes the grid (or the card) to the screen in theatre, back to the page's layout when left; each
+   * backing store follows its tile's shown size in device pixels (never below tileSize, at most 1920
+   * wide): the painter draws vectors and text under a scale, so a tile shown large is sharp.
+   */
+  function layout(): void {
+    const dpr = window.devicePixelRatio || 1;
+    if (theatreOn) {
+      const fit = tilesFit(canvases.length, window.innerWidth, window.innerHeight, chromeH());
+      grid.style.gridTemplateColumns = `repeat(${fit.cols}, ${fit.tileW}px)`;
+      const cw = Math.floor(Math.min(window.innerWidth, ((window.innerHeight - chromeH()) * 16) / 9));
+      card.style.width = `${cw}px`;
+      card.style.height = `${Math.floor((cw * 9) / 16)}px`;
+    } else {
+      grid.style.removeProperty("grid-template-columns");
+      for (const p of ["width", "height"]) card.style.removeProperty(p);
+    }
+    const shown = canvases[0]?.getBoundingClientRect().width ?? 0;
+    const bw = Math.min(1920, Math.max(size.width, Math.round(shown * dpr)));
+    if (canvases[0] && canvases[0].width !== bw) {
+      for (const c of canvases) {
+        c.width = bw;
+        c.height = Math.round((bw * 9) / 16);
+        // A new backing store: painted again.
+        delete c.dataset.frame;
+      }
+    }
+    show(frame);
+  }
+  function theatre(on: boolean): void {
+    if (on === theatreOn) return;
+    theatreOn = on;
+    root.classList.toggle("theatre", on);
+    theatreBtn.textContent = on ? "leave theatre (Esc)" : "theatre (f)";
+    theatreBtn.setAttribute("aria-pressed", String(on));
+    if (on) root.dataset.theatre = "overlay";
+    else delete root.dataset.theatre;
+    layout();
+    root.focus({ preventScroll: true });
+  }
+  theatreBtn.addEventListener("click", () => theatre(!theatreOn));
+
   playBtn.addEventListener("click", () => (playing ? pause() : play()));
   range.addEventListener("input", () => seek(Number(range.value)));
   root.addEventListener("keydown", (ev) => {
     if (ev.target !== root && ev.key === " ") return; // a focused button or field keeps space
     let handled = true;
     if (ev.key === " ") (playing ? pause : play)();
+    else if ((ev.key === "f" || ev.key === "F") && !ev.ctrlKey && !ev.metaKey && !ev.altKey) theatre(!theatreOn);
+    else if (ev.key === "Escape" && theatreOn) theatre(false);
     else if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
       pause();
       seek(frame + (ev.key === "ArrowRight" ? 1 : -1));
@@ -257,9 +414,12 @@ export function mountTiles(container: HTMLElement, ids: string[], opts: TilesOpt
     },
     play,
     pause,
+    theatre,
     destroy: () => {
       alive = false;
       pause();
+      theatre(false);
+      window.removeEventListener("resize", onResize);
       root.remove();
     },
   };

@@ -102,8 +102,12 @@ export function summaryTable(rows: ModelSummary[]): string {
   return `<table class="stats" id="gr-summary"><thead><tr>${head.map(th).join("")}</tr></thead><tbody>${body}</tbody></table>`;
 }
 
-const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
-const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th><th>views</th>`;
+const RUN_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">model</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th>`;
+/** A training page's group columns, each headed by its filter field's words (zero spread = zero_spread). */
+const TRAIN_LIST_HEAD = `<th class="num train" title="training step (filter: step)">step</th><th class="num train" title="its group's mean env reward (filter: group_mean)">group mean</th><th class="num train" title="its group's sample std (filter: group_std)">group std</th><th class="num train" title="its GRPO advantage (filter: advantage)">advantage</th><th class="train" title="its group has no spread (filter: zero_spread); = a sibling played the byte-identical game (filter: identical)">zero spread</th>`;
+/** The status column: the status filter's flags (filter: status, or flags). */
+const STATUS_HEAD = `<th title="the status filter's flags (filter: status)">status</th>`;
+const BOARD_LIST_HEAD = `<th data-sort="id">episode</th><th data-sort="arm" class="model">arm</th><th data-sort="task" class="num">task</th><th data-sort="sample" class="num opt attempt" title="attempt number (task.sample)">attempt</th><th data-sort="country">country</th><th data-sort="verdict" class="wide">verdict</th><th data-sort="score" class="num" title="geoeval's recomputed reward">reward</th><th data-sort="env" class="num opt" title="the environment's stored reward">env reward</th><th data-sort="km" class="num">km</th><th data-sort="turns" class="num opt">turns</th>`;
 
 export interface PageParts {
   /** Everything up to and including the opening tag of the episode JSON. */
@@ -201,7 +205,7 @@ ${problems.length ? `<details class="problems"><summary>${problems.length} probl
 <button type="button" id="f-csv" title="download the filtered rows as CSV">CSV</button>
 <p class="list-summary" id="gr-list-summary" aria-live="polite"></p>
 </div>
-<table class="episodes"><thead><tr>${info.board ? BOARD_LIST_HEAD : RUN_LIST_HEAD}</tr></thead>
+<table class="episodes"><thead><tr>${info.board ? BOARD_LIST_HEAD : RUN_LIST_HEAD}${!info.board && info.formats.train ? TRAIN_LIST_HEAD : ""}${STATUS_HEAD}</tr></thead>
 <tbody id="gr-rows"></tbody></table>
 </aside>
 <main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous turn, <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>v</kbd> enlarge the view, <kbd>/</kbd> search.</p></main>

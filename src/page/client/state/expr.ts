@@ -17,11 +17,16 @@ import { isErrored, type ListRow } from "../../list-row.ts";
 
 type Value = string | number | boolean | null;
 
+/** What a field may read beyond the row: the episode's words (the list's search text). */
+export interface ExprContext {
+  words?(r: ListRow): string;
+}
+
 export interface Field {
   name: string;
   type: "number" | "text" | "list" | "bool";
   help: string;
-  get(r: ListRow): Value | string[];
+  get(r: ListRow, ctx: ExprContext): Value | string[];
 }
 
 /** Tokens in + out; null when neither was recorded. */
@@ -53,11 +58,26 @@ export const FIELDS: Field[] = [
   { name: "source", type: "text", help: "the record's file:line", get: (r) => r.source },
   { name: "counted", type: "bool", help: "counted by geoeval's report (has an env reward)", get: (r) => r.env !== null },
   { name: "flags", type: "list", help: "status flags (== matches one)", get: (r) => r.flags },
+  { name: "episode", type: "text", help: "same as id (the list's episode column)", get: (r) => r.id },
+  { name: "status", type: "list", help: "same as flags (the status filter's values)", get: (r) => r.flags },
+  {
+    name: "reply",
+    type: "text",
+    help: "the episode's words: replies, reasoning, prompts, feedback, actions (~ contains)",
+    get: (r, ctx) => (ctx.words ? ctx.words(r) : null),
+  },
   // Training rollouts (null elsewhere): the GRPO numbers of `georeplay groups`.
   { name: "run", type: "text", help: "training run", get: (r) => r.train?.run ?? null },
   { name: "step", type: "number", help: "training step", get: (r) => r.train?.step ?? null },
   { name: "advantage", type: "number", help: "GRPO advantage in its group (scale_rewards group)", get: (r) => r.train?.advantage ?? null },
   { name: "zero_std", type: "bool", help: "its group has zero spread (no learning signal)", get: (r) => r.train?.zeroStd ?? null },
+  { name: "zero_spread", type: "bool", help: "same as zero_std (the list's zero spread column)", get: (r) => r.train?.zeroStd ?? null },
+  {
+    name: "identical",
+    type: "bool",
+    help: "a sibling of its group played the byte-identical game (same actions, same views)",
+    get: (r) => r.train?.identical ?? null,
+  },
   { name: "group_mean", type: "number", help: "its group's mean reward", get: (r) => r.train?.groupMean ?? null },
   { name: "group_std", type: "number", help: "its group's sample std (null for a group of one)", get: (r) => r.train?.groupStd ?? null },
   { name: "group_size", type: "number", help: "siblings in its group", get: (r) => r.train?.groupSize ?? null },
@@ -136,8 +156,8 @@ function compare(op: string, a: Value | string[], b: Value): boolean {
   return a <= b;
 }
 
-/** Compiles an expression; "" matches everything. Throws ExprError with the position. */
-export function compileExpr(src: string): Predicate {
+/** Compiles an expression; "" matches everything. Throws ExprError with the position. `ctx`: what text fields read. */
+export function compileExpr(src: string, ctx: ExprContext = {}): Predicate {
   const toks = tokenize(src);
   if (!toks.length) return () => true;
   let p = 0;
@@ -179,7 +199,7 @@ export function compileExpr(src: string): Predicate {
     p++;
     if (end() || peek().t !== "op")
       return (r) => {
-        const v = field.get(r);
+        const v = field.get(r, ctx);
         return Array.isArray(v) ? v.length > 0 : v !== null && v !== false && v !== "" && v !== 0;
       };
     const op = toks[p++];
@@ -189,7 +209,7 @@ export function compileExpr(src: string): Predicate {
       throw new ExprError(`${field.name} is a number: expected a number or null, got ${JSON.stringify(v)}`, at);
     if (field.type !== "number" && op.v !== "==" && op.v !== "!=" && op.v !== "~")
       throw new ExprError(`${field.name} is ${field.type === "bool" ? "true or false" : "text"}: use ==, != or ~ (contains)`, op.at);
-    return (r) => compare(op.v, field.get(r), v);
+    return (r) => compare(op.v, field.get(r, ctx), v);
   }
   function and(): Predicate {
     let left = unary();

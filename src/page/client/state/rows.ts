@@ -150,9 +150,16 @@ export const CSV_COLUMNS = [
   "source",
 ];
 
-export function toCsv(rows: readonly ListRow[]): string {
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const r of rows)
+/** A training page's group columns, after the others (as the list shows them; named as the filter's fields). */
+export const TRAIN_CSV_COLUMNS = ["step", "group_mean", "group_std", "advantage", "zero_spread", "identical"];
+
+/** The rows as CSV; `train`: with the group columns. */
+export function toCsv(rows: readonly ListRow[], train = false): string {
+  const lines = [(train ? [...CSV_COLUMNS, ...TRAIN_CSV_COLUMNS] : CSV_COLUMNS).join(",")];
+  const bool = (b: boolean | null | undefined) => (b == null ? null : String(b));
+  for (const r of rows) {
+    const t = r.train ?? null;
+    const group = train ? [t?.step ?? null, t?.groupMean ?? null, t?.groupStd ?? null, t?.advantage ?? null, bool(t?.zeroStd), bool(t?.identical)] : [];
     lines.push(
       [
         r.id,
@@ -175,10 +182,12 @@ export function toCsv(rows: readonly ListRow[]): string {
         r.temperature,
         r.maxTokens,
         r.source,
+        ...group,
       ]
         .map(csvCell)
         .join(","),
     );
+  }
   return lines.join("\r\n") + "\r\n";
 }
 

@@ -111,12 +111,9 @@ export interface RankedSibling {
   rank: number;
 }
 
-/** The siblings by advantage, highest first; equal advantages keep the siblings' order. */
+/** The siblings by rank (the table's `ranks`: advantage, highest first, ties in sibling order). */
 export function rankSiblings(g: PageGroup): RankedSibling[] {
-  return g.episode_ids
-    .map((id, at) => ({ at, id, reward: g.rewards[at], advantage: g.advantages[at], rank: 0 }))
-    .sort((a, b) => b.advantage - a.advantage || a.at - b.at)
-    .map((s, i) => ({ ...s, rank: i + 1 }));
+  return g.episode_ids.map((id, at) => ({ at, id, reward: g.rewards[at], advantage: g.advantages[at], rank: g.ranks[at] })).sort((a, b) => a.rank - b.rank);
 }
 
 /** A row's group numbers (null where the rollout is in no group); rows of no training rollout get none. */
@@ -124,8 +121,20 @@ export function trainFieldsOf(ix: TrainIndex, id: string, train: { run: string; 
   const hit = ix.byEpisode.get(id);
   if (!hit) return train ? { run: train.run, step: train.step, advantage: null, zeroStd: null, groupMean: null, groupStd: null, groupSize: null } : null;
   const g = hit.group;
-  return { run: g.run, step: g.step, advantage: g.advantages[hit.at], zeroStd: g.zero_std, groupMean: g.mean, groupStd: g.std, groupSize: g.size };
+  return {
+    run: g.run,
+    step: g.step,
+    advantage: g.advantages[hit.at],
+    zeroStd: g.zero_std,
+    groupMean: g.mean,
+    groupStd: g.std,
+    groupSize: g.size,
+    identical: identicalOf(g, hit.at),
+  };
 }
+
+/** Whether sibling `at` (sibling order) played the same game as another sibling. */
+export const identicalOf = (g: Pick<PageGroup, "identical">, at: number): boolean => g.identical.some((set) => set.includes(at));
 
 /** The list's rows with their group numbers (the folder form's rows keep their batch and place). */
 export function withTrainFields<R extends ListRow>(rows: readonly R[], ix: TrainIndex): R[] {

@@ -213,7 +213,7 @@ export function outcomeBox(e: PageEpisode, map: MapSpec | null = e.outcomeMap): 
     e.guess
       ? `${e.guess[0].toFixed(4)}, ${e.guess[1].toFixed(4)}${e.guessCountry ? " (" + e.guessCountry + ")" : ""}`
       : e.format !== "eval" && e.distanceKm != null
-        ? "not recorded (this format keeps the distance only)"
+        ? "not recorded (no submit_guess action with coordinates; the distance is the environment's)"
         : "no parsed guess",
   );
   row("truth", e.truth ? `${e.truth[0].toFixed(4)}, ${e.truth[1].toFixed(4)}` : null);

@@ -121,6 +121,8 @@ export class EpisodeList<R extends ListRow> {
   private readonly summary: HTMLElement | null;
   private readonly controls: Record<"q" | "arm" | "country" | "verdict" | "status" | "task" | "min" | "expr", HTMLInputElement | HTMLSelectElement>;
   private readonly exprError: HTMLElement;
+  /** A training page: the list has its group columns. */
+  private readonly trainCols: boolean;
   /** Every text is held (no more reading), else the query `text` answers for or is being read for. */
   private allText = false;
   private textFor: string | null = null;
@@ -143,6 +145,7 @@ export class EpisodeList<R extends ListRow> {
     this.order.id = "gr-order";
     this.summary = doc.getElementById("gr-list-summary");
     this.exprError = $("f-expr-error");
+    this.trainCols = doc.querySelector("table.episodes th.train") !== null;
     this.controls = {
       q: $("f-q"),
       arm: $("f-model"),
@@ -213,7 +216,7 @@ export class EpisodeList<R extends ListRow> {
     if (src !== this.exprSrc) {
       this.exprSrc = src;
       try {
-        this.expr = src.trim() ? compileExpr(src) : null;
+        this.expr = src.trim() ? compileExpr(src, { words: (r) => this.src.text(r) }) : null;
         this.exprError.textContent = "";
         this.exprError.hidden = true;
         this.controls.expr.removeAttribute("aria-invalid");
@@ -324,6 +327,33 @@ export class EpisodeList<R extends ListRow> {
     if (box) box.scrollTop = top;
   }
 
+  /** A training page's group columns: step, group mean and std, advantage, zero spread (and an identical sibling). */
+  private trainCells(tr: HTMLElement, r: ListRow): void {
+    const t = r.train ?? null;
+    const cell = (cls: string, key: string, value: number | null, text: string) => {
+      const td = el("td", cls, text);
+      td.dataset.stat = key;
+      td.dataset.value = value === null ? "" : String(value);
+      tr.appendChild(td);
+    };
+    cell("num", "step", t?.step ?? null, t ? String(t.step) : "–");
+    cell("num", "group_mean", t?.groupMean ?? null, fmt(t?.groupMean ?? null, 3));
+    cell("num", "group_std", t?.groupStd ?? null, fmt(t?.groupStd ?? null, 3));
+    const adv = t?.advantage ?? null;
+    cell("num", "advantage", adv, adv === null ? "–" : (adv >= 0 ? "+" : "−") + Math.abs(adv).toFixed(2));
+    const z = el("td", "spread");
+    z.dataset.stat = "zero_spread";
+    z.dataset.value = t?.zeroStd == null ? "" : String(t.zeroStd);
+    if (t?.zeroStd) z.appendChild(badge("warn", "zero"));
+    if (t?.identical) {
+      const b = badge("muted", "=");
+      b.title = "a sibling of its group played the byte-identical game (same actions, same views)";
+      b.dataset.identical = "true";
+      z.appendChild(b);
+    }
+    tr.appendChild(z);
+  }
+
   private renderRows(): void {
     const doc = this.doc;
     const s = this.store.get();
@@ -365,6 +395,7 @@ export class EpisodeList<R extends ListRow> {
       tr.appendChild(el("td", "num opt", fmt(r.env, 3)));
       tr.appendChild(el("td", "num", r.km == null ? "–" : Math.round(r.km).toLocaleString("en-US")));
       tr.appendChild(el("td", "num opt", String(r.turns)));
+      if (this.trainCols) this.trainCells(tr, r);
       const st = el("td");
       if (r.flags.indexOf("errored") >= 0) st.appendChild(badge("error", "errored"));
       else if (r.flags.indexOf("mismatch") >= 0) st.appendChild(badge("mismatch", "mismatch"));
@@ -455,7 +486,7 @@ export class EpisodeList<R extends ListRow> {
   }
 
   private download(): void {
-    const blob = new Blob([toCsv(this.shown)], { type: "text/csv;charset=utf-8" });
+    const blob = new Blob([toCsv(this.shown, this.trainCols)], { type: "text/csv;charset=utf-8" });
     const a = this.doc.createElement("a");
     a.href = URL.createObjectURL(blob);
     a.download = csvFileName(this.doc.title, this.store.get().query);

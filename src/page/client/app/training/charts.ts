@@ -9,19 +9,31 @@
  */
 import { svg, toDom } from "../../dom.ts";
 import type { PageStep } from "../../../training.ts";
-import { CHARTS_ID, trainingCharts } from "../../../training-parts.ts";
+import { CHARTS_ID, toolShare, toolsOf, trainingCharts } from "../../../training-parts.ts";
 import { allSteps, nearestStep, type TrainIndex } from "../../state/training.ts";
 
-/** Each chart's value of a step and how its readout writes it (the chart keys of view/training.ts). */
+const share = (y: number) => `${(Math.round(y * 1000) / 10).toFixed(1)}%`;
+
+/** Each chart's value of a step and how its readout writes it (the chart keys of training-parts.ts). */
 const SERIES: Record<string, { value: (s: PageStep) => number | null; text: (y: number) => string; label: string }> = {
   mean_reward: { value: (s) => s.mean_reward, text: (y) => y.toFixed(4), label: "mean env reward" },
-  frac_reward_zero_std: { value: (s) => s.frac_reward_zero_std, text: (y) => `${(Math.round(y * 1000) / 10).toFixed(1)}%`, label: "frac_reward_zero_std" },
+  frac_reward_zero_std: { value: (s) => s.frac_reward_zero_std, text: share, label: "frac_reward_zero_std" },
   median_group_std: { value: (s) => s.median_group_std, text: (y) => y.toFixed(4), label: "median group std" },
+  mean_group_std: { value: (s) => s.mean_group_std, text: (y) => y.toFixed(4), label: "mean group std (reward_std)" },
   multiplier: { value: (s) => s.multiplier, text: (y) => `${y.toFixed(1)}x`, label: "multiplier" },
+  turns: { value: (s) => s.play?.turns ?? null, text: (y) => y.toFixed(2), label: "turns used" },
+  cost: { value: (s) => s.play?.cost ?? null, text: (y) => y.toFixed(3), label: "action cost" },
+  km: { value: (s) => s.play?.km ?? null, text: (y) => `${Math.round(y).toLocaleString("en-US")} km`, label: "distance" },
+  never_guessed: { value: (s) => s.play?.never_guessed ?? null, text: share, label: "never guessed" },
 };
 
-/** The readout of one step on one chart: each run's value there ("–" where it has none). */
+/** The readout of one step on one chart: each run's value there ("–" where it has none); the tool mix: each tool's share (the first run's). */
 export function readout(ix: TrainIndex, key: string, step: number): string {
+  if (key === "tools") {
+    const row = ix.steps.get(`${ix.runs[0]}\u0000${step}`)?.step;
+    const parts = row ? toolsOf(ix.data).map((t) => `${t} ${toolShare(row, t) === null ? "–" : share(toolShare(row, t)!)}`) : [];
+    return `step ${step} · tool calls ${parts.length ? parts.join(" · ") : "–"}`;
+  }
   const s = SERIES[key];
   if (!s) return `step ${step}`;
   const values = ix.runs.map((run) => {

@@ -9,6 +9,7 @@
  */
 import type { PageEpisode } from "../../../model.ts";
 import type { PageGroup } from "../../../training.ts";
+import type { ScaleRewards } from "../../../../../replay/groups/stats.ts";
 import { badge, el, fmt, km } from "../../dom.ts";
 import { episodeHash, formatRoute } from "../../state/route.ts";
 import { groupRoute, rankSiblings, type RankedSibling, type TrainIndex } from "../../state/training.ts";
@@ -19,6 +20,20 @@ import { outcomeBox, turnCard, type Media } from "../detail/detail.ts";
 export const TILES = "group:";
 
 export const signed = (x: number, d = 3): string => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(d);
+
+/** Each sibling's byte-identical siblings, by rank: rank -> the other ranks of its set. */
+export function identicalByRank(g: Pick<PageGroup, "identical" | "ranks">): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const set of g.identical) {
+    const ranks = set.map((i) => g.ranks[i]).sort((a, b) => a - b);
+    for (const r of ranks)
+      out.set(
+        r,
+        ranks.filter((x) => x !== r),
+      );
+  }
+  return out;
+}
 
 /** The group's numbers: size, mean, std, zero spread, and how its advantages were computed. */
 export function groupFacts(g: PageGroup, scale: string): HTMLElement {
@@ -41,19 +56,38 @@ export function groupFacts(g: PageGroup, scale: string): HTMLElement {
     ),
   );
   if (g.zero_std) p.appendChild(badge("warn", "zero spread: every sibling scored the same, no learning signal"));
-  else if (g.std === null) p.appendChild(badge("muted", "a group of one: advantage 0"));
+  if (g.identical.length) {
+    const sets = g.identical.map((set) =>
+      set
+        .map((i) => g.ranks[i])
+        .sort((a, b) => a - b)
+        .map((r) => `#${r}`)
+        .join(" = "),
+    );
+    const b = badge("warn", `identical siblings: ${sets.join("; ")}`);
+    b.classList.add("identical");
+    b.title = "byte-identical trajectories (the same actions and views): they score alike, which is where zero spread comes from";
+    p.appendChild(b);
+  } else if (g.std === null) p.appendChild(badge("muted", "a group of one: advantage 0"));
   return p;
 }
 
 /** A sibling's column head: rank, advantage, the trainer's reward and its parts, turns, distance, outcome. */
-function siblingHead(s: RankedSibling, e: PageEpisode | null): DocumentFragment {
+function siblingHead(s: RankedSibling, e: PageEpisode | null, twins: number[]): DocumentFragment {
   const f = document.createDocumentFragment();
   const h = el("h3");
   const a = el("a", null, `#${s.rank} · ${s.id}`) as HTMLAnchorElement;
   a.href = episodeHash(s.id, null);
   h.appendChild(a);
   h.appendChild(badge(s.advantage > 0 ? "match" : s.advantage < 0 ? "mismatch" : "muted", `advantage ${signed(s.advantage)}`));
+  if (twins.length) {
+    const b = badge("warn", `identical to ${twins.map((r) => `#${r}`).join(", ")}`);
+    b.title = "byte-identical trajectory: the same actions and the same views, turn by turn (so the same reward)";
+    h.appendChild(b);
+  }
   f.appendChild(h);
+  // Where it is (file:line), the one numbering `groups --detail` and `render --group` share.
+  if (e) f.appendChild(el("p", "meta sib-source mono", e.source));
   const kv = el("div", "kv sib-numbers");
   const item = (key: string, label: string, text: string, value: number | null) => {
     const span = el("span", null, `${label} `);
@@ -79,10 +113,11 @@ function siblingHead(s: RankedSibling, e: PageEpisode | null): DocumentFragment 
  * The siblings side by side: one column each, ranked; then their turns row
  * by row (turn i of every sibling on one row), with the tiles player above.
  */
-export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], media: Media): DocumentFragment {
+export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], media: Media, scale: ScaleRewards = "group"): DocumentFragment {
   const frag = document.createDocumentFragment();
   const ranked = rankSiblings(g);
   const ordered = ranked.map((s) => episodes[s.at]);
+  const twins = identicalByRank(g);
   const slot = tilesSlot(
     `${TILES}${g.run}/${g.step}/${g.task.split}/${g.task.index}/${g.group_id ?? ""}`,
     () => ({
@@ -90,6 +125,21 @@ export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], medi
       labels: ranked.map((s) => `#${s.rank} · advantage ${signed(s.advantage)} · env reward ${s.reward.toFixed(3)}`),
       // The folder form: each sibling plays from its loaded detail's PlayRecord.
       sources: ordered.map(runSource),
+      // The score card after the tiles: the group video's, numbered by rank as the tiles are.
+      group: {
+        info: {
+          run: g.run,
+          step: g.step,
+          split: g.task.split,
+          index: g.task.index,
+          groupId: g.group_id,
+          scaleRewards: scale,
+          mean: g.mean,
+          std: g.std,
+          zeroStd: g.zero_std,
+        },
+        siblings: ranked.map((s, i) => ({ reward: s.reward, advantage: s.advantage, rollout: ordered[i]?.source ?? s.id })),
+      },
     }),
     `▶ Play the ${g.size} siblings on one clock`,
   );
@@ -103,7 +153,8 @@ export function renderGroup(g: PageGroup, episodes: (PageEpisode | null)[], medi
     col.dataset.rank = String(s.rank);
     col.dataset.advantage = String(s.advantage);
     col.dataset.reward = String(s.reward);
-    col.appendChild(siblingHead(s, ordered[i]));
+    if (twins.has(s.rank)) col.dataset.identical = twins.get(s.rank)!.join(" ");
+    col.appendChild(siblingHead(s, ordered[i], twins.get(s.rank) ?? []));
     grid.appendChild(col);
   });
   scroll.appendChild(grid);

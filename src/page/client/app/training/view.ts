@@ -268,13 +268,20 @@ export class TrainingView {
       const spread = el("td");
       if (g.zero_std) spread.appendChild(badge("warn", "zero spread"));
       else if (g.std === null) spread.appendChild(badge("muted", "one rollout"));
+      if (g.identical.length) {
+        const n = g.identical.reduce((k, set) => k + set.length, 0);
+        const b = badge("muted", `${n} identical`);
+        b.classList.add("identical");
+        b.title = "siblings whose trajectories are byte-identical (same actions, same views): they score alike";
+        spread.appendChild(b);
+      }
       tr.appendChild(spread);
       const rewards = el("td", "chips");
       g.episode_ids.forEach((id, i) => {
         const link = el("a", "ep-link", g.rewards[i].toFixed(3)) as HTMLAnchorElement;
         link.href = episodeHash(id, null);
         link.dataset.id = id;
-        link.title = id;
+        link.title = `#${g.ranks[i]} · ${id}`;
         rewards.appendChild(link);
         rewards.appendChild(this.doc.createTextNode(" "));
       });
@@ -325,6 +332,6 @@ export class TrainingView {
     if (now.kind !== "group" || formatRoute(now) !== formatRoute(r)) return;
     // Its siblings changed: the tiles player (if playing) had the old ones.
     if (again) stopPlayer(TILES);
-    this.root.replaceChildren(head, groupFacts(g, ix.data.scale_rewards), renderGroup(g, episodes, this.media));
+    this.root.replaceChildren(head, groupFacts(g, ix.data.scale_rewards), renderGroup(g, episodes, this.media, ix.data.scale_rewards));
   }
 }
