@@ -87,8 +87,12 @@ async function main(): Promise<void> {
   const index = statSync(join(out, "index.html")).size;
   const data = folderSize(join(out, "data"));
   const views = folderSize(join(out, "views"));
+  // What each query reads: the search texts (coded: a character per word, search-code.ts).
+  const texts = readdirSync(join(out, "data"))
+    .filter((f) => f.startsWith("text-"))
+    .reduce((n, f) => n + statSync(join(out, "data", f)).size, 0);
   console.log(
-    `  folder           ${j.files} files, ${fmt(j.bytes / 1e6, 1)} MB: index.html ${fmt(index / 1e6, 1)} MB, data/ ${data.files} files ${fmt(data.bytes / 1e6, 1)} MB, views/ ${views.files} files ${fmt(views.bytes / 1e6, 1)} MB`,
+    `  folder           ${j.files} files, ${fmt(j.bytes / 1e6, 1)} MB: index.html ${fmt(index / 1e6, 1)} MB, data/ ${data.files} files ${fmt(data.bytes / 1e6, 1)} MB (search texts ${fmt(texts / 1e6, 1)} MB), views/ ${views.files} files ${fmt(views.bytes / 1e6, 1)} MB`,
   );
   console.log(`  exact views      ${j.views_embedded} distinct verified views as files (${j.match + j.resolved} of ${j.views} view turns verified)`);
   const opens = await timeBoardFirstScreen(join(out, "index.html"), Number(values.opens));

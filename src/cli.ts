@@ -4,7 +4,7 @@
  * (early-start.ts: a native render's painter thread), then the program
  * loads and runs (commands/program.ts): its ~0.1 s of loading overlaps the
  * painter's own instead of coming before it. A long-running server runs
- * in a child with glibc's malloc arenas capped (arena-cap.ts).
+ * in a child with glibc's malloc arenas capped (arena-cap.ts), and so does a page build.
  */
 import { runWithArenaCap, wantsArenaCap } from "./commands/arena-cap.ts";
 import { startEarly } from "./commands/early-start.ts";

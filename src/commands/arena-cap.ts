@@ -5,14 +5,19 @@
  * under a training step's appends (128 episodes/s) its resident memory grew
  * from 720 MB to over 1 GB in a minute, and stayed flat at ~550 MB with
  * MALLOC_ARENA_MAX=2. glibc reads the variable only when a process starts,
- * so serve runs itself again with it set; this process only passes signals
- * on and exits as the server did.
+ * so serve (and page, whose verification allocates the same way) runs itself
+ * again with it set; this process only passes signals on and exits as the
+ * child did.
  */
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
 
-/** The commands that run long enough for arenas to matter. */
-const LONG_RUNNING = new Set(["serve"]);
+/**
+ * The commands that run long enough for arenas to matter: serve, and page (a 12,800-episode board's
+ * folder build verifies 20,000 views on two workers for minutes: 890 MB peak by the time 11,300 views
+ * were verified, 631 MB capped at 14,500, bench/board-folder.ts).
+ */
+const LONG_RUNNING = new Set(["serve", "page"]);
 
 /** True when this process should run the command in a child with the arenas capped (glibc only; once). */
 export function wantsArenaCap(args: readonly string[], env: NodeJS.ProcessEnv, platform: NodeJS.Platform): boolean {

@@ -14,11 +14,13 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statS
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { createHash } from "node:crypto";
+import { gunzipSync } from "node:zlib";
 import { type Browser } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
 import { detailText } from "../../src/page/search-text.ts";
+import { decodeTexts } from "../../src/page/search-code.ts";
 import type { PageEpisode } from "../../src/page/model.ts";
 import type { ListRow } from "../../src/page/list-row.ts";
 import { PageFolder } from "../../src/page/output/folder.ts";
@@ -207,6 +209,35 @@ describe("the folder form (-o DIR/)", () => {
     await page.waitForFunction((p) => document.querySelector("#gr-detail")!.textContent!.includes(p), REPLY_PHRASE, { timeout: 20_000 });
     expect(await page.textContent("#gr-detail")).not.toMatch(/first 240 of/);
     expect(log.requests.filter((u) => !u.startsWith(`file://${folder}/`))).toEqual([]);
+    expect(log.errors).toEqual([]);
+    await close();
+  });
+
+  it("search texts are coded (each file's words once, a character per word: fewer bytes), and a query on the codes finds what it finds in the words", async () => {
+    const payload = (file: string) => {
+      const s = readFileSync(join(folder, "data", file), "utf8");
+      return JSON.parse(s.slice(s.indexOf(",", s.indexOf(",") + 1) + 1, s.lastIndexOf(")")));
+    };
+    const chunks = readdirSync(join(folder, "data")).filter((d) => d.startsWith("chunk-"));
+    let plainBytes = 0;
+    let codedBytes = 0;
+    for (const c of chunks) {
+      const episodes = (JSON.parse(gunzipSync(Buffer.from(payload(c) as string, "base64")).toString("utf8")) as { episodes: PageEpisode[] }).episodes;
+      const plain = episodes.map((e) => detailText(e));
+      const coded = payload(c.replace("chunk-", "text-")) as { words: string[]; texts: string[] };
+      expect(Object.keys(coded)).toEqual(["words", "texts"]);
+      // Lossless: each code one of the file's words, the words joined by spaces the text.
+      expect(decodeTexts(coded)).toEqual(plain);
+      plainBytes += Buffer.byteLength(JSON.stringify(plain));
+      codedBytes += Buffer.byteLength(JSON.stringify(coded));
+    }
+    expect(codedBytes).toBeLessThan(plainBytes);
+    const { page, log, close } = await open(join(folder, "index.html"));
+    // Within a word, across word ends, and upper-cased: the same episodes as the words give.
+    expect(await search(page, "obalt heron lighthous")).toEqual([replyEpisode]);
+    expect(await search(page, "ERON LIGH")).toEqual([replyEpisode]);
+    expect(await search(page, "quokka sig")).toEqual([reasoningEpisode]);
+    expect(new Set(await search(page, "gs, the bollards and the veg"))).toEqual(new Set([replyEpisode, reasoningEpisode]));
     expect(log.errors).toEqual([]);
     await close();
   });

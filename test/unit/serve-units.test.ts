@@ -110,15 +110,18 @@ describe("markLive", () => {
   });
 });
 
-describe("the malloc arena cap of a long-running server", () => {
-  it("is asked for by serve alone, on glibc's platform, once", async () => {
+describe("the malloc arena cap of a long-running server or page build", () => {
+  it("is asked for by serve and page, on glibc's platform, once", async () => {
     const { wantsArenaCap } = await import("../../src/commands/arena-cap.ts");
     expect(wantsArenaCap(["serve", "run.jsonl"], {}, "linux")).toBe(true);
     expect(wantsArenaCap(["--no-color", "serve", "run.jsonl"], {}, "linux")).toBe(true);
     // Already capped (the child itself, or a user's own setting), --once (a page build), other commands, other systems.
     expect(wantsArenaCap(["serve", "run.jsonl"], { MALLOC_ARENA_MAX: "2" }, "linux")).toBe(false);
     expect(wantsArenaCap(["serve", "run.jsonl", "--once", "-o", "x/"], {}, "linux")).toBe(false);
-    expect(wantsArenaCap(["page", "run.jsonl"], {}, "linux")).toBe(false);
+    expect(wantsArenaCap(["page", "board/", "--baseline", "base", "-o", "out/"], {}, "linux")).toBe(true);
+    expect(wantsArenaCap(["page", "run.jsonl"], { MALLOC_ARENA_MAX: "2" }, "linux")).toBe(false);
+    expect(wantsArenaCap(["verify", "run.jsonl"], {}, "linux")).toBe(false);
+    expect(wantsArenaCap(["page", "run.jsonl"], {}, "darwin")).toBe(false);
     expect(wantsArenaCap(["serve", "run.jsonl"], {}, "darwin")).toBe(false);
   });
 });

@@ -7,7 +7,8 @@
  * guess is known), gzipped (level 9, no timestamp: same input, same bytes)
  * and written as a base64 string: into the page's chunk table (one-file form)
  * or each to its own data script, data/chunk-<n>.js, beside a compact search
- * text, data/text-<n>.js (folder form: the page loads them as the reader goes).
+ * text, data/text-<n>.js, its words coded (search-code.ts; folder form: the
+ * page loads them as the reader goes).
  */
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { ImageSink } from "../images.ts";
 import { dataScript, type PageFolder } from "../output/folder.ts";
+import { codeTexts } from "../search-code.ts";
 
 export class TaskChunks {
   /** Task index -> episodes written so far. */
@@ -87,7 +89,10 @@ export class TaskChunks {
   writeFiles(folder: PageFolder, compare: (task: number) => string | null = () => null): void {
     this.order().forEach((t, n) => {
       folder.write(`data/chunk-${n}.js`, dataScript("chunk", n, `"${this.chunk(t, compare(t))}"`));
-      folder.write(`data/text-${n}.js`, dataScript("text", n, readFileSync(this.textFile(t), "utf8") + "]"));
+      const plain = readFileSync(this.textFile(t), "utf8") + "]";
+      // Coded (search-code.ts): a query loads and scans several times fewer bytes.
+      const coded = codeTexts(JSON.parse(plain) as string[]);
+      folder.write(`data/text-${n}.js`, dataScript("text", n, coded ? JSON.stringify(coded) : plain));
     });
   }
 

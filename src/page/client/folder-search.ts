@@ -3,9 +3,12 @@
  * A 12,800-episode board's search texts are ~1 GB: kept in the tab they
  * crash it, so a query reads each data file's texts in turn (data/text-<n>.js,
  * one read ahead), keeps the ids of the episodes whose text holds it, and
- * lets the texts go. A newer query stops an older one between files.
+ * lets the texts go. A newer query stops an older one between files. A
+ * board's files carry their words coded (search-code.ts: matched on the
+ * codes), a run page's and a served page's the plain texts.
  */
 import { dataFile } from "./data-files.ts";
+import { textHits, type CodedTexts } from "../search-code.ts";
 
 /** Where a row's search text is: the data file and its place in that file's array. */
 export interface TextPlace {
@@ -43,14 +46,16 @@ export class FolderTextSearch {
     const mine = ++this.latest;
     const files = [...this.byFile.keys()].sort((a, b) => a - b);
     const ids = new Set<string>();
-    const read = (i: number) => (i < files.length ? dataFile<string[]>("text", files[i], { keep: false }) : null);
+    const read = (i: number) => (i < files.length ? dataFile<string[] | CodedTexts>("text", files[i], { keep: false }) : null);
     let next = read(0);
     for (let i = 0; i < files.length; i++) {
-      const texts = await next!;
+      const file = await next!;
       next = read(i + 1);
       if (mine !== this.latest) return false;
       const place = this.byFile.get(files[i])!;
-      for (let j = 0; j < texts.length; j++) if (place[j] !== undefined && texts[j].indexOf(q) >= 0) ids.add(place[j]);
+      textHits(file, q).forEach((hit, j) => {
+        if (hit && place[j] !== undefined) ids.add(place[j]);
+      });
     }
     if (mine !== this.latest) return false;
     this.hits = { q, ids };
