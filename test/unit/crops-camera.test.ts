@@ -115,7 +115,12 @@ describe("boxEvents and planFrames", () => {
   const box = (id: number, b: number[], label = "car") => ({ id, label, box: b as Rect });
 
   it("a new id appears, a changed box or label moves, a missing id is removed with a fade", () => {
-    const ev = boxEvents([box(1, [0, 0, 10, 10]), box(2, [5, 5, 9, 9]), box(3, [1, 1, 2, 2])], [box(2, [5, 5, 9, 9]), box(3, [1, 1, 3, 3]), box(4, [0, 0, 4, 4])], 7, 4);
+    const ev = boxEvents(
+      [box(1, [0, 0, 10, 10]), box(2, [5, 5, 9, 9]), box(3, [1, 1, 2, 2])],
+      [box(2, [5, 5, 9, 9]), box(3, [1, 1, 3, 3]), box(4, [0, 0, 4, 4])],
+      7,
+      4,
+    );
     expect(ev.map((e) => [e.id, e.kind, e.frame, e.fadeFrames])).toEqual([
       [1, "remove", 7, 4],
       [3, "move", 7, 0],
