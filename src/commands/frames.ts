@@ -17,11 +17,13 @@ export interface FramesCliOptions extends InputOptions, RunOptions {
   unverified?: boolean;
   publicDir: string;
   size: Size;
+  dataset?: string;
 }
 
 export const FRAMES_OPTIONS: OptionDefs<FramesCliOptions> = {
   episode: { flags: "--episode <id|#n>", description: "episode_id, or #n for the n-th replayable episode of the input", required: true },
   ...inputOptions(),
+  dataset: { flags: "--dataset <dir>", description: "crops runs: the dataset folder (tasks.jsonl, gt.jsonl, images/); default: the run folder's parent" },
   out: {
     flags: "--out <dir>",
     description:
@@ -53,6 +55,12 @@ export function registerFrames(program: Command): void {
         "folders record images but no camera trajectory or hashes: their episodes become a slideshow of\n" +
         "the recorded images with crossfades, marked in the timeline as recorded images (source\n" +
         '"slideshow", unverified), never as a re-rendered replay; --tasks and --panos are not needed.\n\n' +
+        'A crops (detection gym) episode (records with env "crops") is verified against its dataset\n' +
+        "folder (--dataset; every view and thumbnail by sha256), then filmed as a camera rectangle over\n" +
+        "the image: eased moves between consecutive recorded views (centre smootherstep, size in log\n" +
+        "scale), a hold on each. <out>/frames/turn-NN.jpg are the exact recorded views; in-between\n" +
+        "frames are rendered with the gym's bicubic resize and box outlines; <out>/timeline.json gives\n" +
+        "every frame's rectangle and file, each turn's action, status and box events, and the outcome.\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash; 2 bad input.",
     )
     .argument("<inputs...>", "episodes.jsonl, rollouts*.jsonl (or a run's folder of them), an example-rollout folder or a sweep folder");
@@ -63,11 +71,15 @@ export function registerFrames(program: Command): void {
         "  georeplay frames run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/\n" +
         "  georeplay frames run/episodes.jsonl --episode '#3' --tasks tasks.jsonl --panos panos/ --out /tmp/ep3\n" +
         "  georeplay frames run/traces/rollouts.jsonl --episode rollouts-L4 --tasks tasks/ --panos panos/\n" +
-        "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides",
+        "  georeplay frames example-rollouts/anthropic_agentic --episode '#2' --out /tmp/slides\n" +
+        "  georeplay frames crops-data/eval --episode '#1' --dataset crops-data --out /tmp/crops1",
     )
     .action(
       replayAction<FramesCliOptions>(async (episodes, o) => {
         if (o.out !== undefined) outFolder(`--out ${o.out}`, o.out, true);
+        // The crops environment's episodes go to its own engine (the one dispatch point).
+        const crops = await import("./frames-crops.ts");
+        if (await crops.isCropsInput(episodes)) return crops.cropsFramesCommand(episodes, o);
         const r = await withProgress("frames", o, async (bar) =>
           (await import("../../replay/frames/frames.ts")).generateFrames({
             ...o,

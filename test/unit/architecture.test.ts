@@ -72,6 +72,8 @@ const ENV_CORE = [
   /^replay\/render\/encode\.ts$/,
   /^replay\/board\/(pymath|pyformat|paired|lines)\.ts$/,
   /^replay\/formats\/(sweep-files|peek-env)\.ts$/,
+  // Pure camera maths (the easing every environment's camera path shares).
+  /^replay\/plan\/camera-path\.ts$/,
 ];
 
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
