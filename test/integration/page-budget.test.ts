@@ -1,8 +1,8 @@
 /**
  * The one-file board page's default budget keeps a typical board's zooms exact (issue 51, item 4),
  * and `page --help` says the trade-off. The numbers are the held-out-size board's, measured on
- * bench/board/make.ts's 4 arms x 40 tasks x k=4 (test/slow/page-held-out-budget.test.ts builds it
- * and checks the page itself): 22.7 MB of page before any view, 204 distinct zooms taking 17.6 MB
+ * bench/board/make.ts's 4 arms x 40 tasks x k=4 (2026-12-07; the board takes minutes to make, so
+ * it is measured by hand, not in the suite): 22.7 MB of page before any view, 204 distinct zooms taking 17.6 MB
  * as base64 table entries, 1,047 distinct verified views in all.
  */
 import { describe, expect, it } from "vitest";
