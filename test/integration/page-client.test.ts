@@ -240,12 +240,14 @@ describe("client bundle", () => {
     // (shared with the player), markdown-it, the video's font names and map geometry (the page's maps are the video's maps),
     // of the player only its play-button hook, clock and number formats (its own bundle is separate), and the one rule
     // making a list row of an episode, and the training section's facts and charts described once as data (markup.ts,
-    // training-parts.ts, charts.ts: the server writes them as escaped HTML, a live page builds them as DOM).
+    // training-parts.ts, charts.ts: the server writes them as escaped HTML, a live page builds them as DOM), the episode
+    // count's one set of words (count-words.ts) and the folder form's coded search texts (search-code.ts).
     // (`includes`: a worktree's node_modules may be a link outside the checkout.)
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.includes("node_modules/"));
     expect(outside.sort()).toEqual([
       "src/page/attempts.ts",
       "src/page/charts.ts",
+      "src/page/count-words.ts",
       "src/page/escape-html.ts",
       "src/page/list-row.ts",
       "src/page/markup.ts",
@@ -253,6 +255,7 @@ describe("client bundle", () => {
       "src/page/player/format.ts",
       "src/page/player/hook.ts",
       "src/page/reproject.ts",
+      "src/page/search-code.ts",
       "src/page/search-text.ts",
       "src/page/training-parts.ts",
       "video/map/atlas.ts",

@@ -561,7 +561,7 @@ describe("the episode list fits its panel", () => {
     });
     await page.locator("aside.list").screenshot({ path: join(dir, `list-${width}.png`) });
     expect(m.heads).toContain("model");
-    expect(m.heads.at(-1)).toBe("views");
+    expect(m.heads.at(-1)).toBe("status");
     expect(m.overflow).toBeLessThanOrEqual(0);
     expect(m.lastRight).toBeLessThanOrEqual(m.panelRight + 0.5);
     expect(m.badgeRight).toBeLessThanOrEqual(m.panelRight + 0.5);
