@@ -212,7 +212,8 @@ describe("render --group (native engine)", () => {
       verified: true,
       group: { step: 0, task: { split: "eval", index: 3 }, size: 4, scale_rewards: "group", grid: { rows: 2, cols: 2 } },
     });
-    expect(report.siblings.map((s: { reward: number }) => s.reward)).toEqual([0.6562, 0.622, 0.81, 0.402]);
+    // In rank order (#1 the highest advantage), as groups and the page number them; file order was 0.6562, 0.622, 0.81, 0.402.
+    expect(report.siblings.map((s: { reward: number }) => s.reward)).toEqual([0.81, 0.6562, 0.622, 0.402]);
     expect(readdirSync(dir)).toEqual(["group.mp4"]);
   }, 600_000);
 
