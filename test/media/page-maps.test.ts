@@ -49,7 +49,7 @@ beforeAll(async () => {
   const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
   drawMapJs = esbuild.buildSync({
     stdin: {
-      contents: `import { drawMap } from "../src/page/client/maps.ts"; import { loadMapCells } from "../src/page/client/map-cells.ts"; Object.assign(globalThis, { drawMap, loadMapCells });`,
+      contents: `import { drawMap } from "./src/page/client/maps.ts"; import { loadMapCells } from "./src/page/client/map-cells.ts"; Object.assign(globalThis, { drawMap, loadMapCells });`,
       resolveDir: ROOT,
       loader: "ts",
     },

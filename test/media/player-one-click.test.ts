@@ -50,9 +50,12 @@ async function open(file: string, hash: string): Promise<{ page: Page; errors: s
   return { page, errors, close: () => context.close() };
 }
 
-/** Every canvas of the player, as PNG data URLs (what has been painted on them), null where the page may not read it. */
+/**
+ * Every video canvas of the player, as PNG data URLs (what has been painted on them), null where the page may not read
+ * it. A group's score card has a canvas of its own, painted when the clock reaches it: not one of these.
+ */
 const pictures = (page: Page, player: string) =>
-  page.$$eval(`${player} canvas`, (cs) =>
+  page.$$eval(`${player} canvas:not(.score-card)`, (cs) =>
     cs.map((c) => {
       try {
         return (c as HTMLCanvasElement).toDataURL("image/png");
@@ -64,7 +67,7 @@ const pictures = (page: Page, player: string) =>
 
 /**
  * Presses `start` once, then touches nothing: the player loads, its clock runs (data-frame grows
- * by 30 frames, a second of video) and its canvases are painted anew. Returns how many it could read.
+ * by 90 frames, three seconds of video: past an opening hold) and its canvases are painted anew. Returns how many it could read.
  */
 async function playsAfterOneClick(page: Page, start: string, player: string): Promise<number> {
   await page.click(start);
@@ -73,7 +76,7 @@ async function playsAfterOneClick(page: Page, start: string, player: string): Pr
   const at = await frame();
   const before = await pictures(page, player);
   await page
-    .waitForFunction(([sel, f]) => Number((document.querySelector(sel as string) as HTMLElement).dataset.frame) >= (f as number) + 30, [player, at] as const, {
+    .waitForFunction(([sel, f]) => Number((document.querySelector(sel as string) as HTMLElement).dataset.frame) >= (f as number) + 90, [player, at] as const, {
       timeout: 30_000,
     })
     .catch(async () => {

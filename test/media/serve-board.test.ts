@@ -43,7 +43,8 @@ const armsTable = (page: Page) =>
 /** `georeplay report --baseline base --json` over the sweep as it is now. */
 const report = () => {
   const r = runCli(["report", sweep, "--baseline", "base", "--json"]);
-  expect(r.code).toBe(0);
+  // A shard's half-written last line is named and makes report exit 2 (its numbers are of the other rows, as serve's).
+  expect(r.code === 0 || (r.code === 2 && /not valid JSON/.test(r.stderr)), r.stderr).toBe(true);
   return JSON.parse(r.stdout) as {
     episodes: number;
     arms: { arm: string; mean_of_k: number }[];
