@@ -10,14 +10,14 @@
  *
  * Goals at 10,000 episodes: <= 1/3 of the reference's wall, <= 0.5x its CPU, < 600 MB peak.
  * The reference lives outside this repository: GEOREPLAY_CROPS_REFERENCE (default
- * /work/shared/reference/crops).
+ * ../shared/reference/crops beside the checkout, where the environment's documentation lays it).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE, PYTHON, ROOT, fmt, loadavg, run } from "./common.ts";
 import { median, timedProcess, type Timed } from "./timed.ts";
 
-const REFERENCE = process.env.GEOREPLAY_CROPS_REFERENCE ?? "/work/shared/reference/crops";
+const REFERENCE = process.env.GEOREPLAY_CROPS_REFERENCE ?? join(ROOT, "..", "shared", "reference", "crops");
 const CLI = join(ROOT, "dist", "src", "cli.js");
 const SUMMARY = /(\d+) episodes · (\d+) view turns checked · (\d+) match · (\d+) mismatch/;
 
