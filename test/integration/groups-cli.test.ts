@@ -86,9 +86,12 @@ describe("georeplay groups", () => {
     withTemp((dir) => {
       // Lines 1, 9 and 10 again: step 0's eval/2 and step 2's eval/0 and eval/5 become pairs of identical games (zero spread),
       // so step 2 has no spread at all (median std 0: a 10,000x "multiplier" that scales nothing).
+      // Both files in one folder: siblings sort by file path, so the order must not hang on where the checkout lives.
+      const train = join(dir, "train-rollouts.jsonl");
+      writeFileSync(train, readFileSync(TRAIN));
       const again = join(dir, "rollouts-again.jsonl");
       writeFileSync(again, [lines()[0], lines()[8], lines()[9]].join("\n") + "\n");
-      const r = runCli(["groups", TRAIN, again, "--detail"]);
+      const r = runCli(["groups", train, again, "--detail"]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain("steps with frac_reward_zero_std = 1 (no group had any spread): step 2\n");
       expect(r.stdout).toContain("\nlargest multipliers: step 0 82.0x (median std 0.0121), step 1 14.2x (median std 0.0703)\n");
@@ -98,12 +101,12 @@ describe("georeplay groups", () => {
       );
       expect(r.stdout).toMatch(/\n {6}#1 [^\n]*train-rollouts\.jsonl:8 \(\+0\.71\), #2 [^\n]*train-rollouts\.jsonl:7 \(-0\.71\)\n/);
 
-      const json = JSON.parse(runCli(["groups", TRAIN, again, "--json"]).stdout);
+      const json = JSON.parse(runCli(["groups", train, again, "--json"]).stdout);
       expect(GroupsReportSchema.parse(json)).toEqual(json);
       const at = (step: number, index: number) => json.groups.find((g: { step: number; task: { index: number } }) => g.step === step && g.task.index === index);
       expect(at(0, 2)).toMatchObject({ zero_std: true, identical: [[0, 1]], ranks: [1, 2] });
       // Different games: not identical, ranked by advantage (line 8 above line 7).
-      expect(at(1, 0)).toMatchObject({ identical: [], ranks: [2, 1], rollouts: [`${TRAIN}:7`, `${TRAIN}:8`] });
+      expect(at(1, 0)).toMatchObject({ identical: [], ranks: [2, 1], rollouts: [`${train}:7`, `${train}:8`] });
       expect(json.summary.largest_multipliers.map((m: { step: number }) => m.step)).toEqual([0, 1]);
       // reward_std: the mean of the group stds over the step's rollouts (groups of one left out): step 0's eval/2 (0) and eval/3.
       const step0 = json.steps[0];
