@@ -9,46 +9,55 @@
  * structured `problems` (file, line, field, message). The CLI is a thin
  * layer over these calls that adds exit codes, progress bars and Ctrl-C.
  */
-import type { VerifyOptions, VerifyReport } from "../replay/verify/verify.ts";
-import type { FramesOptions, FramesResult } from "../replay/frames/frames.ts";
-import type { EpisodeRecord } from "../replay/formats/records.ts";
+import type { VerifyOptions, VerifyReport } from "../envs/geoguesser/replay/verify/verify.ts";
+import type { FramesOptions, FramesResult } from "../envs/geoguesser/replay/frames/frames.ts";
+import type { EpisodeRecord } from "../envs/geoguesser/replay/formats/records.ts";
 import type { InputFormat } from "../replay/formats/inputs.ts";
 import type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
 import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
-import type { Report } from "../replay/board/report-schema.ts";
+import type { Report } from "../envs/geoguesser/replay/board/report-schema.ts";
 import type { GroupsReport } from "../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../replay/groups/stats.ts";
 
 export { GeoreplayError, type ErrorKind, type Problem } from "../replay/io/errors.ts";
-export { EpisodeSchema, TurnSchema, CameraSchema, OutcomeSchema, type Episode, type Turn, type Camera, type Outcome } from "../replay/schema/episode.ts";
-export { TaskRowSchema, type TaskRow } from "../replay/schema/task.ts";
-export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
-export { geoevalReward } from "../replay/rules/reward.ts";
-export type { VerifyOptions, VerifyReport, VerifiedEpisode, ViewOutcome, Shard } from "../replay/verify/verify.ts";
-export type { FramesOptions, FramesResult, FramesStats } from "../replay/frames/frames.ts";
-export type { EpisodeRecord, RecordFormat } from "../replay/formats/records.ts";
+export {
+  EpisodeSchema,
+  TurnSchema,
+  CameraSchema,
+  OutcomeSchema,
+  type Episode,
+  type Turn,
+  type Camera,
+  type Outcome,
+} from "../envs/geoguesser/replay/schema/episode.ts";
+export { TaskRowSchema, type TaskRow } from "../envs/geoguesser/replay/schema/task.ts";
+export { TimelineSchema, type Timeline } from "../envs/geoguesser/replay/timeline/timeline-schema.ts";
+export { geoevalReward } from "../envs/geoguesser/replay/rules/reward.ts";
+export type { VerifyOptions, VerifyReport, VerifiedEpisode, ViewOutcome, Shard } from "../envs/geoguesser/replay/verify/verify.ts";
+export type { FramesOptions, FramesResult, FramesStats } from "../envs/geoguesser/replay/frames/frames.ts";
+export type { EpisodeRecord, RecordFormat } from "../envs/geoguesser/replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
 export type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
 export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
 export type { BatchProgress, VideoOutcome } from "./batch/run-batch.ts";
-export type { Selection } from "../replay/batch/select.ts";
-export type { PlannedVideo } from "../replay/batch/plan.ts";
+export type { Selection } from "../envs/geoguesser/replay/batch/select.ts";
+export type { PlannedVideo } from "../envs/geoguesser/replay/batch/plan.ts";
 export { BatchManifestSchema, type BatchManifest, type ManifestVideo, type ManifestFailure } from "../replay/batch/manifest-schema.ts";
-export { ReportSchema, type Report } from "../replay/board/report-schema.ts";
+export { ReportSchema, type Report } from "../envs/geoguesser/replay/board/report-schema.ts";
 export { GroupsReportSchema, GroupEntrySchema, StepEntrySchema, type GroupsReport, type GroupEntry, type StepEntry } from "../replay/groups/groups-schema.ts";
 export { computeGroups, type RolloutNumbers } from "../replay/groups/groups.ts";
 export type { ScaleRewards } from "../replay/groups/stats.ts";
 
 /** Re-renders every recorded view and compares its digest; the report `georeplay verify --json` prints. */
 export async function verify(opts: VerifyOptions): Promise<VerifyReport> {
-  return (await import("../replay/verify/verify.ts")).verifyRun(opts);
+  return (await import("../envs/geoguesser/replay/verify/verify.ts")).verifyRun(opts);
 }
 
 /** Verifies one episode, then writes one reprojection per video frame and `timeline.json`. */
 export async function generateFrames(opts: FramesOptions): Promise<FramesResult> {
-  return (await import("../replay/frames/frames.ts")).generateFrames(opts);
+  return (await import("../envs/geoguesser/replay/frames/frames.ts")).generateFrames(opts);
 }
 
 /** Verifies one episode and renders it to an H.264 MP4 (painted natively and encoded by x264, or `engine: "remotion"`; written atomically). */
@@ -82,23 +91,23 @@ export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult
  * come as records with a problem (see `recordProblem`) rather than stopping the stream.
  */
 export async function* readEpisodes(inputs: string[], opts: { format?: InputFormat } = {}): AsyncGenerator<EpisodeRecord> {
-  yield* (await import("../replay/formats/records.ts")).readEpisodeRecords(inputs, opts);
+  yield* (await import("../envs/geoguesser/replay/formats/records.ts")).readEpisodeRecords(inputs, opts);
 }
 
-export { recordProblem } from "../replay/formats/records.ts";
+export { recordProblem } from "../envs/geoguesser/replay/formats/records.ts";
 
 /**
  * A pass@k board's numbers, exactly as `geoeval report` computes them (the object
  * `georeplay report --json` prints); `formatReport` gives geoeval's text.
  */
 export async function report(inputs: string[], opts: { baseline?: string; legacy?: boolean; signal?: AbortSignal } = {}): Promise<Report> {
-  const board = await import("../replay/board/index.ts");
+  const board = await import("../envs/geoguesser/replay/board/index.ts");
   return board.boardReport(await board.readBoard(inputs, { signal: opts.signal }), { baseline: opts.baseline, legacy: opts.legacy });
 }
 
 /** geoeval's text for a report (current layout, or the legacy one when the report was made with `legacy`). */
 export async function formatReport(r: Report): Promise<string> {
-  return (await import("../replay/board/format.ts")).formatReport(r);
+  return (await import("../envs/geoguesser/replay/board/format.ts")).formatReport(r);
 }
 
 /**

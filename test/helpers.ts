@@ -28,8 +28,8 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
 }
 
 /** The Trieste episode's frames run with its in-between frames deferred (what `render` hands the painter), written under `publicDir`. */
-export async function triesteDeferred(publicDir: string): Promise<import("../replay/frames/frames.ts").FramesResult> {
-  const { generateFrames } = await import("../replay/frames/frames.ts");
+export async function triesteDeferred(publicDir: string): Promise<import("../envs/geoguesser/replay/frames/frames.ts").FramesResult> {
+  const { generateFrames } = await import("../envs/geoguesser/replay/frames/frames.ts");
   return generateFrames({
     episodes: [join(TRIESTE, "episodes.jsonl")],
     episode: "#1",

@@ -4,14 +4,13 @@
  * group's advantages measure that noise, not the policy. Pure: the verifier
  * hands in each training rollout's start, this says which groups break it.
  */
-import type { Episode } from "../schema/episode.ts";
 import { compareFiles, groupKey } from "./groups.ts";
 
 /** What a rollout's first turn showed the model, as compared across siblings. */
 export interface FirstView {
   /** The recorded image hash of the first turn (null when none was recorded). */
   hash: string | null;
-  /** The first turn's camera_after (what its observation shows), as `heading H pitch P fov F frame N`. */
+  /** The first turn's camera as its environment words it (GeoGuesser: `heading H pitch P fov F frame N`). */
   camera: string | null;
   /** The first turn's prompt, where the format records prompts (training traces do not). */
   prompt: string | null;
@@ -48,19 +47,6 @@ export interface GroupStartFailure {
   siblings: string[];
   differs: StartDifference[];
   message: string;
-}
-
-/** The first view of an episode: its first recorded turn (the reset). */
-export function firstViewOf(ep: Episode): FirstView {
-  const first = ep.turns.reduce<Episode["turns"][number] | undefined>((a, t) => (a === undefined || t.turn < a.turn ? t : a), undefined);
-  if (!first) return { hash: null, camera: null, prompt: null };
-  const c = first.camera_after ?? null;
-  const prompt = (first as { prompt?: unknown }).prompt;
-  return {
-    hash: first.image_sha256 ? first.image_sha256.toLowerCase() : null,
-    camera: c ? `heading ${c.heading_deg} pitch ${c.pitch_deg} fov ${c.fov_deg} frame ${c.frame_index}` : null,
-    prompt: typeof prompt === "string" ? prompt : null,
-  };
 }
 
 const cmpStr = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

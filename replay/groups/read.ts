@@ -9,7 +9,7 @@ import { z } from "zod";
 import { GeoreplayError, describeValue, fileError } from "../io/errors.ts";
 import { readJsonl, statInput } from "../io/jsonl.ts";
 import { throwIfAborted } from "../io/abort.ts";
-import { formatIssues } from "../schema/issues.ts";
+import { formatIssues } from "../io/issues.ts";
 import { GroupCollector } from "./groups.ts";
 import { rolloutFilesIn } from "../formats/inputs.ts";
 import { trajectoryOf } from "./trajectory.ts";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { BatchManifestSchema, MANIFEST_VERSION, type BatchManifest, type ManifestFailure, type ManifestVideo } from "../../replay/batch/manifest-schema.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { writeFileAtomic } from "../../replay/io/atomic.ts";
-import { formatIssues } from "../../replay/schema/issues.ts";
+import { formatIssues } from "../../replay/io/issues.ts";
 
 export const MANIFEST_NAME = "manifest.json";
 

@@ -9,8 +9,8 @@ import { resolve } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import type { Candidate, Selection } from "../../replay/batch/select.ts";
-import type { PlannedVideo } from "../../replay/batch/plan.ts";
+import type { Candidate, Selection } from "../../envs/geoguesser/replay/batch/select.ts";
+import type { PlannedVideo } from "../../envs/geoguesser/replay/batch/plan.ts";
 import type { Engine } from "../film/engine.ts";
 import { packageVersion } from "../install/package-info.ts";
 import type { X264Preset } from "../ffmpeg/x264.ts";
@@ -86,13 +86,13 @@ export async function defaultsFor(format: VideoFormat): Promise<{ size: Size; fp
 /** The selection, planned and split into shards; nothing rendered (`--dry-run`). */
 export async function planBatch(o: PlanVideosOptions): Promise<BatchPlan> {
   const fps = o.fps ?? (await defaultsFor(o.format ?? "mp4")).fps;
-  const { listCandidates, planVideos } = await import("../../replay/batch/plan.ts");
-  const { selectVideos } = await import("../../replay/batch/select.ts");
-  const { assignShards } = await import("../../replay/batch/shard.ts");
+  const { listCandidates, planVideos } = await import("../../envs/geoguesser/replay/batch/plan.ts");
+  const { selectVideos } = await import("../../envs/geoguesser/replay/batch/select.ts");
+  const { assignShards } = await import("../../envs/geoguesser/replay/batch/shard.ts");
   const candidates = await listCandidates(o.episodes, o.inputFormat, o.signal);
   let report;
   if (o.selection.by === "delta") {
-    const { readBoard, boardReport } = await import("../../replay/board/index.ts");
+    const { readBoard, boardReport } = await import("../../envs/geoguesser/replay/board/index.ts");
     const board = await readBoard(o.episodes, { signal: o.signal });
     for (const note of board.notes) o.onNote?.(note);
     report = boardReport(board, { baseline: o.selection.baseline });

@@ -1,24 +1,12 @@
 /** `georeplay frames`: verified camera-path frames (or a slideshow of recorded images) and `timeline.json` for one episode. */
 import { Command } from "commander";
-import { join } from "node:path";
-import type { Size } from "../film/size.ts";
-import { inputOptions, positiveInt, replayAction, runOptions, sizeOption, warn, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { inputOptions, positiveInt, replayAction, runOptions, sizeOption } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
-import { interruptSignal } from "./interrupt.ts";
 import { outFolder } from "./options/out.ts";
-import { framesJson } from "../reports/frames.ts";
+import type { FramesCliOptions } from "./options/command-options.ts";
+import { environmentOf } from "../../envs/index.ts";
 
-export interface FramesCliOptions extends InputOptions, RunOptions {
-  episode: string;
-  out?: string;
-  fps: number;
-  view: number;
-  viewSize: number;
-  unverified?: boolean;
-  publicDir: string;
-  size: Size;
-  dataset?: string;
-}
+export type { FramesCliOptions } from "./options/command-options.ts";
 
 export const FRAMES_OPTIONS: OptionDefs<FramesCliOptions> = {
   episode: { flags: "--episode <id|#n>", description: "episode_id, or #n for the n-th replayable episode of the input", required: true },
@@ -77,42 +65,8 @@ export function registerFrames(program: Command): void {
     .action(
       replayAction<FramesCliOptions>(async (episodes, o) => {
         if (o.out !== undefined) outFolder(`--out ${o.out}`, o.out, true);
-        // The crops environment's episodes go to its own engine (the one dispatch point).
-        const crops = await import("./frames-crops.ts");
-        if (await crops.isCropsInput(episodes)) return crops.cropsFramesCommand(episodes, o);
-        const r = await withProgress("frames", o, async (bar) =>
-          (await import("../../replay/frames/frames.ts")).generateFrames({
-            ...o,
-            signal: interruptSignal(),
-            episodes,
-            unverified: Boolean(o.unverified),
-            onWarning: warn,
-            onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
-          }),
-        );
-        const { writeStudioProps } = await import("../film/studio-props.ts");
-        const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
-        const t = r.timeline;
-        const s = r.stats;
-        const v = s.views;
-        if (o.json) {
-          process.stdout.write(JSON.stringify(framesJson(r, propsPath), null, 2) + "\n");
-          return;
-        }
-        const head =
-          t.episode.source === "slideshow"
-            ? `episode ${t.episode.episodeId} · slideshow of ${s.recordedImages} recorded images (example-rollout folders record no camera path or hashes: not a replay, nothing verified)` +
-              `\n${s.files} frame files (${s.keyframes} recorded views copied byte for byte, ${s.files - s.keyframes} transcoded; ${s.reused} reused) in ${join(r.outDir, "frames")}`
-            : `episode ${t.episode.episodeId} · ${v.match}/${v.checked} views verified byte-for-byte` +
-              (t.episode.recordFormat === "train" ? " (training digests)" : "") +
-              (v.resolved ? ` (${v.resolved} on an exact sampling boundary)` : "") +
-              (t.episode.verified ? "" : ` · UNVERIFIED: ${v.mismatch} view(s) drifted`) +
-              `\n${s.files} frame files (${s.rendered} rendered, ${s.reused} reused, ${s.keyframes} keyframes) in ${join(r.outDir, "frames")}`;
-        process.stdout.write(
-          head +
-            `\n${t.segments.length} segments · ${t.totalFrames} video frames (${(t.totalFrames / t.fps).toFixed(1)} s at ${t.fps} fps)` +
-            `\ntimeline: ${r.timelinePath}\nprops (timeline + text laid out at ${o.size.width}x${o.size.height}): ${propsPath}\n`,
-        );
+        const env = await environmentOf(episodes);
+        await env.frames(episodes, o);
       }),
     );
 }

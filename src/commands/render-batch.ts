@@ -8,7 +8,7 @@ import { statSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import type { Selection } from "../../replay/batch/select.ts";
+import type { Selection } from "../../envs/geoguesser/replay/batch/select.ts";
 import { splitFormats, type RenderCliOptions } from "./options/render.ts";
 import { warn } from "./options/shared.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
@@ -98,7 +98,7 @@ async function batchSettings(episodes: string[], o: RenderCliOptions, cmd: Comma
   const { checkBatchOptions, defaultsFor } = await import("../batch/render-videos.ts");
   const poster: string | null = o.poster === undefined ? null : o.poster === true ? "beside" : o.poster;
   checkBatchOptions({ format, maxMb: o.maxMb, poster, posterFrame: o.posterFrame });
-  const { parseShard } = await import("../../replay/batch/shard.ts");
+  const { parseShard } = await import("../../envs/geoguesser/replay/batch/shard.ts");
   // gif/webp have their own default size and fps; an explicit --size or --fps wins.
   const defaults = await defaultsFor(format);
   return {

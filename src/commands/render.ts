@@ -16,6 +16,7 @@ import type { RenderGroupResult } from "../film/render-group.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { Encoded } from "../ffmpeg/transcode.ts";
 import type { Progress } from "./progress.ts";
+import { requireFilmedEnvironment } from "./options/filmed-env.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
@@ -69,6 +70,7 @@ export function registerRender(program: Command): void {
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {
+        await requireFilmedEnvironment("render", episodes);
         // The place the video goes, checked before any work: -o DIR/ (a batch) is a folder itself, else the file's folder.
         if (o.group === undefined && isBatch(o)) outFolder(`-o ${o.out}`, o.out, true);
         else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));

@@ -1,17 +1,6 @@
 /** `georeplay report`: geoeval's pass@k board, byte for byte, from eval episodes (no panoramas needed). */
 import { Command } from "commander";
-import { reportTally, tallyWords } from "../page/count-words.ts";
-import { interruptSignal } from "./interrupt.ts";
-import { EXIT_INPUT, EXIT_OK } from "../reports/exit-codes.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-
-/** Lines that are not JSON named one by one, up to this many. */
-const MAX_NAMED = 20;
-
-/** verify's words for a line that is not JSON (replay/io/jsonl.ts), the last one a writer cut off. */
-export function tornMessage(t: { file: string; line: number; last: boolean }): string {
-  return `${t.file}:${t.line}: not valid JSON, skipped${t.last ? " (the last line looks truncated: was the file still being written?)" : ""}`;
-}
+import { environmentOf } from "../../envs/index.ts";
 
 export function registerReport(program: Command): void {
   program
@@ -66,42 +55,7 @@ export function registerReport(program: Command): void {
         "  georeplay report crops/eval/episodes.jsonl crops/eval-v2/episodes.jsonl --baseline scripted-vlm",
     )
     .action(async (inputs: string[], o: { baseline: string; legacy?: boolean; json?: boolean }, command: Command) => {
-      if (await reportCrops(inputs, o, command.getOptionValueSource("baseline") === "default")) return;
-      // Loaded when the command runs: other commands never load the board engine.
-      const { readBoard, boardReport, formatReport } = await import("../../replay/board/index.ts");
-      const board = await readBoard(inputs, { signal: interruptSignal() });
-      const report = boardReport(board, { baseline: o.baseline, legacy: Boolean(o.legacy) });
-      // geoeval prints no paired section for an absent baseline; one asked for by name is a mistake, as page says.
-      if (command.getOptionValueSource("baseline") === "cli" && !report.arms.some((a) => a.arm === o.baseline))
-        throw new GeoreplayError(`--baseline ${o.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
-      for (const note of board.notes) process.stderr.write(note + "\n");
-      // geoeval's own note (stdout, byte for byte) lumps errored rows with unscored ones: the page's words, apart.
-      if (report.dropped_unscored) process.stderr.write(`note: ${tallyWords(reportTally(report))}, as georeplay page counts them\n`);
-      process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatReport(report));
-      // A line that is not JSON: the report of the other rows is printed (geoeval's), each such line named, exit 2 as verify does.
-      process.exitCode = reportTorn(board.torn);
+      const env = await environmentOf(inputs);
+      await env.report(inputs, { ...o, baselineGiven: command.getOptionValueSource("baseline") === "cli" });
     });
-}
-
-/** A crops board (the first record says `env: "crops"`): printed here, true; else false. */
-async function reportCrops(inputs: string[], o: { baseline: string; json?: boolean }, baselineIsDefault: boolean): Promise<boolean> {
-  const { peekEnv } = await import("../../replay/formats/peek-env.ts");
-  const first = await peekEnv(inputs);
-  if (first?.env !== "crops") return false;
-  const { cropsReport } = await import("../../envs/crops/replay/report.ts");
-  const { formatCropsReport } = await import("../../envs/crops/replay/report-format.ts");
-  // geoeval's default baseline "base" pairs only when such an arm exists; a baseline asked for must exist.
-  const report = await cropsReport(inputs, { baseline: baselineIsDefault ? undefined : o.baseline, signal: interruptSignal() });
-  process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatCropsReport(report));
-  process.exitCode = reportTorn(report.torn);
-  return true;
-}
-
-/** Names each line that is not JSON on stderr (the report of the other rows is printed): exit 2 when any, as verify. */
-function reportTorn(torn: readonly { file: string; line: number; last: boolean }[]): number {
-  for (const t of torn.slice(0, MAX_NAMED)) process.stderr.write(`${tornMessage(t)}\n`);
-  if (torn.length > MAX_NAMED) process.stderr.write(`… and ${torn.length - MAX_NAMED} more line(s) that are not JSON\n`);
-  if (torn.length)
-    process.stderr.write(`${torn.length} line(s) that are not JSON kept georeplay from reading every row: the report is of the others (exit 2)\n`);
-  return torn.length ? EXIT_INPUT : EXIT_OK;
 }

@@ -8,8 +8,8 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
-import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { generateFrames, type FramesOptions, type FramesStats } from "../../envs/geoguesser/replay/frames/frames.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { RolloutPropsSchema } from "../../video/rollout/props.ts";
@@ -19,7 +19,7 @@ import { checkEngine, encodeWith, warmUp, type Engine, type EngineOptions } from
 import type { Size } from "./size.ts";
 import type { PainterThreads } from "./native/painter-threads.ts";
 import type { DeferredImage } from "./shared/encode-options.ts";
-import type { FramesResult } from "../../replay/frames/frames.ts";
+import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { framePath } from "../../video/parts/viewport.ts";
 
 export type RenderStage = "frames" | "bundle" | "render";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { writeFileAtomic } from "../../replay/io/atomic.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../../video/rollout/props.ts";
 import { withTextPlan } from "./shared/text-plan.ts";
 

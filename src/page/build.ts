@@ -17,7 +17,7 @@
  * board's chunk does and the browser plans the video (board/play.ts).
  */
 import { basename } from "node:path";
-import { verifyRun } from "../../replay/verify/verify.ts";
+import { verifyRun } from "../../envs/geoguesser/replay/verify/verify.ts";
 import { resolveInputs } from "../../replay/formats/inputs.ts";
 import { onAbort } from "../../replay/io/abort.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
@@ -33,7 +33,7 @@ import { pageParts } from "./view/template.ts";
 import { sweepSection } from "./view/sections.ts";
 import { trainingSection } from "./view/training.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";
-import { readBoard, boardReport } from "../../replay/board/index.ts";
+import { readBoard, boardReport } from "../../envs/geoguesser/replay/board/index.ts";
 import { TrainingGroups, trainingRolloutOf } from "./training.ts";
 import { buildBoardPage } from "./board/build.ts";
 import { boardOfInputs } from "./board/input.ts";

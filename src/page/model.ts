@@ -7,16 +7,16 @@
 import { basename, relative, sep } from "node:path";
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import type { ErroredEpisodeInfo, VerifiedEpisode, ViewOutcome } from "../../replay/verify/verify.ts";
-import type { Episode, Turn } from "../../replay/schema/episode.ts";
-import type { RecordFormat } from "../../replay/formats/records.ts";
-import type { TrainInfo } from "../../replay/formats/train.ts";
+import type { ErroredEpisodeInfo, VerifiedEpisode, ViewOutcome } from "../../envs/geoguesser/replay/verify/verify.ts";
+import type { Episode, Turn } from "../../envs/geoguesser/replay/schema/episode.ts";
+import type { RecordFormat } from "../../envs/geoguesser/replay/formats/records.ts";
+import type { TrainInfo } from "../../envs/geoguesser/replay/formats/train.ts";
 import { mapSpec, TURN_BADGE_BOX, type MapSpec } from "./geo.ts";
 import type { Rect } from "../../video/map/labels.ts";
 import { pinsFrame, revealFrame, type LatLon } from "../../video/map/frame.ts";
-import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../replay/rules/turns.ts";
-import { geoevalReward } from "../../replay/rules/reward.ts";
-import { guessFromActions } from "../../replay/frames/build-timeline.ts";
+import { numOrNull, toolCall, turnFailed, turnGuessed } from "../../envs/geoguesser/replay/rules/turns.ts";
+import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
+import { guessFromActions } from "../../envs/geoguesser/replay/frames/build-timeline.ts";
 
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
@@ -96,7 +96,7 @@ export interface PageEpisode {
   verdict: string | null;
   /** The environment's stored outcome.reward ("env reward"); null = unscored, left out of geoeval's report. */
   reward: number | null;
-  /** geoeval's recomputed reward (replay/rules/reward.ts): what every mean-of-k averages. */
+  /** geoeval's recomputed reward (envs/geoguesser/replay/rules/reward.ts): what every mean-of-k averages. */
   score: number;
   distanceKm: number | null;
   guess: LatLon | null;

@@ -2,7 +2,7 @@
  * What `buildPage` takes and gives, shared by the run page (build.ts) and the
  * board page (board/build.ts) without either importing the other.
  */
-import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
+import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../envs/geoguesser/replay/verify/verify.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { PageForm } from "./output/target.ts";

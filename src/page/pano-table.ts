@@ -9,7 +9,7 @@
  */
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
-import { panoReadError } from "../../replay/panos/store.ts";
+import { panoReadError } from "../../envs/geoguesser/replay/panos/store.ts";
 import type { ImageSink } from "./images.ts";
 
 export const PANO_WIDTH = 1024;

@@ -4,7 +4,7 @@
  * and the sweep's share them.
  */
 import { escapeHtml } from "./escape.ts";
-import type { ReportArm } from "../../replay/board/report-schema.ts";
+import type { ReportArm } from "../../envs/geoguesser/replay/board/report-schema.ts";
 
 export const cell = (stat: string, value: number | null, text: string) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
 export const fx = (x: number | null, d: number) => (x == null ? "nan" : x.toFixed(d));

@@ -1,6 +1,6 @@
 /**
  * The board page's view reprojection: the environment's gnomonic projection
- * (replay/render/reproject.ts, same formula and truncating samples) run on
+ * (envs/geoguesser/replay/render/reproject.ts, same formula and truncating samples) run on
  * the downscaled panorama embedded in the page. Pure, on typed arrays; the
  * result approximates the verified view (a smaller source), and the page
  * labels it as a browser reprojection.

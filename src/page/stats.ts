@@ -5,7 +5,7 @@
  * unscored and errored ones are counted apart ("not counted"); the views'
  * verification covers every episode that has views.
  */
-import { withinPct } from "../../replay/board/report.ts";
+import { withinPct } from "../../envs/geoguesser/replay/board/report.ts";
 import { counted } from "./attempts.ts";
 
 /** The numbers of one episode that the run summary aggregates. */

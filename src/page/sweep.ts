@@ -9,7 +9,7 @@
  * recomputed rewards the report averages).
  */
 import { fmean, pstdev } from "../../replay/board/pymath.ts";
-import type { Report, ReportArm } from "../../replay/board/report-schema.ts";
+import type { Report, ReportArm } from "../../envs/geoguesser/replay/board/report-schema.ts";
 import { byAttempt, counted } from "./attempts.ts";
 
 export interface Attempt {

@@ -6,14 +6,14 @@
  * page gets shared; a path on the command line may be a local absolute one).
  */
 import { GroupCollector } from "../../replay/groups/groups.ts";
-import type { VerifiedEpisode } from "../../replay/verify/verify.ts";
-import type { TrainInfo } from "../../replay/formats/train.ts";
+import type { VerifiedEpisode } from "../../envs/geoguesser/replay/verify/verify.ts";
+import type { TrainInfo } from "../../envs/geoguesser/replay/formats/train.ts";
 import type { PageEpisode } from "./model.ts";
 import type { GroupEntry, GroupsReport, StepEntry } from "../../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../../replay/groups/stats.ts";
 import { trajectoryKey } from "../../replay/groups/trajectory.ts";
-import { actionName } from "../../replay/rules/turns.ts";
-import type { Turn } from "../../replay/schema/episode.ts";
+import { actionName } from "../../envs/geoguesser/replay/rules/turns.ts";
+import type { Turn } from "../../envs/geoguesser/replay/schema/episode.ts";
 
 /** A group as the page carries it: `groups --json`'s entry without its `file:line` names. */
 export type PageGroup = Omit<GroupEntry, "rollouts">;

@@ -8,7 +8,7 @@
  * (1), because "1" promises the whole run was read; a run with both says so
  * on stderr and in its JSON (mismatches and errors alike).
  */
-import type { VerifyReport } from "../../replay/verify/verify.ts";
+import type { VerifyReport } from "../../envs/geoguesser/replay/verify/verify.ts";
 import type { ErrorKind } from "../../replay/io/errors.ts";
 
 export const EXIT_OK = 0;

@@ -1,9 +1,9 @@
 /** The JSON Schemas `georeplay schema` prints, generated from the zod schemas georeplay validates with. */
 import { z } from "zod";
-import { EpisodeSchema } from "../../replay/schema/episode.ts";
-import { TaskRowSchema } from "../../replay/schema/task.ts";
-import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
-import { ReportSchema } from "../../replay/board/report-schema.ts";
+import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
+import { TaskRowSchema } from "../../envs/geoguesser/replay/schema/task.ts";
+import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { ReportSchema } from "../../envs/geoguesser/replay/board/report-schema.ts";
 import { GroupsReportSchema } from "../../replay/groups/groups-schema.ts";
 
 const SCHEMAS = {

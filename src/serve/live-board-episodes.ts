@@ -16,7 +16,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { geoevalReward } from "../../replay/rules/reward.ts";
+import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
 import { compactEpisode, boardRow, type CompactTables } from "../page/board/build.ts";
 import type { BoardEpisodeRow } from "../page/board/data.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../page/model.ts";

@@ -11,7 +11,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { boardReport, readBoard } from "../../replay/board/index.ts";
+import { boardReport, readBoard } from "../../envs/geoguesser/replay/board/index.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import { boardReportSection } from "../page/board/sections.ts";
 import type { BoardReportUpdate } from "../page/board/live-event.ts";

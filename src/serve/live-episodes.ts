@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { verifyRun, type ErroredEpisodeInfo, type VerifiedEpisode } from "../../replay/verify/verify.ts";
+import { verifyRun, type ErroredEpisodeInfo, type VerifiedEpisode } from "../../envs/geoguesser/replay/verify/verify.ts";
 import type { CompleteLine } from "../../replay/io/line-reader.ts";
 import type { InputFormat } from "../../replay/formats/inputs.ts";
 import { erroredPageEpisode, pageEpisode, sourceName, type PageEpisode } from "../page/model.ts";

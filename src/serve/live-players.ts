@@ -12,8 +12,8 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { verifyRun, type VerifiedEpisode } from "../../replay/verify/verify.ts";
-import type { JobPool } from "../../replay/verify/pool.ts";
+import { verifyRun, type VerifiedEpisode } from "../../envs/geoguesser/replay/verify/verify.ts";
+import type { JobPool } from "../../envs/geoguesser/replay/verify/pool.ts";
 import { PlayerEmbed } from "../page/player/embed.ts";
 import { LIVE_PLAYER_KIND, type LivePlayerData } from "../page/player/format.ts";
 import { dataScript, viewFileName } from "../page/output/folder.ts";

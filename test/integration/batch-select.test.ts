@@ -8,10 +8,10 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, MIXED, FIXTURES } from "../helpers.ts";
-import { assignShards } from "../../replay/batch/shard.ts";
-import { rankTasksByDelta } from "../../replay/batch/select.ts";
-import { uniqueStems, videoStem } from "../../replay/batch/names.ts";
-import type { Report } from "../../replay/board/report-schema.ts";
+import { assignShards } from "../../envs/geoguesser/replay/batch/shard.ts";
+import { rankTasksByDelta } from "../../envs/geoguesser/replay/batch/select.ts";
+import { uniqueStems, videoStem } from "../../envs/geoguesser/replay/batch/names.ts";
+import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
 
 const lines = (text: string) =>
   text

@@ -193,7 +193,7 @@ describe("bad crops input: one line naming file, line and field, exit 2", () => 
     editRecord(d, 0, (r) => (r.env = "boxes-v2"));
     expectOneLineError(
       runCli(["verify", join(d, "eval")]),
-      /eval\/episodes\.jsonl:1: env: expected "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/,
+      /eval\/episodes\.jsonl:1: env: expected one of "geoguesser", "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/,
     );
     const e = copy();
     editRecord(e, 5, (r) => (r.env = "boxes-v2"));

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { generateFrames, type FramesResult } from "../../replay/frames/frames.ts";
+import { generateFrames, type FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { reprojectedViews } from "../../src/film/native/reprojected-views.ts";
 import { deferredImages } from "../../src/film/render-episode.ts";
 import { TRIESTE } from "../helpers.ts";

@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { FIXTURES, MIXED, ROOT, runCli } from "../helpers.ts";
-import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { generateFrames } from "../../replay/frames/frames.ts";
-import { planEpisode } from "../../replay/plan/segments.ts";
-import { readEpisodeRecords } from "../../replay/formats/records.ts";
-import type { Episode } from "../../replay/schema/episode.ts";
+import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
+import { planEpisode } from "../../envs/geoguesser/replay/plan/segments.ts";
+import { readEpisodeRecords } from "../../envs/geoguesser/replay/formats/records.ts";
+import type { Episode } from "../../envs/geoguesser/replay/schema/episode.ts";
 
 const TRAIN = join(FIXTURES, "train-rollouts.jsonl");
 const EXAMPLE = join(FIXTURES, "example-rollout");

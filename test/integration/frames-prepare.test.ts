@@ -1,5 +1,5 @@
 /**
- * prepareEpisode + writeFrames (replay/frames/frames.ts), the two halves of
+ * prepareEpisode + writeFrames (envs/geoguesser/replay/frames/frames.ts), the two halves of
  * generateFrames a two-up video uses so each side is found, planned and
  * verified once before either is written: together they write exactly what
  * generateFrames writes; drift stops at prepare, before any file exists; a
@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { findEpisode, generateFrames, prepareEpisode, writeFrames } from "../../replay/frames/frames.ts";
+import { findEpisode, generateFrames, prepareEpisode, writeFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { FIXTURES, MIXED } from "../helpers.ts";
 

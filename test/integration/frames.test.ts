@@ -10,16 +10,16 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, MIXED, ROOT, TRIESTE, runCli } from "../helpers.ts";
-import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { generateFrames, framesDirFor, slugFor } from "../../replay/frames/frames.ts";
-import { planEpisode } from "../../replay/plan/segments.ts";
+import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { generateFrames, framesDirFor, slugFor } from "../../envs/geoguesser/replay/frames/frames.ts";
+import { planEpisode } from "../../envs/geoguesser/replay/plan/segments.ts";
 import { shortestDelta } from "../../replay/plan/camera-path.ts";
-import { frameOf, viewSpecFor } from "../../replay/verify/view-jobs.ts";
-import { panoPath } from "../../replay/panos/files.ts";
-import { PanoStore } from "../../replay/panos/store.ts";
-import { renderView } from "../../replay/render/view.ts";
-import { EpisodeSchema, type Episode } from "../../replay/schema/episode.ts";
-import { TaskRowSchema, type TaskRow } from "../../replay/schema/task.ts";
+import { frameOf, viewSpecFor } from "../../envs/geoguesser/replay/verify/view-jobs.ts";
+import { panoPath } from "../../envs/geoguesser/replay/panos/files.ts";
+import { PanoStore } from "../../envs/geoguesser/replay/panos/store.ts";
+import { renderView } from "../../envs/geoguesser/replay/render/view.ts";
+import { EpisodeSchema, type Episode } from "../../envs/geoguesser/replay/schema/episode.ts";
+import { TaskRowSchema, type TaskRow } from "../../envs/geoguesser/replay/schema/task.ts";
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-frames-"));

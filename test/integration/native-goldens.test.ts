@@ -32,8 +32,8 @@ import {
   twoUpSpec,
   tx,
 } from "../video-helpers.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { RolloutPropsSchema, type RolloutProps } from "../../video/rollout/props.ts";
 import type { CompareProps } from "../../video/compare/props.ts";
 import { rolloutLayout, type Rect } from "../../video/scene/layout.ts";

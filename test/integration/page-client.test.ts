@@ -33,7 +33,7 @@ import type { BoardData, BoardEpisodeRow } from "../../src/page/board/data.ts";
 import { reprojectRgba } from "../../src/page/reproject.ts";
 import { sortedOrder, parseTableSort } from "../../src/page/client/app/report/sort.ts";
 import { episodesByTask, formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters } from "../../src/page/client/app/tasks/rows.ts";
-import { indexMapExact } from "../../replay/render/reproject.ts";
+import { indexMapExact } from "../../envs/geoguesser/replay/render/reproject.ts";
 
 const turn = (reply: string | null, reasoning: string | null = null, extra: Partial<PageTurn> = {}): PageTurn =>
   ({ turn: 0, reply, reasoning, prompt: null, feedback: null, call: null, errors: [], ...extra }) as unknown as PageTurn;

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { decodePano, alignBand } from "../../replay/panos/store.ts";
-import { indexMap, viewRows, viewRowsAt, type ViewSpec } from "../../replay/render/reproject.ts";
+import { decodePano, alignBand } from "../../envs/geoguesser/replay/panos/store.ts";
+import { indexMap, viewRows, viewRowsAt, type ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
 import { FIXTURES } from "../helpers.ts";
 
 const dirs = [join(FIXTURES, "mixed", "panos"), join(FIXTURES, "trieste", "panos")];

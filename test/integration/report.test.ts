@@ -14,9 +14,9 @@ import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { FIXTURES, ROOT, runCli } from "../helpers.ts";
 import { jsonSchemaOf } from "../../src/reports/json-schemas.ts";
-import { ReportSchema } from "../../replay/board/index.ts";
-import { fsum, fmean, median, stdev, pstdev, pyFixed, pyRepr } from "../../replay/board/index.ts";
-import { pyExp } from "../../replay/rules/exp.ts";
+import { ReportSchema } from "../../envs/geoguesser/replay/board/index.ts";
+import { fsum, fmean, median, stdev, pstdev, pyFixed, pyRepr } from "../../envs/geoguesser/replay/board/index.ts";
+import { pyExp } from "../../envs/geoguesser/replay/rules/exp.ts";
 
 const BOARDS = join(FIXTURES, "boards");
 const REFERENCE = join(ROOT, "test", "reference", "geoeval_report.py");

@@ -14,7 +14,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { armsTimeline, boxOf, textExtent, textsInGroup, triesteTimeline, tx, type TextPrim } from "../video-helpers.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { RolloutPropsSchema } from "../../video/rollout/props.ts";
 import { ComparePropsSchema, type CompareProps } from "../../video/compare/props.ts";
 import { rolloutLayout } from "../../video/scene/layout.ts";

@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { verifyRun } from "../../replay/verify/verify.ts";
-import { createPool, type JobPool } from "../../replay/verify/pool.ts";
-import type { PoolTask } from "../../replay/verify/job-runner.ts";
+import { verifyRun } from "../../envs/geoguesser/replay/verify/verify.ts";
+import { createPool, type JobPool } from "../../envs/geoguesser/replay/verify/pool.ts";
+import type { PoolTask } from "../../envs/geoguesser/replay/verify/job-runner.ts";
 import { MIXED } from "../helpers.ts";
 
 const args = { episodes: [join(MIXED, "episodes.jsonl")], tasks: join(MIXED, "tasks.jsonl"), panos: join(MIXED, "panos") };

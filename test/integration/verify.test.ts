@@ -3,7 +3,7 @@ import { describe, expect, it, beforeAll } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, TRIESTE, MIXED } from "../helpers.ts";
-import { verifyRun } from "../../replay/verify/verify.ts";
+import { verifyRun } from "../../envs/geoguesser/replay/verify/verify.ts";
 
 const args = (dir: string, ...more: string[]) => [
   "verify",

@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { triesteDeferred } from "../helpers.ts";
-import type { FramesResult } from "../../replay/frames/frames.ts";
+import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { deferredImages } from "../../src/film/render-episode.ts";
-import { PanoStore, decodePano } from "../../replay/panos/store.ts";
-import { indexMap, type ViewSpec } from "../../replay/render/reproject.ts";
+import { PanoStore, decodePano } from "../../envs/geoguesser/replay/panos/store.ts";
+import { indexMap, type ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
 import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
 import type { DeferredImage } from "../../src/film/shared/encode-options.ts";
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ROOT, triesteDeferred } from "../helpers.ts";
-import type { FramesResult } from "../../replay/frames/frames.ts";
+import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { deferredImages } from "../../src/film/render-episode.ts";
 import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
 

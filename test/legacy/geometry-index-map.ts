@@ -1,6 +1,6 @@
 /**
  * The per-(fov, pitch) geometry index map the engine used before the row walk
- * (replay/render/reproject.ts at cf36faa), kept unchanged for one test: the row
+ * (envs/geoguesser/replay/render/reproject.ts at cf36faa), kept unchanged for one test: the row
  * walk's boundary-sensitive pixel list must be a superset of this one's, or the
  * boundary search would lose cases it resolved.
  */

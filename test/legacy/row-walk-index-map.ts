@@ -1,6 +1,6 @@
 /**
  * The row-walk index map the engine used before the heading-free geometry
- * (replay/render/reproject.ts at 8387a6a), kept unchanged as the oracle of a
+ * (envs/geoguesser/replay/render/reproject.ts at 8387a6a), kept unchanged as the oracle of a
  * property test: the geometry path must give the same map and the same
  * boundary-sensitive pixels on every camera.
  */

@@ -9,8 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync,
 import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { MIXED } from "../helpers.ts";
-import { listCandidates, planVideos } from "../../replay/batch/plan.ts";
-import { selectVideos } from "../../replay/batch/select.ts";
+import { listCandidates, planVideos } from "../../envs/geoguesser/replay/batch/plan.ts";
+import { selectVideos } from "../../envs/geoguesser/replay/batch/select.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { runBatch, type BatchRunOptions } from "../../src/batch/run-batch.ts";
 import type { VideoBackend } from "../../src/batch/backend.ts";

@@ -19,7 +19,7 @@ import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { BT709, colourTags, expectGolden, paintNative, textStrings, tx } from "../video-helpers.ts";
 import { prepareGroup, type PreparedGroup } from "../../src/film/render-group.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
-import { alignClock } from "../../replay/timeline/align.ts";
+import { alignClock } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { advantagesOf, mean, sampleStd } from "../../replay/groups/stats.ts";
 import { haversineKm } from "../../video/map/frame.ts";
 import { groupLayout } from "../../video/group/grid.ts";

@@ -22,7 +22,7 @@ import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import type { Report } from "../../replay/board/report-schema.ts";
+import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
 import type { TaskChunk } from "../../src/page/board/data.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-app-"));

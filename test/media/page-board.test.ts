@@ -15,7 +15,7 @@ import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeSmallBoard } from "../board-fixture.ts";
-import type { Report } from "../../replay/board/report-schema.ts";
+import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-board-page-"));
 const board = join(dir, "board");

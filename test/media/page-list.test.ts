@@ -17,7 +17,7 @@ import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { geoevalReward } from "../../replay/rules/reward.ts";
+import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
 import { CSV_COLUMNS } from "../../src/page/client/state/rows.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-list-"));

@@ -20,7 +20,7 @@ import { type Browser } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import type { Report } from "../../replay/board/report-schema.ts";
+import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-numbers-"));
 const board = join(dir, "board");

@@ -28,8 +28,8 @@ import { tileFrame } from "../../src/page/player/tiles.ts";
 import type { GroupsReport } from "../../replay/groups/groups-schema.ts";
 import type { PageEpisode } from "../../src/page/model.ts";
 import { boardVideo } from "../../src/page/player/board-episode.ts";
-import { generateFrames } from "../../replay/frames/frames.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-training-"));
 const trainDir = join(dir, "train");

@@ -23,8 +23,8 @@ import { median, summariseRun } from "../../src/page/stats.ts";
 import { toolCall } from "../../src/page/model.ts";
 import { summaryTable } from "../../src/page/view/template.ts";
 import { summariseSweep } from "../../src/page/sweep.ts";
-import { geoevalReward } from "../../replay/rules/reward.ts";
-import { readBoard, boardReport } from "../../replay/board/index.ts";
+import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
+import { readBoard, boardReport } from "../../envs/geoguesser/replay/board/index.ts";
 import { stepChart } from "../../src/page/charts.ts";
 
 type RawEpisode = {

@@ -19,8 +19,8 @@ import { launchChromium } from "../browser.ts";
 import { MIXED, sortedKeys as sorted } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
 import { buildPage } from "../../src/page/build.ts";
-import { generateFrames } from "../../replay/frames/frames.ts";
-import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
+import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import type { PageEpisode } from "../../src/page/model.ts";
 import type { BoardData, TaskChunk } from "../../src/page/board/data.ts";
 /** Replies longer than this were cut in board pages once; now every word is carried. */

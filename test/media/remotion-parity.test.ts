@@ -31,8 +31,8 @@ import {
   tx,
   wholeRect,
 } from "../video-helpers.ts";
-import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
+import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { openSession, type RenderSession } from "../../src/film/remotion/session.ts";
 import { resolveBrowser } from "../../src/film/remotion/browser.ts";
 import { withTextPlan } from "../../src/film/shared/text-plan.ts";

@@ -74,8 +74,8 @@ describe("the installed package", () => {
       "package/dist/video/api.js",
       "package/dist/video/remotion/index.js",
       "package/dist/src/film/native/paint-worker.js",
-      "package/dist/replay/timeline/timeline-schema.d.ts",
-      "package/dist/replay/verify/pool-worker.js",
+      "package/dist/envs/geoguesser/replay/timeline/timeline-schema.d.ts",
+      "package/dist/envs/geoguesser/replay/verify/pool-worker.js",
       "package/LICENSE",
     ]) {
       expect(listing).toContain(f);

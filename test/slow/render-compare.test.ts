@@ -13,8 +13,8 @@ import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
-import { generateFrames } from "../../replay/frames/frames.ts";
-import { alignTimelines } from "../../replay/timeline/align.ts";
+import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
+import { alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
 
 const tmp = mkdtempSync("/tmp/grc-");
 /** The render's own temp dir: it must be empty afterwards (no frame files, no work folders). */

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { BT709, colourTags } from "../video-helpers.ts";
-import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
+import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-formats-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -8,13 +8,13 @@ import { describe, expect, it } from "vitest";
 import { gridShape, groupLayout, type GroupLayout } from "../../video/group/grid.ts";
 import { formatAdvantage, rankSiblings } from "../../video/group/rank.ts";
 import { advantageRule } from "../../video/group/score-card.ts";
-import { alignClock, alignTimelines, scoreSeconds, sideAt } from "../../replay/timeline/align.ts";
+import { alignClock, alignTimelines, scoreSeconds, sideAt } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { compareScoreMotion, sharedScoreMotion } from "../../video/scene/motion.ts";
 import { findGroup, parseGroupRef } from "../../replay/groups/find.ts";
 import { computeGroups, type RolloutNumbers } from "../../replay/groups/groups.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { Rect } from "../../video/scene/layout.ts";
-import type { Segment } from "../../replay/timeline/timeline-schema.ts";
+import type { Segment } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 
 const VIEW = { width: 640, height: 640 };
 const inside = (a: Rect, b: Rect) => a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height;

@@ -9,11 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computeGroups, type RolloutNumbers } from "../../replay/groups/groups.ts";
 import { readGroups } from "../../replay/groups/read.ts";
-import { checkGroupStarts, firstViewOf, type SiblingStart } from "../../replay/groups/determinism.ts";
+import { checkGroupStarts, type SiblingStart } from "../../replay/groups/determinism.ts";
+import { firstViewOf } from "../../envs/geoguesser/replay/verify/first-view.ts";
 import { GroupsReportSchema } from "../../replay/groups/groups-schema.ts";
 import { isCloseToZero, median, sampleStd } from "../../replay/groups/stats.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
-import { trainToEpisode, TrainRolloutSchema } from "../../replay/formats/train.ts";
+import { trainToEpisode, TrainRolloutSchema } from "../../envs/geoguesser/replay/formats/train.ts";
 import { FIXTURES } from "../helpers.ts";
 
 const TRAIN = join(FIXTURES, "train-rollouts.jsonl");

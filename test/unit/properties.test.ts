@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readJsonl } from "../../replay/io/jsonl.ts";
-import { classifyRecord } from "../../replay/schema/record.ts";
-import { EpisodeSchema } from "../../replay/schema/episode.ts";
+import { classifyRecord } from "../../envs/geoguesser/replay/schema/record.ts";
+import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-prop-"));
 let n = 0;

@@ -1,14 +1,14 @@
 /**
- * What a guessing turn is has one rule (replay/rules/turns.ts), and the
+ * What a guessing turn is has one rule (envs/geoguesser/replay/rules/turns.ts), and the
  * camera-path planner follows it: `done` (set by the environment only on the
  * guess that ends the episode) counts, a failed turn never guesses.
  */
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { turnGuessed } from "../../replay/rules/turns.ts";
-import { planEpisode } from "../../replay/plan/segments.ts";
-import { EpisodeSchema } from "../../replay/schema/episode.ts";
+import { turnGuessed } from "../../envs/geoguesser/replay/rules/turns.ts";
+import { planEpisode } from "../../envs/geoguesser/replay/plan/segments.ts";
+import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
 import { TRIESTE } from "../helpers.ts";
 
 const turn = (o: { status?: string; done?: boolean | null; action?: Record<string, unknown> | null }) => ({

@@ -1,12 +1,12 @@
 /**
  * Which files a crops run is, and where its dataset is. A run is a folder (its episodes.jsonl
  * and rollouts*.jsonl) or those files; the dataset defaults to the run folder's parent when
- * that holds tasks.jsonl. `recordEnv` tells a crops record from a GeoGuesser one by its `env`.
+ * that holds tasks.jsonl. `recordEnv` checks each record of a crops run is one.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describeValue, GeoreplayError, fileError } from "../../../replay/io/errors.ts";
-import { readJsonl, statInput } from "../../../replay/io/jsonl.ts";
+import { statInput } from "../../../replay/io/jsonl.ts";
 
 /** The run's record files: a file as given, a folder's episodes.jsonl and rollouts*.jsonl (sorted). */
 export function runFiles(paths: readonly string[]): string[] {
@@ -50,30 +50,4 @@ export function recordEnv(value: unknown, file: string, line: number): RecordEnv
   if (env === "crops") return "crops";
   if (env === undefined || env === null || (typeof env === "string" && /^(https?:\/\/|geoguess)/i.test(env))) return "geoguesser";
   throw new GeoreplayError(`${file}:${line}: env: expected "crops" (or no env: a GeoGuesser record), got ${describeValue(env)}`);
-}
-
-/** The environment of a file's first record (null for an empty or unreadable first line: the format's own reader reports it). */
-export async function fileEnv(file: string): Promise<RecordEnv | null> {
-  if (!existsSync(file) || !statSync(file).isFile()) return null;
-  for await (const item of readJsonl(file)) return item.kind === "value" ? recordEnv(item.value, file, item.line) : null;
-  return null;
-}
-
-/** Whether every input is a crops run (folders: their record files). Mixed inputs are an input error. */
-export async function isCropsRun(paths: readonly string[]): Promise<boolean> {
-  const envs: { path: string; env: RecordEnv | null }[] = [];
-  for (const p of paths) {
-    let files: string[];
-    try {
-      files = existsSync(p) && statSync(p).isDirectory() ? runFiles([p]) : [p];
-    } catch {
-      files = [];
-    }
-    for (const f of files) envs.push({ path: f, env: await fileEnv(f) });
-  }
-  const crops = envs.filter((e) => e.env === "crops");
-  if (!crops.length) return false;
-  const other = envs.find((e) => e.env !== "crops");
-  if (other) throw new GeoreplayError(`${other.path}: not a crops run, but ${crops[0].path} is: verify crops and GeoGuesser runs separately`);
-  return true;
 }

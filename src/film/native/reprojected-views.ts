@@ -9,7 +9,7 @@
  * ones a few views ahead.
  */
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
-import type { PanoStore } from "../../../replay/panos/store.ts";
+import type { PanoStore } from "../../../envs/geoguesser/replay/panos/store.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
 

@@ -1,12 +1,12 @@
 /**
  * One in-between view's pixels, as opaque RGBA words, straight from its
  * panorama: the frame generator's reprojection (the index map and gather that
- * replay/render/frame-file.ts encodes to a JPEG file) without the file, from
+ * envs/geoguesser/replay/render/frame-file.ts encodes to a JPEG file) without the file, from
  * a panorama decoded to RGBA words so that a pixel is one copy. Used by the
  * painter's own thread and by the thread that reprojects ahead of it.
  */
-import { PanoStore } from "../../../replay/panos/store.ts";
-import { viewWords } from "../../../replay/render/reproject.ts";
+import { PanoStore } from "../../../envs/geoguesser/replay/panos/store.ts";
+import { viewWords } from "../../../envs/geoguesser/replay/render/reproject.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 
 /** Views ahead of the one being made whose panorama starts decoding now. */

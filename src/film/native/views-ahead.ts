@@ -9,7 +9,7 @@
  * thread when the producer has failed, stopped or never started.
  */
 import type { DeferredImage, ShownImage } from "../shared/encode-options.ts";
-import type { ViewSpec } from "../../../replay/render/reproject.ts";
+import type { ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
 
 /** Views in flight: enough to cover a scene's blend and a little jitter, few enough to bound memory (640x640: 1.6 MB each). */
 export const AHEAD_SLOTS = 4;

@@ -1,6 +1,6 @@
 /** What either engine is asked for one video, and what it reports: the contract between film/ and its engines. */
 import type { X264Preset } from "../../ffmpeg/x264.ts";
-import type { ViewSpec } from "../../../replay/render/reproject.ts";
+import type { ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
 
 /** An image the scenes name that is no file: an in-between view the native painter reprojects from its panorama. */
 export interface DeferredImage {

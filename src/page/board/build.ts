@@ -10,13 +10,13 @@
  * memory.
  */
 import { basename } from "node:path";
-import { readBoard, boardReport, type Board } from "../../../replay/board/index.ts";
-import type { Report } from "../../../replay/board/report-schema.ts";
-import { geoevalReward } from "../../../replay/rules/reward.ts";
-import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
-import { anyPanoPath } from "../../../replay/panos/files.ts";
-import { PanoError } from "../../../replay/panos/store.ts";
-import type { Episode } from "../../../replay/schema/episode.ts";
+import { readBoard, boardReport, type Board } from "../../../envs/geoguesser/replay/board/index.ts";
+import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
+import { geoevalReward } from "../../../envs/geoguesser/replay/rules/reward.ts";
+import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../envs/geoguesser/replay/verify/verify.ts";
+import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
+import { PanoError } from "../../../envs/geoguesser/replay/panos/store.ts";
+import type { Episode } from "../../../envs/geoguesser/replay/schema/episode.ts";
 import { tempPathFor } from "../../../replay/io/atomic.ts";
 import { onAbort } from "../../../replay/io/abort.ts";
 import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";

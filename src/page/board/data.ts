@@ -3,7 +3,7 @@
  * the client modules (type-only). The report's numbers are `georeplay
  * report`'s own object (replay/board), never recomputed here.
  */
-import type { Report } from "../../../replay/board/report-schema.ts";
+import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
 import type { ListRow } from "../list-row.ts";
 import type { MapPaint, MapPrim, MapSpec } from "../geo.ts";
 import type { PageEpisode } from "../model.ts";

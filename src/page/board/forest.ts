@@ -5,7 +5,7 @@
  * with every number in data attributes and a <title> per row.
  */
 import { escapeHtml } from "../escape.ts";
-import type { Report } from "../../../replay/board/report-schema.ts";
+import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
 
 type Comparison = NonNullable<Report["paired"]>["comparisons"][number];
 

@@ -6,7 +6,7 @@
  * here once and handed to the board page, so its report is the one the
  * engine gives for these inputs.
  */
-import { readBoard, type Board } from "../../../replay/board/index.ts";
+import { readBoard, type Board } from "../../../envs/geoguesser/replay/board/index.ts";
 import type { Source } from "../../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
 

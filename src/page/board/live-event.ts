@@ -3,7 +3,7 @@
  * other events: ../live-events.ts), typed once for the server (src/serve)
  * and the browser client (client/app/board.ts, client/app/live.ts).
  */
-import type { Report } from "../../../replay/board/report-schema.ts";
+import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
 import type { BoardEpisodeRow } from "./data.ts";
 
 /** A served board's report computed again: the report section (#gr-board) as the page writes it, and the per-task numbers the client's per-task table renders from. */

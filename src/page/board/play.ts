@@ -9,9 +9,9 @@
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
-import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
-import { anyPanoPath } from "../../../replay/panos/files.ts";
+import type { VerifiedEpisode } from "../../../envs/geoguesser/replay/verify/verify.ts";
+import { planEpisode, PlanError } from "../../../envs/geoguesser/replay/plan/segments.ts";
+import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
 import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
 import { measuringLayouter } from "../../../video/text/layouter.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
@@ -27,7 +27,7 @@ import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerM
 import type { RenderInputs } from "../player/render-command.ts";
 import type { PanoTable } from "../pano-table.ts";
 
-/** The outcome fields the timeline reads (replay/frames/build-timeline.ts outcomeOf). */
+/** The outcome fields the timeline reads (envs/geoguesser/replay/frames/build-timeline.ts outcomeOf). */
 const OUTCOME_KEYS = ["guess", "truth", "distance_km", "reward", "verdict", "action_cost", "turns_used", "forced_guess"] as const;
 
 /** The atlases of framings wider than a region (video/map/atlas.ts atlasFor: over 8 degrees half-width). */

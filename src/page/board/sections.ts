@@ -7,7 +7,7 @@
  */
 import { escapeHtml } from "../escape.ts";
 import { armCells, cell, fx } from "../report-cells.ts";
-import type { Report } from "../../../replay/board/report-schema.ts";
+import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
 import { forestPlot } from "./forest.ts";
 import { notCountedWords, reportTally, tallyWords } from "../count-words.ts";
 

@@ -11,12 +11,12 @@
  * holds every word of every reply and reasoning, so the text panes and the
  * holds read what `frames` reads.
  */
-import type { Episode, Turn } from "../../../replay/schema/episode.ts";
-import type { TaskRow } from "../../../replay/schema/task.ts";
-import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
-import { planEpisode, type EpisodePlan } from "../../../replay/plan/segments.ts";
-import { assembleTimeline } from "../../../replay/frames/build-timeline.ts";
-import { defaultFramesDir } from "../../../replay/frames/slug.ts";
+import type { Episode, Turn } from "../../../envs/geoguesser/replay/schema/episode.ts";
+import type { TaskRow } from "../../../envs/geoguesser/replay/schema/task.ts";
+import type { Timeline } from "../../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { planEpisode, type EpisodePlan } from "../../../envs/geoguesser/replay/plan/segments.ts";
+import { assembleTimeline } from "../../../envs/geoguesser/replay/frames/build-timeline.ts";
+import { defaultFramesDir } from "../../../envs/geoguesser/replay/frames/slug.ts";
 import type { PageEpisode, PlayRecord } from "../model.ts";
 import { PLAYER_FPS, type FileSource } from "./format.ts";
 

@@ -3,7 +3,7 @@
  * shows, where each turn starts (the scrub bar's marks, the turn keys), and
  * the `#<episode_id>/t=<seconds>` deep link.
  */
-import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 
 /** The frame a time shows, clamped to the video (a time between two frames shows the nearer one). */
 export function frameAt(seconds: number, fps: number, totalFrames: number): number {

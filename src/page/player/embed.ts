@@ -15,12 +15,12 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
-import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
-import { buildTimeline } from "../../../replay/frames/build-timeline.ts";
-import { framesDirFor, slugFor } from "../../../replay/frames/output.ts";
+import type { VerifiedEpisode } from "../../../envs/geoguesser/replay/verify/verify.ts";
+import { planEpisode, PlanError } from "../../../envs/geoguesser/replay/plan/segments.ts";
+import { buildTimeline } from "../../../envs/geoguesser/replay/frames/build-timeline.ts";
+import { framesDirFor, slugFor } from "../../../envs/geoguesser/replay/frames/output.ts";
 import { renderCommand, type RenderInputs } from "./render-command.ts";
-import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
 import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
 import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell } from "../../film/shared/map-data.ts";

@@ -1,6 +1,6 @@
 /**
  * The environment's gnomonic reprojection as a WebGL2 fragment shader: the
- * formula of src/page/reproject.ts (and replay/render/reproject.ts),
+ * formula of src/page/reproject.ts (and envs/geoguesser/replay/render/reproject.ts),
  * one fragment per output pixel, sampling the panorama texel the JS path
  * samples (texelFetch at the truncated coordinate: no filtering). Float32
  * on the GPU against float64 in JS, so a sample on a pixel boundary may pick

@@ -3,7 +3,7 @@
  * shows it for copying (never run). Pure: the board's player builds it in
  * the browser from the page's inputs, the run page's embed in Node.
  */
-import { slugFor } from "../../../replay/frames/slug.ts";
+import { slugFor } from "../../../envs/geoguesser/replay/frames/slug.ts";
 
 /** Where the inputs of a `georeplay render` command for an episode come from (as the page's builder was given them). */
 export interface RenderInputs {

@@ -24,7 +24,7 @@ import { cssFont } from "../../../video/text/fonts.ts";
 import { videoFrames, type VideoSpec } from "../../../video/spec.ts";
 import { groupClock } from "../../../video/group/clock.ts";
 import type { GroupInfo, GroupProps } from "../../../video/group/props.ts";
-import type { Timeline } from "../../../replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { PLAYER_OUTPUT } from "./format.ts";
 
 /** The group the tiles are siblings of: its numbers and each tile's reward, advantage and rollout (file:line), in tile order. */

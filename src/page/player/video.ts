@@ -19,7 +19,7 @@ import type { Measure } from "../../../video/text/lines.ts";
 import type { CompareProps } from "../../../video/compare/props.ts";
 import { sideLabels } from "../../../video/compare/sides.ts";
 import { compareClock } from "../../../video/compare/clock.ts";
-import { sideAt, slotAt } from "../../../replay/timeline/align.ts";
+import { sideAt, slotAt } from "../../../envs/geoguesser/replay/timeline/align.ts";
 import type { PageEpisode } from "../model.ts";
 import { boardVideo } from "./board-episode.ts";
 import { turnAt, turnMarks, type TurnMark } from "./clock.ts";

@@ -1,0 +1,30 @@
+/**
+ * The environment seam. georeplay's core reads recordings, verifies views by sha256 on a worker
+ * pool, shards, eases cameras, groups GRPO siblings, paints scenes and writes pages without knowing
+ * what a recording records; each environment (envs/<name>/: its engine in replay/, its command
+ * bodies in src/) supplies what only it knows: its records, how a turn's view is rendered to bytes,
+ * its camera, its numbers. The registry (envs/index.ts) picks one by the records' `env`.
+ *
+ * The commands' shared parts (flags, --help, progress, exit codes) stay in src/commands/; an
+ * environment gets the parsed options and the inputs, and prints its report.
+ */
+import type { FramesCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
+
+export interface Environment {
+  /** The records' `env` ("geoguesser" for records without one: the field postdates it). */
+  readonly name: string;
+  /** How messages name it. */
+  readonly title: string;
+  /** `georeplay verify`: every view re-rendered and its sha256 compared; exit 0, 1 (drift) or 2 (input). */
+  verify(inputs: string[], o: VerifyCliOptions): Promise<void>;
+  /** `georeplay frames`: one episode's verified camera path as frame files and timeline.json. */
+  frames(inputs: string[], o: FramesCliOptions): Promise<void>;
+  /** `georeplay report`: the board of arms, ranked, with paired deltas against --baseline. */
+  report(inputs: string[], o: ReportCliOptions): Promise<void>;
+  /**
+   * Commands whose pipelines are still the core's GeoGuesser ones (render, page, serve): true when
+   * this environment's runs can go through them, else what to tell the user instead
+   * ("verify, frames and report do"), said with exit 2.
+   */
+  readonly filmsAndPublishes: true | string;
+}

@@ -1,0 +1,11 @@
+/** GeoGuesser: street-level panoramas, a camera that turns, zooms and walks, a guess scored by distance (geoeval). */
+import type { Environment } from "../environment.ts";
+
+export const geoguesser: Environment = {
+  name: "geoguesser",
+  title: "GeoGuesser",
+  verify: async (inputs, o) => (await import("./src/verify-command.ts")).verifyCommand(inputs, o),
+  frames: async (inputs, o) => (await import("./src/frames-command.ts")).framesCommand(inputs, o),
+  report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
+  filmsAndPublishes: true,
+};
