@@ -16,12 +16,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createHash } from "node:crypto";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
-import { generateFrames, type FramesResult } from "../replay/frames/frames.ts";
-import { planEpisode } from "../replay/plan/segments.ts";
-import { frameOf } from "../replay/verify/view-jobs.ts";
-import { panoPath } from "../replay/panos/files.ts";
-import { EpisodeSchema } from "../replay/schema/episode.ts";
-import { TaskIndex } from "../replay/tasks/task-index.ts";
+import { generateFrames, type FramesResult } from "../envs/geoguesser/replay/frames/frames.ts";
+import { planEpisode } from "../envs/geoguesser/replay/plan/segments.ts";
+import { frameOf } from "../envs/geoguesser/replay/verify/view-jobs.ts";
+import { panoPath } from "../envs/geoguesser/replay/panos/files.ts";
+import { EpisodeSchema } from "../envs/geoguesser/replay/schema/episode.ts";
+import { TaskIndex } from "../envs/geoguesser/replay/tasks/task-index.ts";
 import { hasReferencePython, run, PYTHON, REFERENCE, ROOT, fmt } from "./common.ts";
 
 const TRIESTE = join(ROOT, "test", "fixtures", "trieste");

@@ -12,9 +12,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createPool } from "../replay/verify/pool.ts";
-import { verifyRun } from "../replay/verify/verify.ts";
-import { openPanoDir } from "../replay/panos/store.ts";
+import { createPool } from "../envs/geoguesser/replay/verify/pool.ts";
+import { verifyRun } from "../envs/geoguesser/replay/verify/verify.ts";
+import { openPanoDir } from "../envs/geoguesser/replay/panos/store.ts";
 import { LiveEpisodes } from "../src/serve/live-episodes.ts";
 import { LiveBoardEpisodes } from "../src/serve/live-board-episodes.ts";
 import { MIXED, ROOT, fmt, loadavg } from "./common.ts";

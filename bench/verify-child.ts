@@ -7,7 +7,7 @@
  *   node dist/bench/verify-child.js --tasks T --panos P INPUT...
  */
 import { parseArgs } from "node:util";
-import { verifyRun } from "../replay/verify/verify.ts";
+import { verifyRun } from "../envs/geoguesser/replay/verify/verify.ts";
 
 const { values, positionals } = parseArgs({
   options: { tasks: { type: "string" }, panos: { type: "string" }, jobs: { type: "string" } },

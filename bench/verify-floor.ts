@@ -1,6 +1,6 @@
 /**
  * The floor under `georeplay verify`, as a whole process: Node's start, every
- * panorama file of the run decoded once (replay/panos/store.ts's decodePano,
+ * panorama file of the run decoded once (envs/geoguesser/replay/panos/store.ts's decodePano,
  * whole) and N views of the output size encoded (replay/render/encode.ts,
  * the environment's JPEG settings), with no index maps, no records read and
  * no worker threads. Whatever verify spends beyond this is overhead to cut;
@@ -12,7 +12,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { decodePano } from "../replay/panos/store.ts";
+import { decodePano } from "../envs/geoguesser/replay/panos/store.ts";
 import { encodeJpeg } from "../replay/render/encode.ts";
 
 sharp.cache(false);

@@ -18,7 +18,7 @@
  */
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { verifyRun } from "../replay/verify/verify.ts";
+import { verifyRun } from "../envs/geoguesser/replay/verify/verify.ts";
 import { generatedRun, hasReferencePython, loadavg, PYTHON, REFERENCE, ROOT, fmt, run } from "./common.ts";
 import { median, timedProcess, type Timed } from "./timed.ts";
 

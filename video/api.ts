@@ -4,7 +4,7 @@
  * which needs Remotion installed) to register in another Remotion project.
  */
 export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./rollout/props.ts";
-export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
+export { TimelineSchema, type Timeline } from "../envs/geoguesser/replay/timeline/timeline-schema.ts";
 export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare/props.ts";
 export { GroupPropsSchema, GroupSiblingSchema, type GroupProps, type GroupSibling } from "./group/props.ts";
 export { gridShape, groupLayout, type GroupLayout, type GroupTile } from "./group/grid.ts";

@@ -8,10 +8,10 @@ import { createHash } from "node:crypto";
 import { existsSync, writeFileSync, renameSync, readFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { renderView } from "../../replay/render/view.ts";
+import { renderView } from "../../envs/geoguesser/replay/render/view.ts";
 import { writePano } from "./pano.ts";
-import { decodePano } from "../../replay/panos/store.ts";
-import { HIRES_FOV_DEG } from "../../replay/panos/store.ts";
+import { decodePano } from "../../envs/geoguesser/replay/panos/store.ts";
+import { HIRES_FOV_DEG } from "../../envs/geoguesser/replay/panos/store.ts";
 import {
   FRAMES_PER_TASK,
   ORIG_WIDTH,

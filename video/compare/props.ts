@@ -4,7 +4,7 @@
  * by Remotion against this schema; browser-safe.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
+import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "../rollout/props.ts";
 import { TextPlanSchema } from "../text/text-plan-schema.ts";
 

@@ -1,9 +1,9 @@
 /**
  * Compare: two episodes side by side on one turn-aligned clock
- * (replay/timeline/align.ts), then one score card for both, as a scene.
+ * (envs/geoguesser/replay/timeline/align.ts), then one score card for both, as a scene.
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
-import { slotAt } from "../../replay/timeline/align.ts";
+import { slotAt } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { compareClock } from "./clock.ts";
 import { sameTask } from "./sides.ts";
 import type { CompareProps } from "./props.ts";

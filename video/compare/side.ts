@@ -1,6 +1,6 @@
 /** One side of a two-up frame: caption, viewport (with its stamps), credit, compact HUD and trace strip. */
-import type { CompareClock } from "../../replay/timeline/align.ts";
-import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
+import type { CompareClock } from "../../envs/geoguesser/replay/timeline/align.ts";
+import type { TraceEntry } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import type { CompareSide } from "./props.ts";
 import type { CompareColumn } from "./layout.ts";
 import { compareSideFrame } from "./state.ts";

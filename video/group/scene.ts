@@ -1,9 +1,9 @@
 /**
  * Group: a GRPO group's siblings in a grid on one turn-aligned clock
- * (replay/timeline/align.ts), then one score card ranking them, as a scene.
+ * (envs/geoguesser/replay/timeline/align.ts), then one score card ranking them, as a scene.
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
-import { slotAt } from "../../replay/timeline/align.ts";
+import { slotAt } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { groupClock } from "./clock.ts";
 import type { GroupProps } from "./props.ts";
 import { groupLayout } from "./grid.ts";

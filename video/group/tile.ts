@@ -4,8 +4,8 @@
  * done while others play on), and a HUD with the reward and advantage the
  * trainer used beside the camera numbers.
  */
-import type { SharedClock } from "../../replay/timeline/align.ts";
-import type { HudState, TraceEntry } from "../../replay/timeline/timeline-schema.ts";
+import type { SharedClock } from "../../envs/geoguesser/replay/timeline/align.ts";
+import type { HudState, TraceEntry } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import type { GroupSibling } from "./props.ts";
 import type { GroupTile } from "./grid.ts";
 import { compareSideFrame, type CompareSideFrame } from "../compare/state.ts";

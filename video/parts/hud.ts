@@ -3,7 +3,7 @@
  * camera and budget numbers. Every value comes from the generator's per-frame
  * HUD state, so they move with the camera instead of jumping.
  */
-import type { HudState } from "../../replay/timeline/timeline-schema.ts";
+import type { HudState } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { C } from "../scene/theme.ts";
 import { Draw, font, lineBox } from "../scene/draw.ts";
 import type { Box } from "../scene/types.ts";

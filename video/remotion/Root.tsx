@@ -15,8 +15,8 @@ import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare/pr
 import { COMPARE_PLACEHOLDER } from "../compare/placeholder.ts";
 import { GroupPropsSchema, type GroupProps } from "../group/props.ts";
 import { GROUP_PLACEHOLDER } from "../group/placeholder.ts";
-import { alignClock, alignTimelines } from "../../replay/timeline/align.ts";
-import { TimelineSchema, type Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { alignClock, alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
+import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { CanvasVideo } from "./CanvasVideo.tsx";
 
 export const Rollout: React.FC<RolloutProps> = (props) => {

@@ -3,7 +3,7 @@
  * output size and text plan. Validated with this schema by both engines.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
+import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { TextPlanSchema } from "../text/text-plan-schema.ts";
 
 export { DEFAULT_HEIGHT, DEFAULT_WIDTH, outputSize } from "./output-size.ts";

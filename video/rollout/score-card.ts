@@ -3,8 +3,8 @@
  * framed like the environment's reveal map, with a dashed great-circle line,
  * and the numbers a researcher quotes.
  */
-import type { Outcome, Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { geoevalReward } from "../../replay/rules/reward.ts";
+import type { Outcome, Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
 import { revealFrame, pinsFrame, WORLD_FRAME } from "../map/frame.ts";
 import { isStacked } from "../scene/layout.ts";
 import { scoreMotion } from "../scene/motion.ts";
@@ -21,7 +21,7 @@ export function formatKm(km: number): string {
 
 /**
  * The reward a score card shows: geoeval's, recomputed from the outcome's distance and action
- * cost (the page's "reward", replay/rules/reward.ts), never the environment's stored one (the
+ * cost (the page's "reward", envs/geoguesser/replay/rules/reward.ts), never the environment's stored one (the
  * timeline's `outcome.reward`, the page's "env reward"). No distance scores 0; no outcome: null.
  */
 export function cardReward(o: Pick<Outcome, "distanceKm" | "cost"> | null): number | null {
