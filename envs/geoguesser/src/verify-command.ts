@@ -6,24 +6,24 @@ import { interruptSignal } from "../../../src/commands/interrupt.ts";
 import type { VerifyCliOptions } from "../../../src/commands/options/command-options.ts";
 
 export async function verifyCommand(episodes: string[], o: VerifyCliOptions): Promise<void> {
-    // Loaded when the command runs: `--help` and other commands never load the renderer.
-    const verify = await import("../replay/verify/verify.ts");
-    const report = await withProgress("verify", o, (bar) =>
-      verify.verifyRun({
-        ...o,
-        signal: interruptSignal(),
-        episodes,
-        shard: o.shard ? verify.parseShard(o.shard) : undefined,
-        onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
-      }),
-    );
-    if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
-    else {
-      const { out, err } = formatReport(report);
-      if (err) process.stderr.write(err);
-      process.stdout.write(out);
-    }
-    process.exitCode = verifyExitCode(report);
+  // Loaded when the command runs: `--help` and other commands never load the renderer.
+  const verify = await import("../replay/verify/verify.ts");
+  const report = await withProgress("verify", o, (bar) =>
+    verify.verifyRun({
+      ...o,
+      signal: interruptSignal(),
+      episodes,
+      shard: o.shard ? verify.parseShard(o.shard) : undefined,
+      onProgress: (p) => bar.update(Math.round(p.fraction * 1000), `${p.episodes} episodes · ${p.views} views · ${p.mismatch} mismatch`),
+    }),
+  );
+  if (o.json) process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+  else {
+    const { out, err } = formatReport(report);
+    if (err) process.stderr.write(err);
+    process.stdout.write(out);
+  }
+  process.exitCode = verifyExitCode(report);
 }
 
 const short = (h: string) => h.slice(0, 12);
