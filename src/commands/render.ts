@@ -73,6 +73,10 @@ export function registerRender(program: Command): void {
         if (o.group === undefined && isBatch(o)) outFolder(`-o ${o.out}`, o.out, true);
         else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
         await warnMissingFonts();
+        // The crops environment's episodes go to its own films (the one dispatch point).
+        const crops = await import("./render-crops.ts");
+        if (await crops.isCropsInput(episodes)) return crops.renderCropsCommand(episodes, o, command);
+        if (o.dataset !== undefined) throw new GeoreplayError("--dataset is for crops runs; a GeoGuesser run reads --tasks and --panos");
         if (o.group !== undefined) return renderGroupOne(episodes, o, command);
         if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
         if (await routeBatch(episodes, o, command)) return;
