@@ -4,6 +4,7 @@
  * text plan), so each thread that builds one has them, whichever loads first.
  */
 import { registerEnvComposition } from "../../video/env-compositions.ts";
-import { CROPS_ROLLOUT, cropsRollout } from "../../envs/crops/video/composition.ts";
+import { CROPS_GROUP, CROPS_ROLLOUT, cropsGroup, cropsRollout } from "../../envs/crops/video/composition.ts";
 
 registerEnvComposition(CROPS_ROLLOUT, cropsRollout);
+registerEnvComposition(CROPS_GROUP, cropsGroup);

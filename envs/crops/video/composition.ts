@@ -6,6 +6,9 @@
 import type { EnvComposition, EnvVideo } from "../../../video/env-compositions.ts";
 import type { CropsVideoProps } from "./props.ts";
 import { cropsScene } from "./scene.ts";
+import type { CropsGroupProps } from "./group-props.ts";
+import { cropsGroupClock } from "./group-clock.ts";
+import { cropsGroupScene } from "./group-scene.ts";
 
 export const CROPS_ROLLOUT = "crops/Rollout";
 
@@ -20,3 +23,17 @@ export const cropsRollout: EnvComposition = {
 
 /** A crops episode's video spec. */
 export const cropsRolloutSpec = (p: CropsVideoProps): EnvVideo => ({ composition: "Env", env: CROPS_ROLLOUT, props: p as unknown as EnvVideo["props"] });
+
+export const CROPS_GROUP = "crops/Group";
+
+const group = (p: EnvVideo["props"]) => p as unknown as CropsGroupProps;
+
+export const cropsGroup: EnvComposition = {
+  frames: (p) => cropsGroupClock(group(p)).totalFrames,
+  fps: (p) => cropsGroupClock(group(p)).fps,
+  size: (p) => group(p).output,
+  scene: (p, frame, tx) => cropsGroupScene(group(p), frame, tx),
+};
+
+/** A crops group's video spec. */
+export const cropsGroupSpec = (p: CropsGroupProps): EnvVideo => ({ composition: "Env", env: CROPS_GROUP, props: p as unknown as EnvVideo["props"] });
