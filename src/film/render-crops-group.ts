@@ -5,7 +5,7 @@
  * `r - mean` as recorded (scale none, the default here), or divided by the group's or the
  * step's std as TRL's scale_rewards says.
  */
-import "./env-compositions.ts";
+import "./shared/env-compositions.ts";
 import { copyFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";
@@ -51,7 +51,15 @@ async function findGroup(files: string[], text: string): Promise<{ members: Memb
     for await (const item of readJsonl(file)) {
       if (item.kind === "error") throw new GeoreplayError(`${file}:${item.line}: ${item.message}`);
       recordEnv(item.value, file, item.line);
-      const r = item.value as { step?: unknown; sibling?: unknown; episode_id?: unknown; run?: unknown; group_id?: unknown; task?: { split?: unknown; index?: unknown }; outcome?: { reward?: unknown; score?: unknown } };
+      const r = item.value as {
+        step?: unknown;
+        sibling?: unknown;
+        episode_id?: unknown;
+        run?: unknown;
+        group_id?: unknown;
+        task?: { split?: unknown; index?: unknown };
+        outcome?: { reward?: unknown; score?: unknown };
+      };
       const step = num(r.step);
       if (step === null) throw new GeoreplayError(`${file}:${item.line}: step: expected a training rollout's step (--group films training runs), got none`);
       const reward = num(r.outcome?.reward) ?? num(r.outcome?.score);
@@ -73,7 +81,9 @@ async function findGroup(files: string[], text: string): Promise<{ members: Memb
   }
   if (!members.length) {
     const there = [...seen].slice(0, 8).join(", ");
-    throw new GeoreplayError(`group ${groupName(ref.step, ref.split, ref.index)} not found in ${files.join(", ")}${there ? ` (groups there: ${there}${seen.size > 8 ? ", …" : ""})` : ""}`);
+    throw new GeoreplayError(
+      `group ${groupName(ref.step, ref.split, ref.index)} not found in ${files.join(", ")}${there ? ` (groups there: ${there}${seen.size > 8 ? ", …" : ""})` : ""}`,
+    );
   }
   if (members.length > 16) throw new GeoreplayError(`group ${text}: ${members.length} siblings; a crops group video shows at most 16`);
   return { members: members.sort((a, b) => a.sibling - b.sibling), stepRewards };

@@ -5,7 +5,7 @@
  * Drift is exit 1 unless `unverified` (every frame then says UNVERIFIED REPLAY); nothing is
  * left at the output path or in temporary folders on failure.
  */
-import "./env-compositions.ts";
+import "./shared/env-compositions.ts";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { GeoreplayError } from "../../replay/io/errors.ts";

@@ -48,7 +48,13 @@ export function cropsGroupScene(p: CropsGroupProps, frame: number, tx: TextLayou
   }
   const drifted = p.siblings.filter((s) => !s.props.timeline.episode.verified).map((s) => `#${s.sibling}`);
   if (drifted.length)
-    banner(d, `UNVERIFIED REPLAY · SIBLING ${drifted.join(", ")}`, C.unverified, width / 2, 0, u, { size: 15, padX: 18, padY: 5, spacing: 2, anchor: "center" });
+    banner(d, `UNVERIFIED REPLAY · SIBLING ${drifted.join(", ")}`, C.unverified, width / 2, 0, u, {
+      size: 15,
+      padX: 18,
+      padY: 5,
+      spacing: 2,
+      anchor: "center",
+    });
   return { width, height, background: C.bg, prims: d.prims };
 }
 
@@ -78,10 +84,18 @@ function tile(d: Draw, p: CropsGroupProps, s: CropsSibling, rank: number, frame:
   const cap = rectOf(T.caption);
   d.memo(["crops-tile-caption", identity(s), rank, cap, u], () => {
     const bf = font("sans", 13 * u, 800);
-    const pill = d.pill(`#${rank + 1}`, cap.x, cap.y + (cap.h - lineBox(bf.size) - 4 * u) / 2, bf, { fill: colour, color: C.bg, padX: 6 * u, padY: 2 * u, r: 4 * u });
+    const pill = d.pill(`#${rank + 1}`, cap.x, cap.y + (cap.h - lineBox(bf.size) - 4 * u) / 2, bf, {
+      fill: colour,
+      color: C.bg,
+      padX: 6 * u,
+      padY: 2 * u,
+      r: 4 * u,
+    });
     const f = font("sans", 13.5 * u, 600);
     const text = `sibling ${s.sibling} · score ${s.reward.toFixed(3)} · adv ${signed(s.advantage)}`;
-    d.text(text, pill.x + pill.w + 8 * u, cap.y + cap.h / 2, f, s.advantage > 0 ? C.ok : s.advantage < 0 ? C.fail : C.text, { maxWidth: cap.w - pill.w - 8 * u });
+    d.text(text, pill.x + pill.w + 8 * u, cap.y + cap.h / 2, f, s.advantage > 0 ? C.ok : s.advantage < 0 ? C.fail : C.text, {
+      maxWidth: cap.w - pill.w - 8 * u,
+    });
   });
   const box = rectOf(T.viewportBox);
   const vp = rectOf(T.viewport);
@@ -163,7 +177,10 @@ function groupCard(d: Draw, p: CropsGroupProps, offset: number, width: number, h
     cardBoxes(d, { ...first.card, boxes: [], matches: [], misses: [], falseAlarms: [] }, first.timeline.image.width, img, m, u, { tags: false });
     [...p.siblings].reverse().forEach((s) => {
       const c = s.props.card;
-      cardBoxes(d, { ...c, gt: [], matches: [], misses: [], falseAlarms: [] }, first.timeline.image.width, img, m, u, { tags: false, colour: siblingColour(s.sibling) });
+      cardBoxes(d, { ...c, gt: [], matches: [], misses: [], falseAlarms: [] }, first.timeline.image.width, img, m, u, {
+        tags: false,
+        colour: siblingColour(s.sibling),
+      });
     });
     const px = pad + side + pad;
     ranking(d, p, { x: px, y: top, w: width - px - pad, h: side }, ramp(offset, [14, 24]), u);
