@@ -53,7 +53,12 @@ export function registerRender(program: Command): void {
         "groups` groups them) in a grid on one turn-aligned clock (2 -> 1x2, 3-4 -> 2x2, 5-8 -> 2x4,\n" +
         "9-16 -> 4x4), each tile's HUD with its reward and advantage, then one score card ranking them\n" +
         "with every guess on one map. --scale-rewards group|batch|none: the advantages, as TRL. A group\n" +
-        "that is not there is exit 2, with the groups nearby listed.",
+        "that is not there is exit 2, with the groups nearby listed.\n\n" +
+        'A crops (detection gym) run (records with env "crops") films one --episode (the camera easing\n' +
+        "between the recorded views, the boxes drawn in their labels' colours, the HUD with the thumbnail\n" +
+        "and the running shaping sum, the trace, then a score card of matches, misses and false alarms)\n" +
+        "or one --group (the siblings in a grid, then a card ranking them); its dataset is --dataset\n" +
+        "(default: the run folder's parent); native engine only, one video at a time (docs/crops.md).",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl (or a run's folder of them), an example-rollout or sweep folder");
   declareOptions(cmd, RENDER_OPTIONS)
@@ -65,7 +70,9 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24\n" +
         "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o preview.gif\n" +
         "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4\n" +
-        "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4",
+        "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4\n" +
+        "  georeplay render crops/eval/episodes.jsonl --episode c46800576146 -o crops.mp4\n" +
+        "  georeplay render crops/train/ --group 0/train/0 -o crops-group.mp4",
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {

@@ -58,7 +58,7 @@ describe("render of a crops episode (native engine)", () => {
     const r = runCli(["render", join(SAMPLE, "eval-corrupted"), "--dataset", SAMPLE, "--episode", drifted, "-o", out]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(new RegExp(`episode ${drifted}: 1 turn\\(s\\) drifted from the recorded sha256`));
-    expect(r.stderr.trim().split("\n")[0]).toMatch(/^error: .*eval-corrupted.*episodes\.jsonl:\d+: /);
+    expect(r.stderr.trim().split("\n")[0]).toMatch(/^georeplay: .*eval-corrupted.*episodes\.jsonl:\d+: /);
     expect(r.stderr).not.toMatch(/at \w+ \(/);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(tmpdir()).filter((n) => n.startsWith("georeplay-render-")).length).toBeLessThanOrEqual(before);
@@ -84,19 +84,17 @@ describe("render of a crops episode (native engine)", () => {
 });
 
 describe("crops frames, native goldens", () => {
-  it("mid-zoom, a box being drawn, a removed box struck out, the score card", async () => {
+  it("mid-zoom, a box being drawn, the score card", async () => {
     const p = await prepareCrops({ inputs: [EVAL], episode: EPISODE, fps: 30 });
     try {
       const props = p.spec.props as unknown as CropsVideoProps;
       const t = props.timeline;
-      const turn = (action: string, nth = 0) => t.turns.filter((e) => e.action === action)[nth];
-      const zoom = turn("zoom");
-      const drawn = turn("box");
-      const removed = turn("remove");
+      const withEvent = (kind: string) => t.turns.find((e) => e.boxes.some((b) => b.kind === kind))!;
+      const zoom = t.turns.find((e) => e.action === "zoom" && e.motionFrames > 0)!;
+      const drawn = withEvent("appear");
       const cases: [string, number][] = [
         ["zoom", zoom.startFrame + Math.floor(zoom.motionFrames / 2)],
         ["box-drawn", drawn.keyframeFrame + 5],
-        ["removed", removed.keyframeFrame + 14],
         ["score", t.totalFrames + 40],
       ];
       // The mid-zoom frame is an in-between view; the others show the recorded views.
@@ -117,6 +115,27 @@ describe("crops frames, native goldens", () => {
           ["panel", L.panel],
         ]),
       );
+    } finally {
+      p.dispose();
+    }
+  }, 240_000);
+
+  it("in a whole view: a removed box struck out, an adjusted box under its flash", async () => {
+    // box, remove, box, box, adjust, box, done: the removal and the adjust on the whole image.
+    const p = await prepareCrops({ inputs: [EVAL], episode: "51b755c57fb6", fps: 30 });
+    try {
+      const t = (p.spec.props as unknown as CropsVideoProps).timeline;
+      const at = (kind: string) => t.turns.flatMap((e) => e.boxes).find((b) => b.kind === kind)!.frame;
+      const cases: [string, number][] = [
+        ["removed", at("remove") + 14],
+        ["adjusted", at("move") + 4],
+      ];
+      const pngs = await paintNative(
+        p.spec,
+        cases.map(([, f]) => f),
+        p.publicDir,
+      );
+      cases.forEach(([name], i) => expectGolden(`crops-${name}`, pngs[i], [["image pane", { x: 16, y: 56, width: 628, height: 628 }]]));
     } finally {
       p.dispose();
     }

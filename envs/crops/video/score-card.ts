@@ -91,6 +91,16 @@ export function cardBoxes(d: Draw, c: CropsCard, iw: number, img: Box, m: CardMo
     }
   });
   d.group({ alpha: m.verdicts }, () => {
+    // Misses and false alarms first, the matches' tags last (on top); many objects get short tags.
+    const crowded = c.gt.length > 8;
+    for (const id of c.misses) {
+      const g = gt.get(id);
+      if (g) tag(crowded ? `missed ${g.id}` : `missed · ${g.id} ${printable(g.label)}`, at(g.box), VERDICT.missed, true);
+    }
+    for (const id of c.falseAlarms) {
+      const b = pred.get(id);
+      if (b) tag(`false alarm · #${id} ${printable(b.label)}`, at(b.box), VERDICT.falseAlarm);
+    }
     for (const mt of c.matches) {
       const b = pred.get(mt.pred);
       const g = gt.get(mt.gt);
@@ -102,14 +112,6 @@ export function cardBoxes(d: Draw, c: CropsCard, iw: number, img: Box, m: CardMo
       for (const [x, y] of [centre(rb), centre(rg)]) d.prims.push({ t: "circle", x, y, r: 3 * u, fill: C.white });
       const words = `#${mt.pred} ${printable(b.label)} ↔ ${g.id} · GIoU ${mt.giou.toFixed(2)} · credit ${mt.credit.toFixed(2)}`;
       tag(mt.labelOk ? words : `${words} · wrong label (${printable(g.label)})`, rb, mt.labelOk ? labelColour(b.label) : VERDICT.wrongLabel);
-    }
-    for (const id of c.misses) {
-      const g = gt.get(id);
-      if (g) tag(`missed · ${g.id} ${printable(g.label)}`, at(g.box), VERDICT.missed, true);
-    }
-    for (const id of c.falseAlarms) {
-      const b = pred.get(id);
-      if (b) tag(`false alarm · #${id} ${printable(b.label)}`, at(b.box), VERDICT.falseAlarm);
     }
   });
 }
