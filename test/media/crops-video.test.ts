@@ -100,7 +100,7 @@ describe("crops frames, native goldens", () => {
       // The mid-zoom frame is an in-between view; the others show the recorded views.
       expect(t.frames[cases[0][1]].keyframe).toBeNull();
       expect(t.frames[cases[1][1]].keyframe).toBe(drawn.turn);
-      const card = textStrings(sceneAt(p.spec, cases[3][1], tx()));
+      const card = textStrings(sceneAt(p.spec, cases[2][1], tx()));
       expect(card).toContain(props.card.score.toFixed(4));
       for (const word of ["recall term", "precision factor", "mean credit", "label accuracy"]) expect(card).toContain(word);
       const pngs = await paintNative(
