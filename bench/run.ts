@@ -8,6 +8,7 @@ const benches: [string, ...string[]][] = [
   ["verify"],
   ["frames"],
   ["render"],
+  ["crops-render"],
   ["batch"],
   ["page"],
   ["player"],

@@ -9,11 +9,14 @@ import { groupScene } from "./group/scene.ts";
 import type { TextLayouter } from "./text/layouter.ts";
 import type { Scene } from "./scene/types.ts";
 import type { VideoSpec } from "./spec.ts";
+import { envComposition } from "./env-compositions.ts";
 
 export { videoFrames, videoFps, videoSize, type VideoSpec } from "./spec.ts";
+export { registerEnvComposition, type EnvComposition, type EnvVideo } from "./env-compositions.ts";
 
 export function sceneAt(v: VideoSpec, frame: number, tx: TextLayouter): Scene {
   if (v.composition === "Rollout") return rolloutScene(v.props, frame, tx);
+  if (v.composition === "Env") return envComposition(v.env).scene(v.props, frame, tx);
   return v.composition === "Compare" ? compareScene(v.props, frame, tx) : groupScene(v.props, frame, tx);
 }
 

@@ -11,9 +11,10 @@ import { compareClock } from "./compare/clock.ts";
 import type { GroupProps } from "./group/props.ts";
 import { groupClock } from "./group/clock.ts";
 import { sameScene } from "./scene/same-scene.ts";
+import { envComposition, type EnvVideo } from "./env-compositions.ts";
 
 export type VideoSpec =
-  { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps } | { composition: "Group"; props: GroupProps };
+  { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps } | { composition: "Group"; props: GroupProps } | EnvVideo;
 
 /** The clock of a video of several episodes (a two-up's or a group's); null for one episode. */
 function sharedClock(v: VideoSpec) {
@@ -21,14 +22,17 @@ function sharedClock(v: VideoSpec) {
 }
 
 export function videoFrames(v: VideoSpec): number {
+  if (v.composition === "Env") return envComposition(v.env).frames(v.props);
   return v.composition === "Rollout" ? v.props.totalFrames : sharedClock(v)!.totalFrames;
 }
 
 export function videoFps(v: VideoSpec): number {
+  if (v.composition === "Env") return envComposition(v.env).fps(v.props);
   return v.composition === "Rollout" ? v.props.fps : sharedClock(v)!.fps;
 }
 
 export function videoSize(v: VideoSpec): { width: number; height: number } {
+  if (v.composition === "Env") return envComposition(v.env).size(v.props);
   return outputSize(v.props);
 }
 

@@ -54,7 +54,12 @@ export function registerRender(program: Command): void {
         "groups` groups them) in a grid on one turn-aligned clock (2 -> 1x2, 3-4 -> 2x2, 5-8 -> 2x4,\n" +
         "9-16 -> 4x4), each tile's HUD with its reward and advantage, then one score card ranking them\n" +
         "with every guess on one map. --scale-rewards group|batch|none: the advantages, as TRL. A group\n" +
-        "that is not there is exit 2, with the groups nearby listed.",
+        "that is not there is exit 2, with the groups nearby listed.\n\n" +
+        'A crops (detection gym) run (records with env "crops") films one --episode (the camera easing\n' +
+        "between the recorded views, the boxes drawn in their labels' colours, the HUD with the thumbnail\n" +
+        "and the running shaping sum, the trace, then a score card of matches, misses and false alarms)\n" +
+        "or one --group (the siblings in a grid, then a card ranking them); its dataset is --dataset\n" +
+        "(default: the run folder's parent); native engine only, one video at a time (docs/crops.md).",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl (or a run's folder of them), an example-rollout or sweep folder");
   declareOptions(cmd, RENDER_OPTIONS)
@@ -66,7 +71,9 @@ export function registerRender(program: Command): void {
         "  georeplay render run/episodes.jsonl --episode '#2' --tasks tasks.jsonl --panos panos/ -o small.mp4 --size 854x480 --fps 24\n" +
         "  georeplay render run/episodes.jsonl --episode 90a9d3eba5ce --tasks tasks/ --panos panos/ -o preview.gif\n" +
         "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4\n" +
-        "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4",
+        "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4\n" +
+        "  georeplay render crops/eval/episodes.jsonl --episode c46800576146 -o crops.mp4\n" +
+        "  georeplay render crops/train/ --group 0/train/0 -o crops-group.mp4",
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {
@@ -75,6 +82,10 @@ export function registerRender(program: Command): void {
         if (o.group === undefined && isBatch(o)) outFolder(`-o ${o.out}`, o.out, true);
         else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
         await warnMissingFonts();
+        // The crops environment's episodes go to its own films (the one dispatch point).
+        const crops = await import("./render-crops.ts");
+        if (await crops.isCropsInput(episodes)) return crops.renderCropsCommand(episodes, o, command);
+        if (o.dataset !== undefined) throw new GeoreplayError("--dataset is for crops runs; a GeoGuesser run reads --tasks and --panos");
         if (o.group !== undefined) return renderGroupOne(episodes, o, command);
         if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
         if (await routeBatch(episodes, o, command)) return;

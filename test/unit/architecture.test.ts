@@ -253,6 +253,39 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
     expect(bad).toEqual([]);
   });
 
+  it("envs/*/video/ is frame-pure like video/: core video/ (not its Remotion wrapper), browser-safe replay modules, its own environment's video/ and engine, the scene packages", () => {
+    const isEnvVideo = (f: string) => /^envs\/[^/]+\/video\//.test(f);
+    expect(files.envs.filter(isEnvVideo).length).toBeGreaterThan(3);
+    const scenePackages = new Set(["zod", "d3-geo", "topojson-client", "topojson-specification", "linebreak"]);
+    const bad = edges
+      .filter((e) => isEnvVideo(e.from))
+      .filter((e) => {
+        if (!e.target) return !scenePackages.has(packageOf(e.spec));
+        if (folderOf(e.target) === "video") return e.target.startsWith("video/remotion/");
+        if (folderOf(e.target) === "replay") return !BROWSER_SAFE.some((re) => re.test(e.target!));
+        return !(folderOf(e.target) === "envs" && envOf(e.target) === envOf(e.from) && (isEnvVideo(e.target) || isEnvEngine(e.target)));
+      })
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("the engine modules an environment's video/ uses are browser-safe all the way down (no node builtins, no sharp, no Skia)", () => {
+    const used = edges.filter((e) => /^envs\/[^/]+\/video\//.test(e.from) && e.target && isEnvEngine(e.target)).map((e) => e.target!);
+    expect(used.length).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    const bad: string[] = [];
+    const walk = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const e of edgesOf(f)) {
+        if (e.target) walk(e.target);
+        else if (e.spec.startsWith("node:") || ["sharp", "@napi-rs/canvas"].includes(packageOf(e.spec))) bad.push(where(e));
+      }
+    };
+    used.forEach(walk);
+    expect(bad).toEqual([]);
+  });
+
   it("only video/remotion/ imports Remotion or React, and nothing outside it imports video/remotion/", () => {
     const remotionish = (spec: string) => ["remotion", "react", "react-dom"].includes(packageOf(spec)) || packageOf(spec).startsWith("@remotion/");
     const bad = edges

@@ -30,6 +30,8 @@ export interface CropsFramesOptions {
   unverified?: boolean;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /** Also write each turn's thumbnail (the bytes verified against thumb_sha256) as `frames/thumb-NN.jpg` (a video shows them). */
+  thumbs?: boolean;
 }
 
 export interface CropsFramesResult {
@@ -41,6 +43,10 @@ export interface CropsFramesResult {
   drifted: number[];
   keyframes: number;
   inBetween: number;
+  /** With `thumbs`: each turn's thumbnail file (relative to outDir), in record order. */
+  thumbFiles: string[];
+  /** The record the frames were made from (validated). */
+  record: CropsRecord;
 }
 
 /** One record by id or "#n" (n-th record across the run's files); the error says what there is. */
@@ -100,6 +106,7 @@ export async function cropsFrames(o: CropsFramesOptions): Promise<CropsFramesRes
   // 1. Verify: every turn's view (the keyframe bytes) and thumbnail, before anything is written.
   const thumbs = thumbBase(img);
   const keyBytes: Buffer[] = [];
+  const thumbBytes: Buffer[] = [];
   const drifted: string[] = [];
   const driftedTurns: number[] = [];
   for (const t of rec.turns) {
@@ -109,6 +116,7 @@ export async function cropsFrames(o: CropsFramesOptions): Promise<CropsFramesRes
       encodeView(renderThumb(thumbs, t.view_after, iw, ih), thumbs.width, thumbs.height),
     ]);
     keyBytes.push(view);
+    thumbBytes.push(thumb);
     const v = sha256Hex(view);
     const th = sha256Hex(thumb);
     if (v !== t.image_sha256 || th !== t.thumb_sha256) {
@@ -150,7 +158,10 @@ export async function cropsFrames(o: CropsFramesOptions): Promise<CropsFramesRes
     if (inFlight.length >= 4) await inFlight.shift();
   }
   await Promise.all(inFlight);
+  const thumbFiles = o.thumbs ? rec.turns.map((t) => `frames/thumb-${String(t.turn).padStart(2, "0")}.jpg`) : [];
+  for (const [i, f] of thumbFiles.entries()) await writeAtomic(join(out, f), thumbBytes[i]);
   const wanted = new Set([...plan.keyframes, ...plan.inBetween].map((f) => f.file.slice("frames/".length)));
+  for (const f of thumbFiles) wanted.add(f.slice("frames/".length));
   for (const name of readdirSync(framesDir)) if (name.endsWith(".jpg") && !wanted.has(name)) rmSync(join(framesDir, name), { force: true });
 
   const timeline = CropsTimelineSchema.parse({
@@ -183,5 +194,7 @@ export async function cropsFrames(o: CropsFramesOptions): Promise<CropsFramesRes
     drifted: driftedTurns,
     keyframes: keyframes.length,
     inBetween: plan.inBetween.length,
+    thumbFiles,
+    record: rec,
   };
 }

@@ -42,6 +42,7 @@ export interface RenderOneOptions {
   pass?: number;
   group?: string;
   scaleRewards?: ScaleRewards;
+  dataset?: string;
 }
 
 const INPUT_HELP = "needed to re-render eval and training episodes, not example-rollout folders";
@@ -98,6 +99,10 @@ export const RENDER_ONE_OPTIONS: OptionDefs<RenderOneOptions> = {
   group: {
     flags: "--group <step/split/index>",
     description: "group video: a GRPO group's siblings (training rollouts of one step on one task) in a grid on one clock, e.g. 12/eval/3",
+  },
+  dataset: {
+    flags: "--dataset <dir>",
+    description: "crops runs: the dataset folder (tasks.jsonl, gt.jsonl, images/); default: the run folder's parent",
   },
   scaleRewards: {
     flags: "--scale-rewards <mode>",

@@ -4,6 +4,8 @@
  * card). Computed once, before painting, from the scenes alone: the painter
  * paints the first frame of each run and the encoder repeats it.
  */
+// The environments' compositions, registered before any scene is built.
+import "./env-compositions.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
 import { sameScene } from "../../../video/scene/same-scene.ts";
 import type { Scene } from "../../../video/scene/types.ts";

@@ -3,6 +3,8 @@
  * fonts, by building each frame's scene with a recording layouter: the plan
  * the Remotion composition replays, so its lines are these lines.
  */
+// The environments' compositions, registered before any scene is built.
+import "./env-compositions.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
 import { LayoutCache, measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import type { Measure } from "../../../video/text/lines.ts";
@@ -38,5 +40,6 @@ export function planTextAndMaps(spec: VideoSpec, maps = true): { text: TextPlan;
 export function withTextPlan(spec: VideoSpec): VideoSpec {
   const text = planText(spec);
   if (spec.composition === "Rollout") return { composition: "Rollout", props: { ...spec.props, text } };
+  if (spec.composition === "Env") return { ...spec, props: { ...spec.props, text } };
   return spec.composition === "Compare" ? { composition: "Compare", props: { ...spec.props, text } } : { composition: "Group", props: { ...spec.props, text } };
 }

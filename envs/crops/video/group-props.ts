@@ -1,0 +1,40 @@
+/**
+ * A crops GRPO group's video props: the siblings (training rollouts of one step on one image),
+ * each with its episode video's props and the reward and advantage the trainer used, in rank
+ * order (highest advantage first), plus the group's numbers. Computed in Node, handed in as data.
+ */
+import { z } from "zod";
+import { OutputSizeSchema } from "../../../video/rollout/props.ts";
+import { TextPlanSchema } from "../../../video/text/text-plan-schema.ts";
+import { CropsVideoPropsSchema } from "./props.ts";
+
+export const CropsSiblingSchema = z.object({
+  props: CropsVideoPropsSchema,
+  /** The rollout's `sibling` number (its colour), and where it is as `file:line` (the file's name only). */
+  sibling: z.number().int().nonnegative(),
+  rollout: z.string(),
+  /** outcome.reward as recorded (= the score). */
+  reward: z.number(),
+  /** Under the group's scaleRewards (none: r - mean, the gym's recorded advantage). */
+  advantage: z.number(),
+});
+export type CropsSibling = z.infer<typeof CropsSiblingSchema>;
+
+export const CropsGroupPropsSchema = z.object({
+  group: z.object({
+    run: z.string(),
+    step: z.number().int().nonnegative(),
+    split: z.string(),
+    index: z.number().int().nonnegative(),
+    groupId: z.string().nullable(),
+    scaleRewards: z.enum(["group", "batch", "none"]),
+    mean: z.number(),
+    std: z.number().nullable(),
+    zeroStd: z.boolean(),
+  }),
+  siblings: z.array(CropsSiblingSchema).min(1).max(16),
+  cardFrames: z.number().int().nonnegative(),
+  output: OutputSizeSchema,
+  text: TextPlanSchema.optional(),
+});
+export type CropsGroupProps = z.infer<typeof CropsGroupPropsSchema>;
