@@ -8,7 +8,9 @@
  * The commands' shared parts (flags, --help, progress, exit codes) stay in src/commands/; an
  * environment gets the parsed options and the inputs, and prints its report.
  */
+import type { Command } from "commander";
 import type { FramesCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
+import type { RenderCliOptions } from "../src/commands/options/render.ts";
 
 export interface Environment {
   /** The records' `env` ("geoguesser" for records without one: the field postdates it). */
@@ -21,10 +23,12 @@ export interface Environment {
   frames(inputs: string[], o: FramesCliOptions): Promise<void>;
   /** `georeplay report`: the board of arms, ranked, with paired deltas against --baseline. */
   report(inputs: string[], o: ReportCliOptions): Promise<void>;
+  /** `georeplay render`: an episode or a GRPO group on film. Absent: the core's pipeline films the run (GeoGuesser's, see below). */
+  render?(inputs: string[], o: RenderCliOptions, command: Command): Promise<void>;
   /**
-   * Commands whose pipelines are still the core's GeoGuesser ones (render, page, serve): true when
-   * this environment's runs can go through them, else what to tell the user instead
-   * ("verify, frames and report do"), said with exit 2.
+   * Whether the core's render, page and serve pipelines, still GeoGuesser-shaped, are this
+   * environment's own: true for GeoGuesser. Otherwise a command without a body here is refused by
+   * name before any work (exit 2), saying which commands do read its runs.
    */
-  readonly filmsAndPublishes: true | string;
+  readonly corePipelines: boolean;
 }

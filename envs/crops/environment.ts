@@ -7,5 +7,6 @@ export const crops: Environment = {
   verify: async (inputs, o) => (await import("./src/verify-command.ts")).verifyCropsCommand(inputs, o),
   frames: async (inputs, o) => (await import("./src/frames-command.ts")).cropsFramesCommand(inputs, o),
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
-  filmsAndPublishes: "verify, frames and report do",
+  render: async (inputs, o, command) => (await import("./src/render-command.ts")).renderCropsCommand(inputs, o, command),
+  corePipelines: false,
 };

@@ -7,5 +7,5 @@ export const geoguesser: Environment = {
   verify: async (inputs, o) => (await import("./src/verify-command.ts")).verifyCommand(inputs, o),
   frames: async (inputs, o) => (await import("./src/frames-command.ts")).framesCommand(inputs, o),
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
-  filmsAndPublishes: true,
+  corePipelines: true,
 };

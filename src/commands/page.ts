@@ -10,7 +10,7 @@ import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions,
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { outFolder } from "./options/out.ts";
-import { requireFilmedEnvironment } from "./options/filmed-env.ts";
+import { filmingEnvironment } from "./options/filmed-env.ts";
 
 export interface PageCliOptions extends InputOptions, RunOptions {
   out: string;
@@ -132,7 +132,7 @@ export function registerPage(program: Command): void {
 
 /** The page command's work, shared with `georeplay serve --once` (the same page, messages and exit code). */
 export async function writePage(episodes: string[], o: PageCliOptions): Promise<void> {
-  await requireFilmedEnvironment("page", episodes);
+  await filmingEnvironment("page", episodes);
   // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
   outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.

@@ -16,7 +16,7 @@ import type { RenderGroupResult } from "../film/render-group.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import type { Encoded } from "../ffmpeg/transcode.ts";
 import type { Progress } from "./progress.ts";
-import { requireFilmedEnvironment } from "./options/filmed-env.ts";
+import { filmingEnvironment } from "./options/filmed-env.ts";
 
 const STAGE_SPAN: Record<RenderStage, [number, number]> = { frames: [0, 300], bundle: [300, 350], render: [350, 1000] };
 
@@ -77,14 +77,13 @@ export function registerRender(program: Command): void {
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {
-        await requireFilmedEnvironment("render", episodes);
+        const env = await filmingEnvironment("render", episodes);
         // The place the video goes, checked before any work: -o DIR/ (a batch) is a folder itself, else the file's folder.
         if (o.group === undefined && isBatch(o)) outFolder(`-o ${o.out}`, o.out, true);
         else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
         await warnMissingFonts();
-        // The crops environment's episodes go to its own films (the one dispatch point).
-        const crops = await import("./render-crops.ts");
-        if (await crops.isCropsInput(episodes)) return crops.renderCropsCommand(episodes, o, command);
+        // An environment that films its own runs (crops) takes them here; GeoGuesser's go on through the core's pipeline.
+        if (env?.render) return env.render(episodes, o, command);
         if (o.dataset !== undefined) throw new GeoreplayError("--dataset is for crops runs; a GeoGuesser run reads --tasks and --panos");
         if (o.group !== undefined) return renderGroupOne(episodes, o, command);
         if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");

@@ -5,7 +5,7 @@ import { nonNegativeInt, positiveNumber, replayAction } from "./options/shared.t
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
 import { PAGE_OPTIONS, writePage, type PageCliOptions } from "./page.ts";
-import { requireFilmedEnvironment } from "./options/filmed-env.ts";
+import { filmingEnvironment } from "./options/filmed-env.ts";
 
 export interface ServeCliOptions extends Omit<PageCliOptions, "out"> {
   out?: string;
@@ -88,7 +88,7 @@ export function registerServe(program: Command): void {
     )
     .action(
       replayAction<ServeCliOptions>(async (inputs, o) => {
-        await requireFilmedEnvironment("serve", inputs);
+        await filmingEnvironment("serve", inputs);
         if (o.once) {
           if (!o.out) throw new GeoreplayError("--once writes the page as `georeplay page` does: give -o file.html or -o dir/");
           return writePage(inputs, { ...o, out: o.out });

@@ -69,8 +69,8 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, and the registry that picks one by the records' env. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts"]);
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, and the compositions environments bring to the painter. */
+const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts"]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -143,7 +143,11 @@ const GEOGUESSER_DELIVERY = new Set([
 ]);
 
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
-const BROWSER_SAFE = [/^envs\/geoguesser\/replay\/timeline\/(timeline-schema|align)\.ts$/, /^envs\/geoguesser\/replay\/rules\/[^/]+\.ts$/];
+const BROWSER_SAFE = [
+  /^replay\/trace\/[^/]+\.ts$/,
+  /^envs\/geoguesser\/replay\/timeline\/(timeline-schema|align)\.ts$/,
+  /^envs\/geoguesser\/replay\/rules\/[^/]+\.ts$/,
+];
 
 describe("imports run one way: replay/ <- video/ <- src/", () => {
   it("finds the three folders' sources and their imports", () => {
@@ -207,10 +211,12 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
     expect(bad).toEqual([]);
   });
 
-  it("the seam (envs/environment.ts, envs/index.ts) imports only the core and loads each environment lazily", () => {
+  it("the seam imports only the core, loads each environment lazily, and registers only their frame-pure compositions", () => {
     const bad = edges
       .filter((e) => SEAM.has(e.from) && e.target && folderOf(e.target) === "envs" && envOf(e.target))
       .filter((e) => !(e.from === "envs/index.ts" && /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])))
+      // The painter's threads register every environment's compositions before they build a scene: frame-pure code only.
+      .filter((e) => !(e.from === "envs/compositions.ts" && /^envs\/[^/]+\/video\//.test(e.target!)))
       .map(where);
     expect(bad).toEqual([]);
   });
@@ -307,7 +313,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
   });
 
   it("the replay modules video/ may use are browser-safe all the way down (no node builtins, no sharp)", () => {
-    const safe = files.envs.filter((f) => BROWSER_SAFE.some((re) => re.test(f)));
+    const safe = [...files.replay, ...files.envs].filter((f) => BROWSER_SAFE.some((re) => re.test(f)));
     expect(safe).toContain("envs/geoguesser/replay/timeline/timeline-schema.ts");
     const seen = new Set<string>();
     const bad: string[] = [];
@@ -338,13 +344,29 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
 /**
  * The engine's inner order, lowest first: a module imports only from its own layer or the ones
  * before it. The core engine (replay/) and GeoGuesser's (envs/geoguesser/replay/) share one order,
- * folder by folder: io is the vocabulary; schema, rules and the timeline contract (browser-safe)
+ * folder by folder: io is the vocabulary; trace (how any turn reads: tool calls, the trace pane's entry) is browser-safe; schema, rules and the timeline contract (browser-safe)
  * are GeoGuesser's; panoramas, the renderer and tasks feed the formats; groups, plans and the
  * verifier (with its pool) come next; the board numbers and frame output are the engine's two
  * top-level products, and a batch (which videos, named how, split how) is chosen from both.
  * The crops engine (envs/crops/replay/) is flat: one folder, no inner order to keep.
  */
-const ENGINE_LAYERS = ["io", "schema", "rules", "timeline", "panos", "render", "tasks", "formats", "groups", "plan", "verify", "board", "frames", "batch"];
+const ENGINE_LAYERS = [
+  "io",
+  "trace",
+  "schema",
+  "rules",
+  "timeline",
+  "panos",
+  "render",
+  "tasks",
+  "formats",
+  "groups",
+  "plan",
+  "verify",
+  "board",
+  "frames",
+  "batch",
+];
 /** The folder under replay/ that places an engine file in the order (null: a flat environment engine). */
 const engineFolderOf = (f: string): string | null => {
   const parts = f.startsWith("replay/") ? f.split("/").slice(1) : isEnvEngine(f) ? f.split("/").slice(3) : [];

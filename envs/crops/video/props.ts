@@ -5,7 +5,7 @@
  * and the dataset and handed in as data, so the scenes stay frame-pure and browser-safe.
  */
 import { z } from "zod";
-import { TraceEntry } from "../../../replay/timeline/timeline-schema.ts";
+import { TraceEntry } from "../../../replay/trace/trace-entry.ts";
 import { OutputSizeSchema } from "../../../video/rollout/props.ts";
 import { TextPlanSchema } from "../../../video/text/text-plan-schema.ts";
 import { CropsTimelineSchema } from "../replay/frames-timeline.ts";

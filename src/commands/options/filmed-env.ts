@@ -1,11 +1,19 @@
 /**
- * render, page and serve run the core's pipelines, which are still GeoGuesser-shaped: an
- * environment whose runs cannot go through them yet is told so, by name, before any work (exit 2).
+ * render, page and serve: the environment's own body when it has one, else the core's pipeline
+ * (still GeoGuesser-shaped). An environment with neither is told so by name before any work
+ * (exit 2), with the commands that do read its runs.
  */
 import { GeoreplayError } from "../../../replay/io/errors.ts";
-import { environmentOf } from "../../../envs/index.ts";
+import { environmentOf, type Environment } from "../../../envs/index.ts";
 
-export async function requireFilmedEnvironment(command: "render" | "page" | "serve", inputs: string[]): Promise<void> {
+const COMMANDS = ["verify", "frames", "report", "render"] as const;
+
+/** The environment when it films or publishes the run itself (the caller hands it over), null when the core's pipeline does. */
+export async function filmingEnvironment(command: "render" | "page" | "serve", inputs: string[]): Promise<Environment | null> {
   const env = await environmentOf(inputs);
-  if (env.filmsAndPublishes !== true) throw new GeoreplayError(`${command} does not read ${env.title} runs yet (${env.filmsAndPublishes})`);
+  if (command === "render" && env.render) return env;
+  if (env.corePipelines) return null;
+  const reads = COMMANDS.filter((c) => typeof env[c] === "function");
+  const words = reads.length > 1 ? `${reads.slice(0, -1).join(", ")} and ${reads.at(-1)}` : reads.join("");
+  throw new GeoreplayError(`${command} does not read ${env.title} runs yet (${words} do)`);
 }

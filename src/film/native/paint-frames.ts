@@ -5,7 +5,7 @@
  * uses the same lines.
  */
 // The environments' compositions, registered before any scene is built.
-import "../shared/env-compositions.ts";
+import "../../../envs/compositions.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Canvas, type Image } from "@napi-rs/canvas";

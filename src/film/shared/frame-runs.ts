@@ -5,7 +5,7 @@
  * paints the first frame of each run and the encoder repeats it.
  */
 // The environments' compositions, registered before any scene is built.
-import "./env-compositions.ts";
+import "../../../envs/compositions.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
 import { sameScene } from "../../../video/scene/same-scene.ts";
 import type { Scene } from "../../../video/scene/types.ts";

@@ -4,7 +4,7 @@
  * the Remotion composition replays, so its lines are these lines.
  */
 // The environments' compositions, registered before any scene is built.
-import "./env-compositions.ts";
+import "../../../envs/compositions.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../../video/compositions.ts";
 import { LayoutCache, measuringLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import type { Measure } from "../../../video/text/lines.ts";

@@ -5,6 +5,8 @@
  * by both; the composition uses it as its props schema.
  */
 import { z } from "zod";
+import { TraceEntry } from "../../../../replay/trace/trace-entry.ts";
+export { TraceEntry } from "../../../../replay/trace/trace-entry.ts";
 
 export const LatLon = z.tuple([z.number(), z.number()]);
 
@@ -25,23 +27,6 @@ export const HudState = z.object({
   unknown: z.array(z.enum(["heading", "pitch", "fov", "stepsRemaining", "cost", "frameIndex", "metres"])).optional(),
 });
 export type HudState = z.infer<typeof HudState>;
-
-/** One turn as the trace pane shows it. All strings are untrusted model/environment text. */
-export const TraceEntry = z.object({
-  turn: z.number().int(),
-  status: z.string(), // ok | unparseable | provider_error | invalid_action: ... | forced_guess
-  failed: z.boolean(), // never reached the environment, or the environment rejected it
-  actionName: z.string().nullable(), // look, zoom, move, place_pin, ... (null when nothing parsed)
-  toolCall: z.string().nullable(), // e.g. look(heading_deg=90, fov_deg=90)
-  reply: z.string().nullable(),
-  reasoning: z.string().nullable(),
-  feedback: z.string().nullable(),
-  tokensIn: z.number().nullable(),
-  tokensOut: z.number().nullable(),
-  latencyS: z.number().nullable(),
-  errors: z.array(z.string()),
-});
-export type TraceEntry = z.infer<typeof TraceEntry>;
 
 export const SegmentKind = z.enum([
   "opening", // the first view, held before turn 1

@@ -3,8 +3,8 @@
  * Imported for its effect by every module that builds scenes (the painter, its planning, the
  * text plan), so each thread that builds one has them, whichever loads first.
  */
-import { registerEnvComposition } from "../../../video/env-compositions.ts";
-import { CROPS_GROUP, CROPS_ROLLOUT, cropsGroup, cropsRollout } from "../../../envs/crops/video/composition.ts";
+import { registerEnvComposition } from "../video/env-compositions.ts";
+import { CROPS_GROUP, CROPS_ROLLOUT, cropsGroup, cropsRollout } from "./crops/video/composition.ts";
 
 registerEnvComposition(CROPS_ROLLOUT, cropsRollout);
 registerEnvComposition(CROPS_GROUP, cropsGroup);

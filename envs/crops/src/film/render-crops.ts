@@ -5,19 +5,19 @@
  * Drift is exit 1 unless `unverified` (every frame then says UNVERIFIED REPLAY); nothing is
  * left at the output path or in temporary folders on failure.
  */
-import "./shared/env-compositions.ts";
+import "../../../compositions.ts";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { cropsFrames, type CropsFramesResult } from "../../envs/crops/replay/frames.ts";
-import { openDataset, taskOf } from "../../envs/crops/replay/dataset.ts";
-import { datasetFor, runFiles } from "../../envs/crops/replay/inputs.ts";
-import { cropsRolloutSpec } from "../../envs/crops/video/composition.ts";
-import type { CropsVideoProps } from "../../envs/crops/video/props.ts";
-import type { EnvVideo } from "../../video/env-compositions.ts";
-import { filmPrepared, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { cropsFrames, type CropsFramesResult } from "../../replay/frames.ts";
+import { openDataset, taskOf } from "../../replay/dataset.ts";
+import { datasetFor, runFiles } from "../../replay/inputs.ts";
+import { cropsRolloutSpec } from "../../video/composition.ts";
+import type { CropsVideoProps } from "../../video/props.ts";
+import type { EnvVideo } from "../../../../video/env-compositions.ts";
+import { filmPrepared, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "../../../../src/film/render-episode.ts";
 import { cropsVideoProps } from "./crops-props.ts";
-import type { Size } from "./size.ts";
+import type { Size } from "../../../../src/film/size.ts";
 
 export interface RenderCropsOptions extends Pick<RenderEpisodeOptions, "out" | "engine" | "preset" | "holds" | "signal" | "onProgress" | "onWarning"> {
   inputs: string[];

@@ -5,15 +5,13 @@
  */
 import type { Command } from "commander";
 import { relative } from "node:path";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { warn, withProgress } from "./options/shared.ts";
-import { splitFormats, type RenderCliOptions } from "./options/render.ts";
-import { interruptSignal } from "./interrupt.ts";
-import type { RenderCropsResult } from "../film/render-crops.ts";
-import type { Encoded } from "../ffmpeg/transcode.ts";
-import type { Progress } from "./progress.ts";
-
-export { isCropsInput } from "./verify-crops.ts";
+import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { warn, withProgress } from "../../../src/commands/options/shared.ts";
+import { splitFormats, type RenderCliOptions } from "../../../src/commands/options/render.ts";
+import { interruptSignal } from "../../../src/commands/interrupt.ts";
+import type { RenderCropsResult } from "./film/render-crops.ts";
+import type { Encoded } from "../../../src/ffmpeg/transcode.ts";
+import type { Progress } from "../../../src/commands/progress.ts";
 
 /** GeoGuesser's render options that choose what a crops video has no use for. */
 const NOT_FOR_CROPS: [keyof RenderCliOptions, string][] = [
@@ -45,9 +43,9 @@ export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, 
   if (o.group !== undefined && o.episode !== undefined) throw new GeoreplayError("--group renders one group's siblings; it does not go with --episode");
   if (o.group === undefined && o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
   const { videoFormat } = splitFormats(o.format);
-  const { fileFormat, renderAsFile } = await import("../film/render-file.ts");
+  const { fileFormat, renderAsFile } = await import("../../../src/film/render-file.ts");
   const format = fileFormat(o.out, videoFormat);
-  const { defaultsFor } = await import("../batch/render-videos.ts");
+  const { defaultsFor } = await import("../../../src/batch/render-videos.ts");
   const defaults = await defaultsFor(format);
   const common = {
     inputs,
@@ -63,14 +61,14 @@ export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, 
   await withProgress("render", o, async (bar) => {
     const film = async (out: string): Promise<RenderCropsResult> =>
       o.group !== undefined
-        ? (await import("../film/render-crops-group.ts")).renderCropsGroupMp4({
+        ? (await import("./film/render-crops-group.ts")).renderCropsGroupMp4({
             ...common,
             group: o.group,
             scaleRewards: o.scaleRewards,
             onProgress: onStage(bar),
             out,
           })
-        : (await import("../film/render-crops.ts")).renderCropsMp4({ ...common, episode: o.episode![0], onProgress: onStage(bar), out });
+        : (await import("./film/render-crops.ts")).renderCropsMp4({ ...common, episode: o.episode![0], onProgress: onStage(bar), out });
     if (format === "mp4") return report(o, await film(o.out), null);
     const file = { maxMb: o.maxMb, signal: common.signal };
     const { result, encoded } = await renderAsFile(o.out, format, file, film, (r) => ({ ...r.size, fps: r.fps, frames: r.frames }));

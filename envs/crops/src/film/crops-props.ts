@@ -4,14 +4,14 @@
  * record's outcome is shown as recorded (verify recomputes it; the card says where each number
  * comes from).
  */
-import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
-import { numOrNull, toolCall } from "../../replay/rules/turns.ts";
-import type { CropsRecord, CropsTurn } from "../../envs/crops/replay/schema.ts";
-import type { CropsTimeline } from "../../envs/crops/replay/frames-timeline.ts";
-import type { GtObject } from "../../envs/crops/replay/score.ts";
-import { actionName } from "../../envs/crops/replay/frames-plan.ts";
-import { CARD_S, CropsVideoPropsSchema, type CropsCard, type CropsHud, type CropsVideoProps } from "../../envs/crops/video/props.ts";
-import type { Size } from "./size.ts";
+import type { TraceEntry } from "../../../../replay/trace/trace-entry.ts";
+import { numOrNull, toolCall } from "../../../../replay/trace/tool-call.ts";
+import type { CropsRecord, CropsTurn } from "../../replay/schema.ts";
+import type { CropsTimeline } from "../../replay/frames-timeline.ts";
+import type { GtObject } from "../../replay/score.ts";
+import { actionName } from "../../replay/frames-plan.ts";
+import { CARD_S, CropsVideoPropsSchema, type CropsCard, type CropsHud, type CropsVideoProps } from "../../video/props.ts";
+import type { Size } from "../../../../src/film/size.ts";
 
 interface ModelBlock {
   reply?: string | null;

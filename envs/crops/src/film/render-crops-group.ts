@@ -5,21 +5,21 @@
  * `r - mean` as recorded (scale none, the default here), or divided by the group's or the
  * step's std as TRL's scale_rewards says.
  */
-import "./shared/env-compositions.ts";
+import "../../../compositions.ts";
 import { copyFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { readJsonl } from "../../replay/io/jsonl.ts";
-import { parseGroupRef, groupName } from "../../replay/groups/find.ts";
-import { advantagesOf, isCloseToZero, mean, rankOrder, sampleStd, type ScaleRewards } from "../../replay/groups/stats.ts";
-import { cropsFrames } from "../../envs/crops/replay/frames.ts";
-import { openDataset, taskOf } from "../../envs/crops/replay/dataset.ts";
-import { datasetFor, recordEnv, runFiles } from "../../envs/crops/replay/inputs.ts";
-import { cropsGroupSpec } from "../../envs/crops/video/composition.ts";
-import { CropsGroupPropsSchema, type CropsGroupProps, type CropsSibling } from "../../envs/crops/video/group-props.ts";
-import { CARD_S } from "../../envs/crops/video/props.ts";
-import type { EnvVideo } from "../../video/env-compositions.ts";
-import { filmPrepared, workFolder, type PreparedVideo } from "./render-episode.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { readJsonl } from "../../../../replay/io/jsonl.ts";
+import { parseGroupRef, groupName } from "../../../../replay/groups/find.ts";
+import { advantagesOf, isCloseToZero, mean, rankOrder, sampleStd, type ScaleRewards } from "../../../../replay/groups/stats.ts";
+import { cropsFrames } from "../../replay/frames.ts";
+import { openDataset, taskOf } from "../../replay/dataset.ts";
+import { datasetFor, recordEnv, runFiles } from "../../replay/inputs.ts";
+import { cropsGroupSpec } from "../../video/composition.ts";
+import { CropsGroupPropsSchema, type CropsGroupProps, type CropsSibling } from "../../video/group-props.ts";
+import { CARD_S } from "../../video/props.ts";
+import type { EnvVideo } from "../../../../video/env-compositions.ts";
+import { filmPrepared, workFolder, type PreparedVideo } from "../../../../src/film/render-episode.ts";
 import { cropsVideoProps } from "./crops-props.ts";
 import type { RenderCropsOptions, RenderCropsResult } from "./render-crops.ts";
 
