@@ -20,6 +20,7 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   exactZoomsMb?: number;
   player: boolean;
   partial?: boolean;
+  dataset?: string;
 }
 
 export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
@@ -57,6 +58,7 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
     flags: "--partial",
     description: "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)",
   },
+  dataset: { flags: "--dataset <dir>", description: "crops runs: the dataset folder (tasks.jsonl, gt.jsonl, images/); default: the run folder's parent" },
   ...runOptions(),
 };
 
@@ -133,6 +135,9 @@ export function registerPage(program: Command): void {
 export async function writePage(episodes: string[], o: PageCliOptions): Promise<void> {
   // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
   outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
+  // A crops run (by its records' `env`) has its own page (envs/crops/page); records without env are GeoGuesser's.
+  const { peekEnv } = await import("../../replay/formats/peek-env.ts");
+  if ((await peekEnv(episodes))?.env === "crops") return (await import("./page-crops.ts")).writeCropsPage(episodes, o);
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
   const r = await withProgress("page", o, async (bar) =>
     (await import("../page/build.ts")).buildPage({

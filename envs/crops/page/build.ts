@@ -1,0 +1,122 @@
+/**
+ * `georeplay page` on a crops run (records with `env: "crops"`): verify every record (the
+ * views and thumbnails re-rendered, their bytes kept), then write the page in either form.
+ * One file: every distinct view and thumbnail as its exact JPEG in a data table, and each
+ * dataset image once (the image the boxes are drawn over). The folder form (`-o DIR/`): the
+ * same bytes as files under views/, named by their sha256, beside index.html. The board
+ * numbers are `georeplay report`'s (cropsReport), computed by the same code.
+ * Bad input throws before anything is written; the temp page is removed on any failure.
+ */
+import { readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { checkTarget, type PageForm } from "../../../src/page/output/target.ts";
+import { PageFolder } from "../../../src/page/output/folder.ts";
+import { writePage } from "../../../src/page/part-file.ts";
+import { datasetFor, runFiles } from "../replay/inputs.ts";
+import { verifyCrops, type CropsVerifyReport } from "../replay/verify.ts";
+import { cropsReport, type CropsReport } from "../replay/report.ts";
+import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow } from "./model.ts";
+import { cropsPageHtml, type CropsPageData } from "./template.ts";
+
+export interface CropsPageOptions {
+  inputs: string[];
+  dataset?: string;
+  out: string;
+  title?: string;
+  /** Pair the board's arms against this one (report --baseline). */
+  baseline?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: { episodes: number; views: number; mismatch: number; fraction: number }) => void;
+}
+
+export interface CropsPageResult {
+  env: "crops";
+  out: string;
+  form: PageForm;
+  bytes: number;
+  files: number;
+  episodes: number;
+  arms: number;
+  /** View turns checked, matched, mismatched (verify's numbers). */
+  views: number;
+  match: number;
+  mismatch: number;
+  /** Every finding of verify, of any kind (a page with findings exits 1, as verify does). */
+  findings: number;
+  /** Distinct views, thumbnails and dataset images stored. */
+  images: number;
+}
+
+export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageResult> {
+  const target = checkTarget(opts.out);
+  const rows: CropsRow[] = [];
+  const details: CropsDetail[] = [];
+  const jpegs = new Map<string, Buffer>();
+  // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
+  const imageFiles = new Map<string, string>();
+  const verify: CropsVerifyReport = await verifyCrops({
+    inputs: opts.inputs,
+    dataset: opts.dataset,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    onImage: (sha, jpeg) => jpegs.set(sha, jpeg),
+    onRecord: (seen) => {
+      imageFiles.set(seen.task.image_id, seen.task.file);
+      const row = cropsRowOf(seen);
+      rows.push(row);
+      details.push(cropsDetailOf(seen, row));
+    },
+  });
+  if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
+  // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
+  const report: CropsReport = await cropsReport(opts.inputs, { baseline: opts.baseline, signal: opts.signal });
+  if (opts.baseline !== undefined && !report.arms.some((a) => a.arm === opts.baseline))
+    throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
+
+  // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
+  const dsDir = datasetFor(runFiles(opts.inputs), opts.dataset);
+  const sources = new Map<string, Buffer>();
+  for (const [id, file] of imageFiles) sources.set(id, readFileSync(join(dsDir, file)));
+
+  const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
+  const data: CropsPageData = { rows, details, report, verify: verifySummary(verify) };
+  const folder = target.form === "folder" ? new PageFolder(target.path) : null;
+  try {
+    // Images by name: views/<sha256>.jpg (the exact bytes) in the folder form, data: URLs in one file.
+    const images: Record<string, string> = {};
+    for (const [sha, jpeg] of jpegs) images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    const pictures: Record<string, string> = {};
+    for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
+    const html = cropsPageHtml(title, data, { images, pictures }, target.form);
+    const path = folder ? join(folder.tmp, "index.html") : target.path;
+    const bytes = await writePage(path, [html], opts.signal);
+    if (folder) {
+      folder.counted(bytes);
+      folder.commit();
+    }
+    return {
+      env: "crops",
+      out: opts.out,
+      form: target.form,
+      bytes: folder ? folder.bytes : bytes,
+      files: folder ? folder.files : 1,
+      episodes: rows.length,
+      arms: report.arms.length,
+      views: verify.checked,
+      match: verify.match,
+      mismatch: verify.mismatch,
+      findings: verify.mismatches.length,
+      images: jpegs.size + sources.size,
+    };
+  } catch (e) {
+    folder?.remove();
+    throw e;
+  }
+}
+
+export type VerifySummary = Pick<CropsVerifyReport, "episodes" | "checked" | "match" | "mismatch" | "counts"> & { findings: number };
+
+function verifySummary(r: CropsVerifyReport): VerifySummary {
+  return { episodes: r.episodes, checked: r.checked, match: r.match, mismatch: r.mismatch, counts: r.counts, findings: r.mismatches.length };
+}
