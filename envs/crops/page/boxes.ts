@@ -58,7 +58,17 @@ export function boxTable(
     const m = matches.get(b.id);
     if (m) {
       const error: BoxError = !m.label_ok ? "classification" : m.giou < LOCALISATION_GIOU ? "localisation" : "correct";
-      rows.push({ box: b.id, label: b.label, rect: [...b.box], gt: m.gt, gtLabel: byGt.get(m.gt)?.label ?? null, giou: m.giou, credit: m.credit, labelOk: m.label_ok, error });
+      rows.push({
+        box: b.id,
+        label: b.label,
+        rect: [...b.box],
+        gt: m.gt,
+        gtLabel: byGt.get(m.gt)?.label ?? null,
+        giou: m.giou,
+        credit: m.credit,
+        labelOk: m.label_ok,
+        error,
+      });
       continue;
     }
     // Unmatched: the object it comes closest to, and whether that was close enough to match had it been free.

@@ -7,7 +7,8 @@
  * numbers are `georeplay report`'s (cropsReport), computed by the same code.
  * Bad input throws before anything is written; the temp page is removed on any failure.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { findSweepFiles } from "../../../replay/formats/sweep-files.ts";
 import { basename, join } from "node:path";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { checkTarget, type PageForm } from "../../../src/page/output/target.ts";
@@ -48,15 +49,24 @@ export interface CropsPageResult {
   images: number;
 }
 
+/** A run folder's own files (runFiles), or a board folder's **\/episodes.jsonl as `georeplay report` finds them. */
+function pageFiles(inputs: readonly string[]): string[] {
+  return inputs.flatMap((p) => {
+    const own = statSync(p, { throwIfNoEntry: false })?.isDirectory() && !readdirSync(p).some((n) => n === "episodes.jsonl" || /^rollouts.*\.jsonl$/.test(n));
+    return own ? findSweepFiles([p]).files : runFiles([p]);
+  });
+}
+
 export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageResult> {
   const target = checkTarget(opts.out);
+  const files = pageFiles(opts.inputs);
   const rows: CropsRow[] = [];
   const details: CropsDetail[] = [];
   const jpegs = new Map<string, Buffer>();
   // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
   const imageFiles = new Map<string, string>();
   const verify: CropsVerifyReport = await verifyCrops({
-    inputs: opts.inputs,
+    inputs: files,
     dataset: opts.dataset,
     signal: opts.signal,
     onProgress: opts.onProgress,
@@ -70,12 +80,12 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   });
   if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
   // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
-  const report: CropsReport = await cropsReport(opts.inputs, { baseline: opts.baseline, signal: opts.signal });
+  const report: CropsReport = await cropsReport(files, { baseline: opts.baseline, signal: opts.signal });
   if (opts.baseline !== undefined && !report.arms.some((a) => a.arm === opts.baseline))
     throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
 
   // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
-  const dsDir = datasetFor(runFiles(opts.inputs), opts.dataset);
+  const dsDir = datasetFor(files, opts.dataset);
   const sources = new Map<string, Buffer>();
   for (const [id, file] of imageFiles) sources.set(id, readFileSync(join(dsDir, file)));
 
@@ -85,7 +95,9 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   try {
     // Images by name: views/<sha256>.jpg (the exact bytes) in the folder form, data: URLs in one file.
     const images: Record<string, string> = {};
-    for (const [sha, jpeg] of jpegs) images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    // By hash: encodes finish in any order, and the same inputs must give the same bytes.
+    for (const [sha, jpeg] of [...jpegs].sort((x, y) => (x[0] < y[0] ? -1 : 1)))
+      images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
     const pictures: Record<string, string> = {};
     for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
     const html = cropsPageHtml(title, data, { images, pictures }, target.form);

@@ -39,7 +39,9 @@ function facts(d: CropsPageData): string {
   const drift = v.mismatch
     ? `<strong class="drift" id="gr-drift">${escapeHtml(`${v.mismatch} of ${v.checked} recorded views drifted (mismatch): their re-render does not hash to the recorded sha256; ${v.match} reproduce`)}</strong>`
     : escapeHtml(`all ${v.checked} recorded views reproduce byte for byte`);
-  const rest = others ? ` · <strong class="drift" id="gr-findings">${escapeHtml(`${others} other finding(s) (box mappings, state, shaping, outcome)`)}</strong>` : "";
+  const rest = others
+    ? ` · <strong class="drift" id="gr-findings">${escapeHtml(`${others} other finding(s) (box mappings, state, shaping, outcome)`)}</strong>`
+    : "";
   return `<span id="gr-episode-count">${escapeHtml(words)}</span> · ${drift}${rest}`;
 }
 
@@ -58,22 +60,25 @@ function boardSection(r: CropsReport): string {
           (c) =>
             `<tr data-arm="${escapeHtml(c.arm)}"><td>${escapeHtml(c.arm)}</td><td>${c.n}</td>${cell("delta", c.delta, 4)}${cell("se", c.se, 4)}<td>[${fix(c.ci_low, 4)}, ${fix(c.ci_high, 4)}]</td><td>${c.better_on}/${c.n}</td><td>${c.significant ? "significant" : "not significant"}</td></tr>`,
         )
-        .join("")}${r.paired.skipped.map((s) => `<tr><td>${escapeHtml(s.arm)}</td><td colspan="6">not paired: ${s.shared} shared task(s), 2 needed</td></tr>`).join("")}</tbody></table>`
+        .join(
+          "",
+        )}${r.paired.skipped.map((s) => `<tr><td>${escapeHtml(s.arm)}</td><td colspan="6">not paired: ${s.shared} shared task(s), 2 needed</td></tr>`).join("")}</tbody></table>`
     : "";
   const armNames = r.arms.map((a) => a.arm);
-  const tasks = r.arms.length > 1
-    ? `<h3>Per task: each arm's mean and best of its attempts (a task opens the arms' attempts side by side)</h3><table class="stats" id="gr-tasks"><thead><tr><th>task</th>${armNames.map((a) => `<th colspan="2">${escapeHtml(a)}</th>`).join("")}</tr><tr><th></th>${armNames.map(() => "<th>mean</th><th>best</th>").join("")}</tr></thead><tbody>${r.tasks
-        .map((t) => {
-          const by = new Map(t.arms.map((a) => [a.arm, a]));
-          return `<tr data-task="${escapeHtml(t.task)}"><td><a href="#compare/${encodeURIComponent(t.task)}">${escapeHtml(t.task)}</a></td>${armNames
-            .map((a) => {
-              const x = by.get(a);
-              return x ? `${cell("mean", x.mean, 4)}${cell("best", x.best, 4)}` : "<td>–</td><td>–</td>";
-            })
-            .join("")}</tr>`;
-        })
-        .join("")}</tbody></table>`
-    : "";
+  const tasks =
+    r.arms.length > 1
+      ? `<h3>Per task: each arm's mean and best of its attempts (a task opens the arms' attempts side by side)</h3><table class="stats" id="gr-tasks"><thead><tr><th>task</th>${armNames.map((a) => `<th colspan="2">${escapeHtml(a)}</th>`).join("")}</tr><tr><th></th>${armNames.map(() => "<th>mean</th><th>best</th>").join("")}</tr></thead><tbody>${r.tasks
+          .map((t) => {
+            const by = new Map(t.arms.map((a) => [a.arm, a]));
+            return `<tr data-task="${escapeHtml(t.task)}"><td><a href="#compare/${encodeURIComponent(t.task)}">${escapeHtml(t.task)}</a></td>${armNames
+              .map((a) => {
+                const x = by.get(a);
+                return x ? `${cell("mean", x.mean, 4)}${cell("best", x.best, 4)}` : "<td>–</td><td>–</td>";
+              })
+              .join("")}</tr>`;
+          })
+          .join("")}</tbody></table>`
+      : "";
   const unscored = r.unscored ? `<p class="note">${escapeHtml(`${r.unscored} unscored episode(s) counted apart, not in the means`)}</p>` : "";
   return `<section class="summary crops-board" id="gr-crops-board"><h3>The board (the numbers of <code>georeplay report</code>): arms ranked by mean-of-k of the recorded score; misses, false alarms and boxes per image</h3>${unscored}
 <table class="stats" id="gr-arms"><thead><tr><th>#</th><th>arm</th><th>episodes</th><th>tasks</th><th>k</th><th>mean-of-k</th><th>best-of-k</th><th>recall</th><th>precision</th><th>credit</th><th>label acc.</th><th>boxes</th><th>misses</th><th>f. alarms</th><th>zooms</th><th>turns</th><th>tok_out</th></tr></thead><tbody>${arms}</tbody></table>

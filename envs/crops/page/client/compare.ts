@@ -36,7 +36,11 @@ export function renderCompare(root: HTMLElement, task: string, rows: readonly Cr
         link.dataset.id = r.id;
         link.dataset.score = String(r.score);
         link.appendChild(el("b", null, r.score.toFixed(3)));
-        link.appendChild(document.createTextNode(` recall ${r.recall.toFixed(3)} · precision ${r.precision.toFixed(2)} · ${r.misses} missed · ${r.falseAlarms} false alarm(s)`));
+        link.appendChild(
+          document.createTextNode(
+            ` recall ${r.recall.toFixed(3)} · precision ${r.precision.toFixed(2)} · ${r.misses} missed · ${r.falseAlarms} false alarm(s)`,
+          ),
+        );
         const d = detail(r.id);
         const last = d?.turns[d.turns.length - 1];
         if (last) {

@@ -112,7 +112,15 @@ function overlayPanel(d: CropsDetail, imgs: Images): HTMLElement {
     s.setAttribute("stroke-width", "0");
     if (gtBox.checked)
       for (const g of d.gt) {
-        const r = svg("rect", { x: g.box[0], y: g.box[1], width: g.box[2] - g.box[0], height: g.box[3] - g.box[1], class: "gt", "stroke-width": line, "data-gt": g.id });
+        const r = svg("rect", {
+          x: g.box[0],
+          y: g.box[1],
+          width: g.box[2] - g.box[0],
+          height: g.box[3] - g.box[1],
+          class: "gt",
+          "stroke-width": line,
+          "data-gt": g.id,
+        });
         s.appendChild(r);
         const t = svg("text", { x: g.box[0] + 2, y: g.box[3] - 3, class: "gt-label" });
         t.textContent = `${g.id} ${g.label}`;
@@ -125,7 +133,18 @@ function overlayPanel(d: CropsDetail, imgs: Images): HTMLElement {
     }
     if (predBox.checked)
       for (const b of turn.boxes) {
-        s.appendChild(svg("rect", { x: b.box[0], y: b.box[1], width: b.box[2] - b.box[0], height: b.box[3] - b.box[1], class: "pred", stroke: colour(b.id), "stroke-width": line, "data-box": b.id }));
+        s.appendChild(
+          svg("rect", {
+            x: b.box[0],
+            y: b.box[1],
+            width: b.box[2] - b.box[0],
+            height: b.box[3] - b.box[1],
+            class: "pred",
+            stroke: colour(b.id),
+            "stroke-width": line,
+            "data-box": b.id,
+          }),
+        );
         const t = svg("text", { x: b.box[0] + 2, y: b.box[1] + Math.max(10, d.image.width / 36), class: "pred-label", fill: colour(b.id) });
         t.textContent = `${b.id} ${b.label}`;
         s.appendChild(t);

@@ -23,9 +23,10 @@ interface Address {
 const KEYS: (keyof ListState)[] = ["q", "arm", "status", "expr", "sort"];
 
 function readAddress(): Address {
-  const h = decodeURIComponent(location.hash.slice(1));
+  const h = location.hash.slice(1);
   const i = h.indexOf("?");
-  const route = i < 0 ? h : h.slice(0, i);
+  // The route alone is decoded: the query's own escapes (a & or + in a search) are URLSearchParams's.
+  const route = decodeURIComponent(i < 0 ? h : h.slice(0, i));
   const params = new URLSearchParams(i < 0 ? "" : h.slice(i + 1));
   const list = { ...NO_LIST_STATE };
   for (const k of KEYS) list[k] = params.get(k) ?? "";
