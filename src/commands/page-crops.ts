@@ -1,22 +1,32 @@
 /**
  * `georeplay page` on a crops run (records with `env: "crops"`): the one place the page command
- * dispatches to the crops page (envs/crops/page). Same forms (-o x.html, -o DIR/), progress bar,
+ * dispatches to the crops page (src/page/crops). Same forms (-o x.html, -o DIR/), progress bar,
  * --json and exit codes as GeoGuesser's page: 0 written and everything verified, 1 written with
  * findings (badged in the page), 2 bad input (nothing written).
  */
 import { runExitCode } from "../reports/exit-codes.ts";
 import { withProgress } from "./options/shared.ts";
 import { interruptSignal } from "./interrupt.ts";
-import type { PageCliOptions } from "./page.ts";
+/** The page command's options a crops page reads (the rest are GeoGuesser's). */
+export interface CropsPageCliOptions {
+  out: string;
+  title?: string;
+  baseline?: string;
+  dataset?: string;
+  tasks?: string;
+  panos?: string;
+  json?: boolean;
+  progress: boolean;
+}
 
-export async function writeCropsPage(inputs: string[], o: PageCliOptions): Promise<void> {
+export async function writeCropsPage(inputs: string[], o: CropsPageCliOptions): Promise<void> {
   for (const [flag, given] of [
     ["--tasks", o.tasks],
     ["--panos", o.panos],
   ] as const)
     if (given) process.stderr.write(`warning: ${flag} is for GeoGuesser runs; a crops run reads its dataset folder (--dataset)\n`);
   // Loaded when a crops page is written: the renderer, sharp and the page's script.
-  const { buildCropsPage } = await import("../../envs/crops/page/build.ts");
+  const { buildCropsPage } = await import("../page/crops/build.ts");
   const r = await withProgress("page", o, (bar) =>
     buildCropsPage({
       inputs,

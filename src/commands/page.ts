@@ -135,7 +135,7 @@ export function registerPage(program: Command): void {
 export async function writePage(episodes: string[], o: PageCliOptions): Promise<void> {
   // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
   outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
-  // A crops run (by its records' `env`) has its own page (envs/crops/page); records without env are GeoGuesser's.
+  // A crops run (by its records' `env`) has its own page (src/page/crops); records without env are GeoGuesser's.
   const { peekEnv } = await import("../../replay/formats/peek-env.ts");
   if ((await peekEnv(episodes))?.env === "crops") return (await import("./page-crops.ts")).writeCropsPage(episodes, o);
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.

@@ -4,8 +4,11 @@
  * the sha256 of its re-rendered bytes, the boxes, the transcript, the per-box table). Pure: the
  * builder passes what verify saw. Trace text is kept as data; the client shows it as text nodes.
  */
-import type { CropsRecordSeen } from "../replay/verify.ts";
+import type { CropsRecordSeen, CropsVerifyReport } from "../../../envs/crops/replay/verify.ts";
 import { boxTable, type BoxRow } from "./boxes.ts";
+
+/** What the page's header says of verify's run. */
+export type VerifySummary = Pick<CropsVerifyReport, "episodes" | "checked" | "match" | "mismatch" | "counts"> & { findings: number };
 
 /** One list row: every field the list shows, filters on and writes to CSV. */
 export interface CropsRow {
