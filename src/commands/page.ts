@@ -111,6 +111,14 @@ export function registerPage(program: Command): void {
         ";\nthe list gets step, group mean, group std, advantage and zero spread columns (the filter's\n" +
         "step, group_mean, group_std, advantage, zero_spread). Example-rollout folders show their\n" +
         'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +
+        'Crops runs (records with env "crops", the detection gym) get their own page, in both forms:\n' +
+        "the board of `georeplay report` (arms ranked by mean-of-k; recall, precision, credit, boxes,\n" +
+        "misses and false alarms per image; --baseline's paired deltas; per task, each arm's attempts\n" +
+        "side by side, #compare/<split>/<index>), the list (score, recall, precision, boxes, misses, false\n" +
+        "alarms, zooms, tokens; the filter expression and CSV over them), and each episode: findings with\n" +
+        "both full hashes, the image with ground truth / final / any turn's boxes toggled, a per-box table\n" +
+        "(matched object, GIoU, credit, error: localisation, classification, duplicate, background,\n" +
+        "missed) and every turn's re-rendered view and thumbnail. --dataset names the dataset folder.\n\n" +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
@@ -126,7 +134,9 @@ export function registerPage(program: Command): void {
         "  georeplay page board/ --tasks tasks/ --panos panos/ -o board.html --json\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board/\n" +
-        "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
+        "  georeplay page example_rollouts/anthropic_agentic/ -o example.html\n" +
+        "  georeplay page crops/eval/episodes.jsonl -o crops.html\n" +
+        "  georeplay page crops-board/ --dataset crops/ --baseline scripted-vlm -o crops-board/",
     )
     .action(replayAction<PageCliOptions>(writePage));
 }
