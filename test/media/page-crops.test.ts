@@ -291,6 +291,18 @@ describe("georeplay page on a crops run", () => {
     ];
     expect(grid).toHaveLength(want.length);
     for (const w of want) expect(grid).toContainEqual({ id: w.id, score: w.score, arm: w.arm });
+    // Arm B's records repeat arm A's episode ids: the second read gets its own address (`<id>~2`); each opens its own arm.
+    const repeated = want.find((w) => w.arm === ARM_B)!.id;
+    for (const arm of [ARM_B, "scripted-vlm"]) {
+      const link = `#gr-compare-grid td[data-arm="${arm}"] a.attempt[data-id="${repeated}"]`;
+      const key = decodeURIComponent((await page.getAttribute(link, "href"))!.slice(1));
+      expect([repeated, `${repeated}~2`]).toContain(key);
+      await page.click(link);
+      await page.waitForSelector(`#gr-detail[data-episode="${key}"]`);
+      expect(await page.textContent("#gr-detail h2")).toBe(`${repeated} · ${arm} · eval/1 attempt 0`);
+      await page.goBack();
+      await page.waitForSelector("#gr-compare-grid");
+    }
     await page.close();
   });
 

@@ -65,6 +65,8 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   const jpegs = new Map<string, Buffer>();
   // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
   const imageFiles = new Map<string, string>();
+  // Times each episode id was seen: a repeat gets its own address (`<id>~2`).
+  const seenIds = new Map<string, number>();
   const verify: CropsVerifyReport = await verifyCrops({
     inputs: files,
     dataset: opts.dataset,
@@ -73,7 +75,9 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
     onImage: (sha, jpeg) => jpegs.set(sha, jpeg),
     onRecord: (seen) => {
       imageFiles.set(seen.task.image_id, seen.task.file);
-      const row = cropsRowOf(seen);
+      const n = (seenIds.get(seen.rec.episode_id) ?? 0) + 1;
+      seenIds.set(seen.rec.episode_id, n);
+      const row = cropsRowOf(seen, n === 1 ? seen.rec.episode_id : `${seen.rec.episode_id}~${n}`);
       rows.push(row);
       details.push(cropsDetailOf(seen, row));
     },

@@ -12,6 +12,8 @@ export type VerifySummary = Pick<CropsVerifyReport, "episodes" | "checked" | "ma
 
 /** One list row: every field the list shows, filters on and writes to CSV. */
 export interface CropsRow {
+  /** The page's name for the episode (its address): the episode id, with `~2`, `~3`, ... on a repeat (two runs of one record). */
+  key: string;
   id: string;
   arm: string;
   split: string;
@@ -75,6 +77,7 @@ export interface CropsFinding {
 }
 
 export interface CropsDetail {
+  key: string;
   id: string;
   arm: string;
   split: string;
@@ -96,7 +99,7 @@ const obj = (v: unknown): Obj => (typeof v === "object" && v !== null && !Array.
 const numOrNull = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 const strOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
-export function cropsRowOf(s: CropsRecordSeen): CropsRow {
+export function cropsRowOf(s: CropsRecordSeen, key: string = s.rec.episode_id): CropsRow {
   const { rec } = s;
   const o = obj(rec.outcome);
   const parts = rec.outcome.parts;
@@ -105,6 +108,7 @@ export function cropsRowOf(s: CropsRecordSeen): CropsRow {
   const tokensOut = numOrNull(o.tokens_out);
   const kinds = [...new Set(s.findings.map((f) => f.kind))];
   return {
+    key,
     id: rec.episode_id,
     arm: strOrNull(obj(rec).model_name) ?? "(unknown)",
     split: rec.task.split,
@@ -160,6 +164,7 @@ export function cropsDetailOf(s: CropsRecordSeen, row: CropsRow): CropsDetail {
   });
   const last = rec.turns[rec.turns.length - 1];
   return {
+    key: row.key,
     id: row.id,
     arm: row.arm,
     split: row.split,

@@ -32,7 +32,7 @@ export function renderCompare(root: HTMLElement, task: string, rows: readonly Cr
       td.dataset.arm = a;
       for (const r of mine.filter((x) => x.arm === a && x.attempt === at)) {
         const link = el("a", "attempt") as HTMLAnchorElement;
-        link.href = `#${encodeURIComponent(r.id)}`;
+        link.href = `#${encodeURIComponent(r.key)}`;
         link.dataset.id = r.id;
         link.dataset.score = String(r.score);
         link.appendChild(el("b", null, r.score.toFixed(3)));
@@ -41,7 +41,7 @@ export function renderCompare(root: HTMLElement, task: string, rows: readonly Cr
             ` recall ${r.recall.toFixed(3)} · precision ${r.precision.toFixed(2)} · ${r.misses} missed · ${r.falseAlarms} false alarm(s)`,
           ),
         );
-        const d = detail(r.id);
+        const d = detail(r.key);
         const last = d?.turns[d.turns.length - 1];
         if (last) {
           const img = document.createElement("img");

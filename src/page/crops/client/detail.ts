@@ -284,5 +284,5 @@ export function renderDetail(root: HTMLElement, d: CropsDetail, imgs: Images): v
   cfg.appendChild(el("summary", null, "config"));
   cfg.appendChild(el("pre", null, d.config));
   root.appendChild(cfg);
-  root.dataset.episode = d.id;
+  root.dataset.episode = d.key;
 }

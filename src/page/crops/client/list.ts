@@ -125,7 +125,8 @@ export class CropsList {
     for (const r of this.rows) {
       const tr = el("tr");
       tr.dataset.id = r.id;
-      if (r.id === openId) tr.className = "sel";
+      tr.dataset.key = r.key;
+      if (r.key === openId) tr.className = "sel";
       for (const c of CROPS_COLUMNS) {
         const v = r[c.key];
         const td = el("td", c.key === "id" ? "id" : null, c.key === "task" ? `${r.split}/${r.task}` : shown(v, c.digits));
@@ -136,7 +137,7 @@ export class CropsList {
       const st = el("td", r.flags.includes("clean") ? "b-match" : "b-mismatch", r.flags.join(" "));
       st.dataset.key = "flags";
       tr.appendChild(st);
-      tr.addEventListener("click", () => this.open(r.id));
+      tr.addEventListener("click", () => this.open(r.key));
       this.body.appendChild(tr);
     }
     if (!this.rows.length) {

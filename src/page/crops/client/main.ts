@@ -44,16 +44,16 @@ function start(): void {
   const doc = document;
   const data = readJson<Data>("gr-crops");
   const imgs = readJson<Images>("gr-crops-images");
-  const byId = new Map(data.details.map((d) => [d.id, d]));
+  const byId = new Map(data.details.map((d) => [d.key, d]));
   // Search text: the row's fields, and the episode's labels, actions, replies, reasoning and feedback.
   const texts = new Map<string, string>();
   const text = (r: CropsRow): string => {
-    let t = texts.get(r.id);
+    let t = texts.get(r.key);
     if (t === undefined) {
-      const d = byId.get(r.id);
+      const d = byId.get(r.key);
       const words = d ? d.turns.flatMap((x) => [x.action, x.reply ?? "", x.reasoning ?? "", x.feedback, ...x.boxes.map((b) => b.label)]) : [];
       t = [r.id, r.arm, `${r.split}/${r.task}`, `task ${r.task}`, r.image, r.flags.join(" "), ...words].join("\n").toLowerCase();
-      texts.set(r.id, t);
+      texts.set(r.key, t);
     }
     return t;
   };
@@ -86,7 +86,7 @@ function start(): void {
     }
     compareRoot.hidden = true;
     // The open episode follows the filters: one they leave out gives way to the first row shown.
-    const id = byId.has(route) && rows.some((r) => r.id === route) ? route : (rows[0]?.id ?? null);
+    const id = byId.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
     if (id === null) {
       detailRoot.textContent = "No episode matches the search and filters.";
       shownId = null;
@@ -94,7 +94,7 @@ function start(): void {
       renderDetail(detailRoot, byId.get(id)!, imgs);
       shownId = id;
     }
-    for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.id === id);
+    for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.key === id);
   }
   window.addEventListener("hashchange", () => {
     addr = readAddress();
@@ -111,7 +111,7 @@ function start(): void {
       e.preventDefault();
       (doc.getElementById("f-q") as HTMLInputElement).focus();
     } else if (e.key === "n" || e.key === "p") {
-      const ids = list.rows.map((r) => r.id);
+      const ids = list.rows.map((r) => r.key);
       const at = ids.indexOf(shownId ?? "");
       const next = ids[Math.min(ids.length - 1, Math.max(0, at + (e.key === "n" ? 1 : -1)))];
       if (next) go({ ...addr, route: next }, true);
