@@ -200,6 +200,10 @@ describe("georeplay page on a crops run", () => {
     expect(want.length).toBeLessThan(recs.length);
     expect((await listRows(page)).map((r) => r.id)).toEqual(want.map((r) => r.episode_id));
     expect(await page.getAttribute("#gr-count", "data-rows")).toBe(String(want.length));
+    // The shown rows' means, under the filters.
+    const meanOf = (f: (r: Rec) => number) => want.reduce((s, r) => s + f(r), 0) / want.length;
+    expect(Number(await page.getAttribute("#gr-list-summary [data-stat=score]", "data-mean"))).toBe(meanOf((r) => r.outcome.score));
+    expect(Number(await page.getAttribute("#gr-list-summary [data-stat=misses]", "data-mean"))).toBe(meanOf((r) => r.outcome.parts.n_missed));
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#f-csv")]);
     expect(download.suggestedFilename()).toBe("crops-misses-ge-2-and-precision-eq-1-and-tokens-gt-6000.csv");
     const lines = readFileSync((await download.path())!, "utf8")

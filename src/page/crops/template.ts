@@ -112,6 +112,7 @@ ${boardSection(data.report)}
 <details class="fields"><summary>fields for the filter expression</summary><span id="f-fields">${escapeHtml(fields)}</span>; operators == != &gt; &gt;= &lt; &lt;= ~ (contains), and, or, not, ( ).</details>
 <span class="count" id="gr-count"></span>
 <button type="button" id="f-csv" title="download the filtered rows as CSV">CSV</button>
+<p class="list-summary" id="gr-list-summary" aria-live="polite"></p>
 </div>
 <table class="episodes"><thead><tr id="gr-head"></tr></thead>
 <tbody id="gr-rows"></tbody></table>

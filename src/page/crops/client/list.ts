@@ -147,6 +147,7 @@ export class CropsList {
       tr.appendChild(td);
       this.body.appendChild(tr);
     }
+    this.summarise();
     const count = this.doc.getElementById("gr-count") as HTMLElement;
     count.textContent = `${this.rows.length} of ${this.all.length} episodes`;
     count.dataset.rows = String(this.rows.length);
@@ -156,6 +157,30 @@ export class CropsList {
       else th.removeAttribute("aria-sort");
     }
     return this.rows;
+  }
+
+  /** The shown rows' means (exact values in data-mean): what the filter left, in the report's terms. */
+  private summarise(): void {
+    const box = this.doc.getElementById("gr-list-summary") as HTMLElement;
+    box.textContent = "";
+    if (!this.rows.length) return;
+    const stats: [keyof CropsRow, string, number][] = [
+      ["score", "score", 3],
+      ["recall", "recall", 3],
+      ["precision", "precision", 3],
+      ["boxes", "boxes", 2],
+      ["misses", "misses", 2],
+      ["falseAlarms", "false alarms", 2],
+      ["zooms", "zooms", 1],
+    ];
+    box.appendChild(this.doc.createTextNode(`means over ${this.rows.length}: `));
+    for (const [key, label, digits] of stats) {
+      const mean = this.rows.reduce((s, r) => s + (r[key] as number), 0) / this.rows.length;
+      const span = el("span", "stat", `${label} ${mean.toFixed(digits)} `);
+      span.dataset.stat = key;
+      span.dataset.mean = String(mean);
+      box.appendChild(span);
+    }
   }
 
   csv(): string {
