@@ -21,6 +21,7 @@ export interface PageCliOptions extends InputOptions, RunOptions {
   exactZoomsMb?: number;
   player: boolean;
   partial?: boolean;
+  dataset?: string;
 }
 
 export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
@@ -58,6 +59,7 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
     flags: "--partial",
     description: "write the page even if the run could not be read completely, listing the problems at the top (exit code stays 2)",
   },
+  dataset: { flags: "--dataset <dir>", description: "crops runs: the dataset folder (tasks.jsonl, gt.jsonl, images/); default: the run folder's parent" },
   ...runOptions(),
 };
 
@@ -110,6 +112,14 @@ export function registerPage(program: Command): void {
         ";\nthe list gets step, group mean, group std, advantage and zero spread columns (the filter's\n" +
         "step, group_mean, group_std, advantage, zero_spread). Example-rollout folders show their\n" +
         'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +
+        'Crops runs (records with env "crops", the detection gym) get their own page, in both forms:\n' +
+        "the board of `georeplay report` (arms ranked by mean-of-k; recall, precision, credit, boxes,\n" +
+        "misses and false alarms per image; --baseline's paired deltas; per task, each arm's attempts\n" +
+        "side by side, #compare/<split>/<index>), the list (score, recall, precision, boxes, misses, false\n" +
+        "alarms, zooms, tokens; the filter expression and CSV over them), and each episode: findings with\n" +
+        "both full hashes, the image with ground truth / final / any turn's boxes toggled, a per-box table\n" +
+        "(matched object, GIoU, credit, error: localisation, classification, duplicate, background,\n" +
+        "missed) and every turn's re-rendered view and thumbnail. --dataset names the dataset folder.\n\n" +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +
@@ -125,7 +135,9 @@ export function registerPage(program: Command): void {
         "  georeplay page board/ --tasks tasks/ --panos panos/ -o board.html --json\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board.html\n" +
         "  georeplay page board/ --tasks tasks/ --panos panos/ --baseline base -o board/\n" +
-        "  georeplay page example_rollouts/anthropic_agentic/ -o example.html",
+        "  georeplay page example_rollouts/anthropic_agentic/ -o example.html\n" +
+        "  georeplay page crops/eval/episodes.jsonl -o crops.html\n" +
+        "  georeplay page crops-board/ --dataset crops/ --baseline scripted-vlm -o crops-board/",
     )
     .action(replayAction<PageCliOptions>(writePage));
 }
@@ -135,6 +147,9 @@ export async function writePage(episodes: string[], o: PageCliOptions): Promise<
   await filmingEnvironment("page", episodes);
   // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
   outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
+  // A crops run (by its records' `env`) has its own page (src/page/crops); records without env are GeoGuesser's.
+  const { peekEnv } = await import("../../replay/formats/peek-env.ts");
+  if ((await peekEnv(episodes))?.env === "crops") return (await import("./page-crops.ts")).writeCropsPage(episodes, o);
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
   const r = await withProgress("page", o, async (bar) =>
     (await import("../page/build.ts")).buildPage({

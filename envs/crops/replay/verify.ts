@@ -13,8 +13,8 @@ import { checkRecord, type Finding, type RecordCounts } from "./check-record.ts"
 import { ImageCache, openDataset, taskOf, type Dataset } from "./dataset.ts";
 import { fitSize, THUMB_LONG, VIEW_LONG } from "./geometry.ts";
 import { datasetFor, recordEnv, runFiles } from "./inputs.ts";
-import { groupAdvantages } from "./score.ts";
-import { CropsRecordSchema, parseOrThrow, type CropsRecord } from "./schema.ts";
+import { groupAdvantages, type GtObject } from "./score.ts";
+import { CropsRecordSchema, parseOrThrow, type CropsRecord, type CropsTask } from "./schema.ts";
 import { ViewHashes } from "./views.ts";
 
 export type { Finding, FindingKind } from "./check-record.ts";
@@ -30,6 +30,23 @@ export interface CropsVerifyOptions {
   limit?: number;
   signal?: AbortSignal;
   onProgress?: (p: { episodes: number; views: number; mismatch: number; fraction: number }) => void;
+  /** Each distinct view and thumbnail rendered, its JPEG bytes once (the page shows these, never a file a trace names). */
+  onImage?: (sha256: string, jpeg: Buffer) => void;
+  /** Each checked record once its pixels are checked, in input order, with what its turns re-rendered to and its findings. */
+  onRecord?: (seen: CropsRecordSeen) => void | Promise<void>;
+}
+
+/** A checked record as a page shows it: the record, its dataset rows, each turn's re-rendered hashes, its findings. */
+export interface CropsRecordSeen {
+  rec: CropsRecord;
+  file: string;
+  line: number;
+  task: CropsTask;
+  /** The image's ground truth, in file order (gt.jsonl). */
+  gt: GtObject[];
+  /** Per turn, in order: the sha256 of the re-rendered view and thumbnail. */
+  rendered: { view: string; thumb: string }[];
+  findings: CropsMismatch[];
 }
 
 export interface CheckedCount {
@@ -103,14 +120,18 @@ export async function verifyCrops(opts: CropsVerifyOptions): Promise<CropsVerify
     outcomes_ok: 0,
   };
   const images = new ImageCache();
-  const hashes = new ViewHashes();
+  const hashes = new ViewHashes(undefined, opts.onImage);
   const totalBytes = files.reduce((n, f) => n + fileSize(f), 0);
   let readBytes = 0;
   let ordinal = 0;
   // Records in flight, settled in input order.
-  const inFlight: Promise<CropsMismatch[]>[] = [];
+  const inFlight: Promise<{ found: CropsMismatch[]; seen: Omit<CropsRecordSeen, "findings"> }>[] = [];
   const settle = async (keep: number) => {
-    while (inFlight.length > keep) report.mismatches.push(...(await inFlight.shift()!));
+    while (inFlight.length > keep) {
+      const { found, seen } = await inFlight.shift()!;
+      report.mismatches.push(...found);
+      await opts.onRecord?.({ ...seen, findings: found });
+    }
     opts.onProgress?.({
       episodes: report.episodes,
       views: report.checked,
@@ -141,9 +162,9 @@ export async function verifyCrops(opts: CropsVerifyOptions): Promise<CropsVerify
       if (!check) continue;
       report.episodes++;
       report.formats[rec.group_id !== undefined || rec.run !== undefined ? "train" : "eval"]++;
-      const { pixels } = await checkOne(rec, file, item.line, ds, images, hashes, counts, report);
+      const { pixels, task, gt, rendered } = await checkOne(rec, file, item.line, ds, images, hashes, counts, report);
       pixels.catch(() => undefined); // awaited in order by settle(); never an unhandled rejection meanwhile
-      inFlight.push(pixels);
+      inFlight.push(pixels.then(async (found) => ({ found, seen: { rec, file, line: item.line, task, gt, rendered: await rendered } })));
       await settle(CONCURRENT_RECORDS);
     }
     await settle(0);
@@ -197,7 +218,7 @@ async function checkOne(
   hashes: ViewHashes,
   counts: RecordCounts,
   report: CropsVerifyReport,
-): Promise<{ pixels: Promise<CropsMismatch[]> }> {
+): Promise<{ pixels: Promise<CropsMismatch[]>; task: CropsTask; gt: GtObject[]; rendered: Promise<{ view: string; thumb: string }[]> }> {
   const at = `${file}:${line}`;
   const task = taskOf(ds, rec.task.split, rec.task.index);
   if (!task)
@@ -244,11 +265,11 @@ async function checkOne(
     });
   found.push(...checkRecord(rec, { file, line, iw, ih, size, gt }, counts));
   // Pixels: every turn's view and thumbnail after the action.
-  const pixelChecks = rec.turns.map(async (t): Promise<Finding[]> => {
-    const [v, th] = await Promise.all([
-      hashes.view(task.image_id, img, t.view_after, t.boxes, size[0], size[1]),
-      hashes.thumb(task.image_id, img, t.view_after),
-    ]);
+  const renders = rec.turns.map((t) =>
+    Promise.all([hashes.view(task.image_id, img, t.view_after, t.boxes, size[0], size[1]), hashes.thumb(task.image_id, img, t.view_after)]),
+  );
+  const pixelChecks = rec.turns.map(async (t, i): Promise<Finding[]> => {
+    const [v, th] = await renders[i];
     const out: Finding[] = [];
     const base = { episode_id: rec.episode_id, turn: t.turn, file, line };
     report.checked++;
@@ -273,7 +294,8 @@ async function checkOne(
     const all = [...perTurn.flat(), ...found].sort((a, b) => turnOrder(a.turn) - turnOrder(b.turn) || kindOrder(a.kind) - kindOrder(b.kind));
     return all.map((f) => ({ ...f, ...where }));
   });
-  return { pixels };
+  const rendered = Promise.all(renders).then((r) => r.map(([view, thumb]) => ({ view, thumb })));
+  return { pixels, task, gt, rendered };
 }
 
 const fmtRect = (r: readonly number[]) => `[${r.join(", ")}]`;

@@ -18,7 +18,19 @@ export class ViewHashes {
   private readonly hashes = new Map<string, Promise<string>>();
   private readonly bases = new Map<string, Uint8Array>();
   private readonly thumbs = new Map<string, Thumb>();
-  constructor(private readonly maxBases = 6) {}
+  /** `onImage`: each distinct view and thumbnail's JPEG bytes, once, as rendered (a page keeps them; verify does not). */
+  constructor(
+    private readonly maxBases = 6,
+    private readonly onImage?: (sha256: string, jpeg: Buffer) => void,
+  ) {}
+
+  private hashed(jpeg: Promise<Buffer>): Promise<string> {
+    return jpeg.then((b) => {
+      const h = sha256Hex(b);
+      this.onImage?.(h, b);
+      return h;
+    });
+  }
 
   view(imageId: string, img: RgbImage, view: readonly number[], boxes: readonly DrawnBox[], W: number, H: number): Promise<string> {
     const vk = `${imageId}|${rectKey(view)}`;
@@ -35,9 +47,9 @@ export class ViewHashes {
         const px = this.take(base.length);
         px.set(base);
         drawBoxes(px, W, H, view, boxes);
-        h = encodeView(px, W, H).then(sha256Hex);
+        h = this.hashed(encodeView(px, W, H));
         h.finally(() => this.give(px)).catch(() => undefined);
-      } else h = encodeView(base, W, H).then(sha256Hex);
+      } else h = this.hashed(encodeView(base, W, H));
       this.hashes.set(key, h);
       this.rendered++;
     }
@@ -61,7 +73,7 @@ export class ViewHashes {
     if (!h) {
       let base = this.thumbs.get(imageId);
       if (!base) this.thumbs.set(imageId, (base = thumbBase(img)));
-      h = encodeView(renderThumb(base, view, img.width, img.height), base.width, base.height).then(sha256Hex);
+      h = this.hashed(encodeView(renderThumb(base, view, img.width, img.height), base.width, base.height));
       this.hashes.set(key, h);
     }
     return h;

@@ -1,0 +1,136 @@
+/**
+ * `georeplay page` on a crops run (records with `env: "crops"`): verify every record (the
+ * views and thumbnails re-rendered, their bytes kept), then write the page in either form.
+ * One file: every distinct view and thumbnail as its exact JPEG in a data table, and each
+ * dataset image once (the image the boxes are drawn over). The folder form (`-o DIR/`): the
+ * same bytes as files under views/, named by their sha256, beside index.html. The board
+ * numbers are `georeplay report`'s (cropsReport), computed by the same code.
+ * Bad input throws before anything is written; the temp page is removed on any failure.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { findSweepFiles } from "../../../replay/formats/sweep-files.ts";
+import { basename, join } from "node:path";
+import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { checkTarget, type PageForm } from "../output/target.ts";
+import { PageFolder } from "../output/folder.ts";
+import { writePage } from "../part-file.ts";
+import { datasetFor, runFiles } from "../../../envs/crops/replay/inputs.ts";
+import { verifyCrops, type CropsVerifyReport } from "../../../envs/crops/replay/verify.ts";
+import { cropsReport, type CropsReport } from "../../../envs/crops/replay/report.ts";
+import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
+import { cropsPageHtml, type CropsPageData } from "./template.ts";
+
+export interface CropsPageOptions {
+  inputs: string[];
+  dataset?: string;
+  out: string;
+  title?: string;
+  /** Pair the board's arms against this one (report --baseline). */
+  baseline?: string;
+  signal?: AbortSignal;
+  onProgress?: (p: { episodes: number; views: number; mismatch: number; fraction: number }) => void;
+}
+
+export interface CropsPageResult {
+  env: "crops";
+  out: string;
+  form: PageForm;
+  bytes: number;
+  files: number;
+  episodes: number;
+  arms: number;
+  /** View turns checked, matched, mismatched (verify's numbers). */
+  views: number;
+  match: number;
+  mismatch: number;
+  /** Every finding of verify, of any kind (a page with findings exits 1, as verify does). */
+  findings: number;
+  /** Distinct views, thumbnails and dataset images stored. */
+  images: number;
+}
+
+/** A run folder's own files (runFiles), or a board folder's **\/episodes.jsonl as `georeplay report` finds them. */
+function pageFiles(inputs: readonly string[]): string[] {
+  return inputs.flatMap((p) => {
+    const own = statSync(p, { throwIfNoEntry: false })?.isDirectory() && !readdirSync(p).some((n) => n === "episodes.jsonl" || /^rollouts.*\.jsonl$/.test(n));
+    return own ? findSweepFiles([p]).files : runFiles([p]);
+  });
+}
+
+export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageResult> {
+  const target = checkTarget(opts.out);
+  const files = pageFiles(opts.inputs);
+  const rows: CropsRow[] = [];
+  const details: CropsDetail[] = [];
+  const jpegs = new Map<string, Buffer>();
+  // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
+  const imageFiles = new Map<string, string>();
+  // Times each episode id was seen: a repeat gets its own address (`<id>~2`).
+  const seenIds = new Map<string, number>();
+  const verify: CropsVerifyReport = await verifyCrops({
+    inputs: files,
+    dataset: opts.dataset,
+    signal: opts.signal,
+    onProgress: opts.onProgress,
+    onImage: (sha, jpeg) => jpegs.set(sha, jpeg),
+    onRecord: (seen) => {
+      imageFiles.set(seen.task.image_id, seen.task.file);
+      const n = (seenIds.get(seen.rec.episode_id) ?? 0) + 1;
+      seenIds.set(seen.rec.episode_id, n);
+      const row = cropsRowOf(seen, n === 1 ? seen.rec.episode_id : `${seen.rec.episode_id}~${n}`);
+      rows.push(row);
+      details.push(cropsDetailOf(seen, row));
+    },
+  });
+  if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
+  // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
+  const report: CropsReport = await cropsReport(files, { baseline: opts.baseline, signal: opts.signal });
+  if (opts.baseline !== undefined && !report.arms.some((a) => a.arm === opts.baseline))
+    throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
+
+  // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
+  const dsDir = datasetFor(files, opts.dataset);
+  const sources = new Map<string, Buffer>();
+  for (const [id, file] of imageFiles) sources.set(id, readFileSync(join(dsDir, file)));
+
+  const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
+  const data: CropsPageData = { rows, details, report, verify: verifySummary(verify) };
+  const folder = target.form === "folder" ? new PageFolder(target.path) : null;
+  try {
+    // Images by name: views/<sha256>.jpg (the exact bytes) in the folder form, data: URLs in one file.
+    const images: Record<string, string> = {};
+    // By hash: encodes finish in any order, and the same inputs must give the same bytes.
+    for (const [sha, jpeg] of [...jpegs].sort((x, y) => (x[0] < y[0] ? -1 : 1)))
+      images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    const pictures: Record<string, string> = {};
+    for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
+    const html = cropsPageHtml(title, data, { images, pictures }, target.form);
+    const path = folder ? join(folder.tmp, "index.html") : target.path;
+    const bytes = await writePage(path, [html], opts.signal);
+    if (folder) {
+      folder.counted(bytes);
+      folder.commit();
+    }
+    return {
+      env: "crops",
+      out: opts.out,
+      form: target.form,
+      bytes: folder ? folder.bytes : bytes,
+      files: folder ? folder.files : 1,
+      episodes: rows.length,
+      arms: report.arms.length,
+      views: verify.checked,
+      match: verify.match,
+      mismatch: verify.mismatch,
+      findings: verify.mismatches.length,
+      images: jpegs.size + sources.size,
+    };
+  } catch (e) {
+    folder?.remove();
+    throw e;
+  }
+}
+
+function verifySummary(r: CropsVerifyReport): VerifySummary {
+  return { episodes: r.episodes, checked: r.checked, match: r.match, mismatch: r.mismatch, counts: r.counts, findings: r.mismatches.length };
+}

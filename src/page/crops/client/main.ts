@@ -1,0 +1,124 @@
+/**
+ * The crops page's script: the list (list.ts), the open episode (detail.ts) and, on a board,
+ * compare by attempt (compare.ts), from one state kept in the address:
+ * `#<episode_id>` or `#compare/<split>/<index>`, then `?q=…&arm=…&status=…&expr=…&sort=…`.
+ * Reload restores it; Back and Forward step through what was opened. Keys: n/p episodes, / search.
+ */
+import { readJson } from "../../client/dom.ts";
+import type { CropsDetail, CropsRow } from "../model.ts";
+import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
+import { renderDetail, type Images } from "./detail.ts";
+import { renderCompare } from "./compare.ts";
+
+interface Data {
+  rows: CropsRow[];
+  details: CropsDetail[];
+}
+
+interface Address {
+  route: string;
+  list: ListState;
+}
+
+const KEYS: (keyof ListState)[] = ["q", "arm", "status", "expr", "sort"];
+
+function readAddress(): Address {
+  const h = location.hash.slice(1);
+  const i = h.indexOf("?");
+  // The route alone is decoded: the query's own escapes (a & or + in a search) are URLSearchParams's.
+  const route = decodeURIComponent(i < 0 ? h : h.slice(0, i));
+  const params = new URLSearchParams(i < 0 ? "" : h.slice(i + 1));
+  const list = { ...NO_LIST_STATE };
+  for (const k of KEYS) list[k] = params.get(k) ?? "";
+  return { route, list };
+}
+
+function addressOf(a: Address): string {
+  const p = new URLSearchParams();
+  for (const k of KEYS) if (a.list[k]) p.set(k, a.list[k]);
+  const q = p.toString();
+  return "#" + encodeURIComponent(a.route).replace(/%2F/g, "/") + (q ? "?" + q : "");
+}
+
+function start(): void {
+  const doc = document;
+  const data = readJson<Data>("gr-crops");
+  const imgs = readJson<Images>("gr-crops-images");
+  const byId = new Map(data.details.map((d) => [d.key, d]));
+  // Search text: the row's fields, and the episode's labels, actions, replies, reasoning and feedback.
+  const texts = new Map<string, string>();
+  const text = (r: CropsRow): string => {
+    let t = texts.get(r.key);
+    if (t === undefined) {
+      const d = byId.get(r.key);
+      const words = d ? d.turns.flatMap((x) => [x.action, x.reply ?? "", x.reasoning ?? "", x.feedback, ...x.boxes.map((b) => b.label)]) : [];
+      t = [r.id, r.arm, `${r.split}/${r.task}`, `task ${r.task}`, r.image, r.flags.join(" "), ...words].join("\n").toLowerCase();
+      texts.set(r.key, t);
+    }
+    return t;
+  };
+  let addr = readAddress();
+  const go = (next: Address, push: boolean) => {
+    addr = next;
+    const url = addressOf(next);
+    if (url !== location.hash) (push ? history.pushState : history.replaceState).call(history, null, "", url || "#");
+    render();
+  };
+  const detailRoot = doc.getElementById("gr-detail") as HTMLElement;
+  const compareRoot = doc.getElementById("gr-compare") as HTMLElement;
+  const list = new CropsList(
+    doc,
+    data.rows,
+    text,
+    () => addr.list,
+    (patch) => go({ ...addr, list: { ...addr.list, ...patch } }, false),
+    (id) => go({ ...addr, route: id }, true),
+  );
+  let shownId: string | null = null;
+  function render(): void {
+    const route = addr.route;
+    const rows = list.render(route.startsWith("compare/") ? null : route);
+    if (route.startsWith("compare/")) {
+      compareRoot.hidden = false;
+      renderCompare(compareRoot, route.slice("compare/".length), data.rows, (id) => byId.get(id), imgs);
+      compareRoot.scrollIntoView();
+      return;
+    }
+    compareRoot.hidden = true;
+    // The open episode follows the filters: one they leave out gives way to the first row shown.
+    const id = byId.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
+    if (id === null) {
+      detailRoot.textContent = "No episode matches the search and filters.";
+      shownId = null;
+    } else if (id !== shownId || detailRoot.dataset.episode !== id) {
+      renderDetail(detailRoot, byId.get(id)!, imgs);
+      shownId = id;
+    }
+    for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.key === id);
+  }
+  window.addEventListener("hashchange", () => {
+    addr = readAddress();
+    render();
+  });
+  window.addEventListener("popstate", () => {
+    addr = readAddress();
+    render();
+  });
+  doc.addEventListener("keydown", (e) => {
+    const target = e.target as HTMLElement;
+    if (target.tagName === "INPUT" || target.tagName === "SELECT" || target.tagName === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "/") {
+      e.preventDefault();
+      (doc.getElementById("f-q") as HTMLInputElement).focus();
+    } else if (e.key === "n" || e.key === "p") {
+      const ids = list.rows.map((r) => r.key);
+      const at = ids.indexOf(shownId ?? "");
+      const next = ids[Math.min(ids.length - 1, Math.max(0, at + (e.key === "n" ? 1 : -1)))];
+      if (next) go({ ...addr, route: next }, true);
+    } else if (e.key === "Escape" && addr.route.startsWith("compare/")) go({ ...addr, route: "" }, true);
+  });
+  render();
+  doc.documentElement.dataset.ready = "1";
+}
+
+start();
