@@ -9,7 +9,7 @@
  * environment gets the parsed options and the inputs, and prints its report.
  */
 import type { Command } from "commander";
-import type { FramesCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
+import type { FramesCliOptions, PageCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
 import type { RenderCliOptions } from "../src/commands/options/render.ts";
 
 export interface Environment {
@@ -25,6 +25,8 @@ export interface Environment {
   report(inputs: string[], o: ReportCliOptions): Promise<void>;
   /** `georeplay render`: an episode or a GRPO group on film. Absent: the core's pipeline films the run (GeoGuesser's, see below). */
   render?(inputs: string[], o: RenderCliOptions, command: Command): Promise<void>;
+  /** `georeplay page`: a run or a board as one offline file or a folder. Absent: the core's page writer (GeoGuesser's). */
+  page?(inputs: string[], o: PageCliOptions): Promise<void>;
   /**
    * Whether the core's render, page and serve pipelines, still GeoGuesser-shaped, are this
    * environment's own: true for GeoGuesser. Otherwise a command without a body here is refused by

@@ -4,6 +4,6 @@
 import { writeBundle } from "../dist/src/page/script-bundle.js";
 import { CLIENT_BUNDLE } from "../dist/src/page/view/client.js";
 import { PLAYER_BUNDLE } from "../dist/src/page/player/bundle.js";
-import { CROPS_CLIENT_BUNDLE } from "../dist/src/page/crops/client-bundle.js";
+import { CROPS_CLIENT_BUNDLE } from "../dist/envs/crops/src/page/client-bundle.js";
 
 for (const file of [writeBundle(CLIENT_BUNDLE), writeBundle(PLAYER_BUNDLE), writeBundle(CROPS_CLIENT_BUNDLE)]) process.stderr.write(`bundled ${file}\n`);

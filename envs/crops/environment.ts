@@ -8,5 +8,6 @@ export const crops: Environment = {
   frames: async (inputs, o) => (await import("./src/frames-command.ts")).cropsFramesCommand(inputs, o),
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
   render: async (inputs, o, command) => (await import("./src/render-command.ts")).renderCropsCommand(inputs, o, command),
+  page: async (inputs, o) => (await import("./src/page-command.ts")).writeCropsPage(inputs, o),
   corePipelines: false,
 };

@@ -11,18 +11,9 @@ import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { outFolder } from "./options/out.ts";
 import { filmingEnvironment } from "./options/filmed-env.ts";
+import type { PageCliOptions } from "./options/command-options.ts";
 
-export interface PageCliOptions extends InputOptions, RunOptions {
-  out: string;
-  imageSize: number;
-  title?: string;
-  baseline?: string;
-  maxMb?: number;
-  exactZoomsMb?: number;
-  player: boolean;
-  partial?: boolean;
-  dataset?: string;
-}
+export type { PageCliOptions } from "./options/command-options.ts";
 
 export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
   ...inputOptions(),
@@ -144,12 +135,11 @@ export function registerPage(program: Command): void {
 
 /** The page command's work, shared with `georeplay serve --once` (the same page, messages and exit code). */
 export async function writePage(episodes: string[], o: PageCliOptions): Promise<void> {
-  await filmingEnvironment("page", episodes);
   // The folder the page (or its folder, -o DIR/) goes in, before any work; the page writer checks the rest.
   outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
-  // A crops run (by its records' `env`) has its own page (src/page/crops); records without env are GeoGuesser's.
-  const { peekEnv } = await import("../../replay/formats/peek-env.ts");
-  if ((await peekEnv(episodes))?.env === "crops") return (await import("./page-crops.ts")).writeCropsPage(episodes, o);
+  // An environment that publishes its own runs (crops) takes them here; GeoGuesser's go on through the core's page writer.
+  const env = await filmingEnvironment("page", episodes);
+  if (env?.page) return env.page(episodes, o);
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
   const r = await withProgress("page", o, async (bar) =>
     (await import("../page/build.ts")).buildPage({

@@ -451,7 +451,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
  *           engines share, the engines, the engine choice and reports), batches, pages (the page
  *           model and what every page shares, the in-page player, the page template, the board
- *           page, the browser client, the crops page (its own writer and client), and the run
+ *           page, the browser client, and the run
  *           page's writer on top), the live server (serve: the page's writer, followed inputs,
  *           HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
@@ -463,7 +463,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
     ...[["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"]],
-    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/crops"], ["page/build.ts"], ["serve"]],
+    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
   video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],

@@ -6,11 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { boxTable } from "../../src/page/crops/boxes.ts";
+import { boxTable } from "../../envs/crops/src/page/boxes.ts";
 import { compileFieldExpr, FieldExprError } from "../../src/page/client/state/field-expr.ts";
 import { csvTable } from "../../src/page/client/state/csv-table.ts";
-import { CROPS_CSV, CROPS_FIELDS } from "../../src/page/crops/client/fields.ts";
-import type { CropsRow } from "../../src/page/crops/model.ts";
+import { CROPS_CSV, CROPS_FIELDS } from "../../envs/crops/src/page/client/fields.ts";
+import type { CropsRow } from "../../envs/crops/src/page/model.ts";
 
 const SAMPLE = join(import.meta.dirname, "..", "fixtures", "crops", "sample");
 const lines = (f: string) =>

@@ -31,3 +31,15 @@ export interface ReportCliOptions {
   legacy?: boolean;
   json?: boolean;
 }
+
+export interface PageCliOptions extends InputOptions, RunOptions {
+  out: string;
+  imageSize: number;
+  title?: string;
+  baseline?: string;
+  maxMb?: number;
+  exactZoomsMb?: number;
+  player: boolean;
+  partial?: boolean;
+  dataset?: string;
+}

@@ -4,7 +4,7 @@
  * the per-box table, and the transcript turn by turn (each turn's re-rendered view at its own
  * size and the thumbnail, badged match / mismatch). Trace text only ever as text nodes.
  */
-import { el, svg } from "../../client/dom.ts";
+import { el, svg } from "../../../../../src/page/client/dom.ts";
 import type { CropsDetail, CropsTurnView } from "../model.ts";
 import type { BoxRow } from "../boxes.ts";
 

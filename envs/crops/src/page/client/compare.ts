@@ -2,7 +2,7 @@
  * Compare by attempt (board pages): one task, a row per attempt, a column per arm; each cell the
  * attempt's score, its parts and its final view (the re-rendered bytes). A cell opens its episode.
  */
-import { el } from "../../client/dom.ts";
+import { el } from "../../../../../src/page/client/dom.ts";
 import type { CropsDetail, CropsRow } from "../model.ts";
 import type { Images } from "./detail.ts";
 

@@ -4,9 +4,9 @@
  * --json and exit codes as GeoGuesser's page: 0 written and everything verified, 1 written with
  * findings (badged in the page), 2 bad input (nothing written).
  */
-import { runExitCode } from "../reports/exit-codes.ts";
-import { withProgress } from "./options/shared.ts";
-import { interruptSignal } from "./interrupt.ts";
+import { runExitCode } from "../../../src/reports/exit-codes.ts";
+import { withProgress } from "../../../src/commands/options/shared.ts";
+import { interruptSignal } from "../../../src/commands/interrupt.ts";
 /** The page command's options a crops page reads (the rest are GeoGuesser's). */
 export interface CropsPageCliOptions {
   out: string;
@@ -26,7 +26,7 @@ export async function writeCropsPage(inputs: string[], o: CropsPageCliOptions): 
   ] as const)
     if (given) process.stderr.write(`warning: ${flag} is for GeoGuesser runs; a crops run reads its dataset folder (--dataset)\n`);
   // Loaded when a crops page is written: the renderer, sharp and the page's script.
-  const { buildCropsPage } = await import("../page/crops/build.ts");
+  const { buildCropsPage } = await import("./page/build.ts");
   const r = await withProgress("page", o, (bar) =>
     buildCropsPage({
       inputs,

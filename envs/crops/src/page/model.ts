@@ -4,7 +4,7 @@
  * the sha256 of its re-rendered bytes, the boxes, the transcript, the per-box table). Pure: the
  * builder passes what verify saw. Trace text is kept as data; the client shows it as text nodes.
  */
-import type { CropsRecordSeen, CropsVerifyReport } from "../../../envs/crops/replay/verify.ts";
+import type { CropsRecordSeen, CropsVerifyReport } from "../../replay/verify.ts";
 import { boxTable, type BoxRow } from "./boxes.ts";
 
 /** What the page's header says of verify's run. */

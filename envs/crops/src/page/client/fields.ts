@@ -2,8 +2,8 @@
  * The crops list's fields: what the filter expression reads and the CSV writes, one list
  * (names as `georeplay report --json` and the record's outcome name them). Pure.
  */
-import type { RowField } from "../../client/state/field-expr.ts";
-import type { CsvColumn } from "../../client/state/csv-table.ts";
+import type { RowField } from "../../../../../src/page/client/state/field-expr.ts";
+import type { CsvColumn } from "../../../../../src/page/client/state/csv-table.ts";
 import type { CropsRow } from "../model.ts";
 
 export const CROPS_FIELDS: RowField<CropsRow>[] = [

@@ -5,10 +5,10 @@
  * full precision in a data attribute), and the list and detail shells the crops client fills.
  * Every string from a trace or the dataset is escaped here or goes in as JSON data.
  */
-import { escapeHtml, scriptJson } from "../escape.ts";
-import { pageCsp } from "../view/template.ts";
-import { pageCss } from "../view/style.ts";
-import type { CropsReport } from "../../../envs/crops/replay/report.ts";
+import { escapeHtml, scriptJson } from "../../../../src/page/escape.ts";
+import { pageCsp } from "../../../../src/page/view/template.ts";
+import { pageCss } from "../../../../src/page/view/style.ts";
+import type { CropsReport } from "../../replay/report.ts";
 import type { CropsDetail, CropsRow, VerifySummary } from "./model.ts";
 import { cropsClientScript } from "./client-bundle.ts";
 import { CROPS_CSS } from "./style.ts";

@@ -3,9 +3,9 @@
  * sortable columns, and the shown rows as CSV. Every cell carries its exact value in
  * data-value (what tests and tools read); text goes in as text nodes only.
  */
-import { el, fillSelect } from "../../client/dom.ts";
-import { compileFieldExpr, FieldExprError } from "../../client/state/field-expr.ts";
-import { csvTable } from "../../client/state/csv-table.ts";
+import { el, fillSelect } from "../../../../../src/page/client/dom.ts";
+import { compileFieldExpr, FieldExprError } from "../../../../../src/page/client/state/field-expr.ts";
+import { csvTable } from "../../../../../src/page/client/state/csv-table.ts";
 import type { CropsRow } from "../model.ts";
 import { CROPS_COLUMNS, CROPS_CSV, CROPS_FIELDS } from "./fields.ts";
 

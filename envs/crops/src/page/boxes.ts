@@ -10,7 +10,7 @@
  *   background      unmatched, near no object (credit < 0.4 with every one)
  *   missed          an object no box matched
  */
-import { creditOf, giou, MATCH_MIN_CREDIT, type GtObject } from "../../../envs/crops/replay/score.ts";
+import { creditOf, giou, MATCH_MIN_CREDIT, type GtObject } from "../../replay/score.ts";
 
 /** GIoU below this on a right-label match is a localisation error. */
 export const LOCALISATION_GIOU = 0.5;

@@ -4,7 +4,7 @@
  * `#<episode_id>` or `#compare/<split>/<index>`, then `?q=…&arm=…&status=…&expr=…&sort=…`.
  * Reload restores it; Back and Forward step through what was opened. Keys: n/p episodes, / search.
  */
-import { readJson } from "../../client/dom.ts";
+import { readJson } from "../../../../../src/page/client/dom.ts";
 import type { CropsDetail, CropsRow } from "../model.ts";
 import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";

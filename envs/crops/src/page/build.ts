@@ -8,15 +8,15 @@
  * Bad input throws before anything is written; the temp page is removed on any failure.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { findSweepFiles } from "../../../replay/formats/sweep-files.ts";
+import { findSweepFiles } from "../../../../replay/formats/sweep-files.ts";
 import { basename, join } from "node:path";
-import { GeoreplayError } from "../../../replay/io/errors.ts";
-import { checkTarget, type PageForm } from "../output/target.ts";
-import { PageFolder } from "../output/folder.ts";
-import { writePage } from "../part-file.ts";
-import { datasetFor, runFiles } from "../../../envs/crops/replay/inputs.ts";
-import { verifyCrops, type CropsVerifyReport } from "../../../envs/crops/replay/verify.ts";
-import { cropsReport, type CropsReport } from "../../../envs/crops/replay/report.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { checkTarget, type PageForm } from "../../../../src/page/output/target.ts";
+import { PageFolder } from "../../../../src/page/output/folder.ts";
+import { writePage } from "../../../../src/page/part-file.ts";
+import { datasetFor, runFiles } from "../../replay/inputs.ts";
+import { verifyCrops, type CropsVerifyReport } from "../../replay/verify.ts";
+import { cropsReport, type CropsReport } from "../../replay/report.ts";
 import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
 import { cropsPageHtml, type CropsPageData } from "./template.ts";
 
