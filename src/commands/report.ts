@@ -87,7 +87,10 @@ export function registerReport(program: Command): void {
 async function reportCrops(inputs: string[], o: { baseline: string; json?: boolean }, baselineIsDefault: boolean): Promise<boolean> {
   const { peekEnv } = await import("../../replay/formats/peek-env.ts");
   const first = await peekEnv(inputs);
-  if (first?.env !== "crops") return false;
+  const { recordEnv } = await import("../../envs/crops/replay/inputs.ts");
+  // An env neither crops nor GeoGuesser's is named here, by file and line, not read as a GeoGuesser run.
+  if (first && recordEnv({ env: first.env }, first.file, first.line) !== "crops") return false;
+  if (!first) return false;
   const { cropsReport } = await import("../../envs/crops/replay/report.ts");
   const { formatCropsReport } = await import("../../envs/crops/replay/report-format.ts");
   // geoeval's default baseline "base" pairs only when such an arm exists; a baseline asked for must exist.
