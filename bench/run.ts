@@ -19,6 +19,7 @@ const benches: [string, ...string[]][] = [
   ["board-player"],
   ["maps"],
   ["groups"],
+  ["crops-verify"],
   ["serve"],
 ];
 let failed = 0;

@@ -101,5 +101,21 @@ export function formatGroups(r: GroupsReport, opts: { detail?: boolean } = {}): 
     );
   if (m.single_rollout_groups)
     out.push(`${m.single_rollout_groups} group(s) of a single rollout: no sample std (torch: NaN), advantage 0, not counted as zero spread`);
+  out.push(...recordedLines(r));
   return out.join("\n") + "\n";
+}
+
+/** The recorded advantages' check: one line when they all recompute, else one MISMATCH line each (full precision). */
+function recordedLines(r: GroupsReport): string[] {
+  const a = r.recorded_advantages;
+  if (!a.checked) return [];
+  if (!a.findings.length) return [`recorded advantages: ${a.ok}/${a.checked} equal r - mean exactly`];
+  return [
+    `recorded advantages: ${a.ok}/${a.checked} equal r - mean exactly`,
+    ...a.findings.map(
+      (f) =>
+        `MISMATCH advantage group ${f.group_id ?? `${f.run}/${f.step}/${f.task.split}/${f.task.index}`} sibling ${f.sibling}: recorded ${f.recorded}, recomputed ${f.recomputed} (reward ${f.reward} - mean ${f.mean}) (${f.file}:${f.line})`,
+    ),
+    `DRIFT: ${a.findings.length} recorded advantage(s) differ from the recomputed ones; the trainer's advantages are not what its rewards give`,
+  ];
 }

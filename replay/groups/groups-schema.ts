@@ -58,6 +58,21 @@ export const StepEntrySchema = z.object({
 });
 export type StepEntry = z.infer<typeof StepEntrySchema>;
 
+export const AdvantageFindingSchema = z.object({
+  run: z.string(),
+  step: count,
+  task: z.object({ split: z.string(), index: count }),
+  group_id: z.string().nullable(),
+  sibling: count.describe("the rollout's recorded `sibling` (else its position in sibling order, 0-based)"),
+  reward: z.number().describe("its outcome.reward"),
+  mean: z.number().describe("the group's mean reward, summed from 0.0 in recorded `sibling` order"),
+  recorded: z.number().describe("the recorded outcome.advantage"),
+  recomputed: z.number().describe("reward - mean"),
+  file: z.string(),
+  line: count.describe("1-based line of the rollout in `file`"),
+});
+export type AdvantageFinding = z.infer<typeof AdvantageFindingSchema>;
+
 export const GroupsReportSchema = z.object({
   scale_rewards: z.enum(SCALE_REWARDS),
   reward: z.literal("outcome.reward").describe("the reward grouped: the training curve the trainer optimised"),
@@ -77,5 +92,12 @@ export const GroupsReportSchema = z.object({
         "the (at most 5) steps whose median group std scales advantages up most; steps whose median std is 0 (zero spread: nothing to scale) are left out",
       ),
   }),
+  recorded_advantages: z
+    .object({
+      checked: count.describe("rollouts that carry outcome.advantage (the crops gym records r - mean)"),
+      ok: count.describe("of those, how many equal the recomputed r - mean exactly"),
+      findings: z.array(AdvantageFindingSchema).describe("every recorded advantage that differs from r - mean (exit 1), in report order"),
+    })
+    .describe("recorded advantages checked against r - mean, whatever --scale-rewards shows (zeros when the rollouts record none)"),
 });
 export type GroupsReport = z.infer<typeof GroupsReportSchema>;

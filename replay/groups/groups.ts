@@ -9,7 +9,7 @@
 import { basename } from "node:path";
 import { advantagesOf, isCloseToZero, mean, median, multiplierOf, rankOrder, sampleStd, type ScaleRewards } from "./stats.ts";
 import { identicalSets } from "./trajectory.ts";
-import type { GroupEntry, GroupsReport, StepEntry } from "./groups-schema.ts";
+import type { AdvantageFinding, GroupEntry, GroupsReport, StepEntry } from "./groups-schema.ts";
 
 /** What a rollout contributes to its group: the trainer's reward and where the rollout is. */
 export interface RolloutNumbers {
@@ -23,6 +23,10 @@ export interface RolloutNumbers {
   line: number;
   /** What the rollout did, as a key (trajectory.ts): siblings with the same key played byte-identical games. */
   trajectory?: string | null;
+  /** The recorded sibling number (the crops gym's `sibling`), when there is one. */
+  sibling?: number | null;
+  /** The recorded `outcome.advantage`, when there is one: checked against r - mean. */
+  recordedAdvantage?: number | null;
 }
 
 interface Sibling {
@@ -32,6 +36,8 @@ interface Sibling {
   split: string;
   index: number;
   trajectory: string | null;
+  sibling: number | null;
+  recorded: number | null;
 }
 
 interface Group {
@@ -97,14 +103,26 @@ export class GroupCollector {
       if (list) list.push(g);
       else this.steps.set(sk, [g]);
     }
-    g.siblings.push({ reward: r.reward, file, line: r.line, split: r.split, index: r.index, trajectory: r.trajectory ?? null });
+    g.siblings.push({
+      reward: r.reward,
+      file,
+      line: r.line,
+      split: r.split,
+      index: r.index,
+      trajectory: r.trajectory ?? null,
+      sibling: r.sibling ?? null,
+      recorded: r.recordedAdvantage ?? null,
+    });
     this.numbers.delete(stepKey(r.run, r.step));
     this.rollouts++;
   }
 
   report(mode: ScaleRewards = "group"): GroupsReport {
     const rank = fileRanks(this.files);
-    const parts = this.stepKeys().map((k) => stepReport(this.steps.get(k)!, this.files, rank, mode));
+    const keys = this.stepKeys();
+    const parts = keys.map((k) => stepReport(this.steps.get(k)!, this.files, rank, mode));
+    // After stepReport: it puts each group's siblings in file, line order.
+    const recorded = keys.flatMap((k) => this.steps.get(k)!.map((g) => recordedAdvantages(g, this.files)));
     return {
       scale_rewards: mode,
       reward: "outcome.reward",
@@ -112,6 +130,11 @@ export class GroupCollector {
       steps: parts.map((p) => p.numbers.step),
       groups: parts.flatMap((p) => p.groups),
       summary: summaryOf(parts.map((p) => p.numbers)),
+      recorded_advantages: {
+        checked: recorded.reduce((n, r) => n + r.checked, 0),
+        ok: recorded.reduce((n, r) => n + r.checked - r.findings.length, 0),
+        findings: recorded.flatMap((r) => r.findings),
+      },
     };
   }
 
@@ -214,6 +237,40 @@ function stepReport(slice: Group[], files: string[], rankOf: number[], mode: Sca
     batch_std: batchStd,
   };
   return { numbers: { step, stds, singles: entries.filter((g) => g.size === 1).length }, groups: entries };
+}
+
+/**
+ * A group's recorded advantages against the recomputed `r - mean` (the rule the crops gym records
+ * by, whatever --scale-rewards shows), compared exactly. The mean sums rewards from 0.0 in the
+ * recorded `sibling` order when every sibling has one (the gym's order: float sums depend on it),
+ * else in sibling order (file, line).
+ */
+function recordedAdvantages(g: Group, files: string[]): { checked: number; findings: AdvantageFinding[] } {
+  if (!g.siblings.some((s) => s.recorded !== null)) return { checked: 0, findings: [] };
+  const bySibling = g.siblings.every((s) => s.sibling !== null) ? [...g.siblings].sort((a, b) => a.sibling! - b.sibling!) : g.siblings;
+  const m = mean(bySibling.map((s) => s.reward));
+  const findings: AdvantageFinding[] = [];
+  let checked = 0;
+  g.siblings.forEach((s, i) => {
+    if (s.recorded === null) return;
+    checked++;
+    const recomputed = s.reward - m;
+    if (s.recorded === recomputed) return;
+    findings.push({
+      run: g.run,
+      step: g.step,
+      task: { split: s.split, index: s.index },
+      group_id: g.groupId,
+      sibling: s.sibling ?? i,
+      reward: s.reward,
+      mean: m,
+      recorded: s.recorded,
+      recomputed,
+      file: files[s.file],
+      line: s.line,
+    });
+  });
+  return { checked, findings };
 }
 
 /** The run's summary from its steps' numbers (in run, step order). */

@@ -21,8 +21,18 @@ export const GroupRolloutSchema = z.looseObject({
   task: z.looseObject({ split: z.string().min(1), index: z.number().int().nonnegative() }),
   /** A recorded group id wins over (step, split, index); optional, not in the environment's format today. */
   group_id: z.string().min(1).nullish(),
-  outcome: z.looseObject({ reward: z.number() }),
+  /** The sibling's number in its group (the crops gym records it): a recorded advantage's mean sums in this order. */
+  sibling: z.number().int().nonnegative().nullish(),
+  /** The advantage the trainer recorded (the crops gym: r - mean), checked against the recomputed one. */
+  outcome: z.looseObject({ reward: z.number(), advantage: z.number().nullish() }),
 });
+
+/**
+ * Records name their environment in `env`: none, or a GeoGuesser server's URL, is GeoGuesser's;
+ * "crops" is the detection gym's. Any other value is a recording this command does not know.
+ */
+const knownEnv = (env: unknown): boolean =>
+  env === undefined || env === null || env === "crops" || (typeof env === "string" && /^(https?:\/\/|geoguess)/i.test(env));
 
 export interface ReadGroupsOptions {
   signal?: AbortSignal;
@@ -64,6 +74,9 @@ export async function readGroups(inputs: string[], opts: ReadGroupsOptions = {})
         problems.push(`${file}:${item.line}: expected a JSON object (one rollout), got ${describeValue(v)}`);
         continue;
       }
+      const env = (v as { env?: unknown }).env;
+      // Another environment's recording: one line for it (its rewards mean nothing here), not one per record.
+      if (!knownEnv(env)) throw new GeoreplayError(`${file}:${item.line}: env: expected "crops" (or no env: a GeoGuesser record), got ${describeValue(env)}`);
       const parsed = GroupRolloutSchema.safeParse(v);
       if (!parsed.success && records === 1 && !("run" in v)) {
         // The whole file is another recording: one message for it, not one per line.
@@ -84,6 +97,8 @@ export async function readGroups(inputs: string[], opts: ReadGroupsOptions = {})
         index: r.task.index,
         groupId: r.group_id ?? null,
         reward: r.outcome.reward,
+        sibling: r.sibling ?? null,
+        recordedAdvantage: r.outcome.advantage ?? null,
         file,
         line: item.line,
         trajectory: trajectoryOf(r.turns),

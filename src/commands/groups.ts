@@ -1,7 +1,7 @@
 /** `georeplay groups`: a training run's GRPO groups, with the advantages and step numbers the trainer computed. */
 import { Command, Option } from "commander";
 import { interruptSignal } from "./interrupt.ts";
-import { EXIT_OK } from "../reports/exit-codes.ts";
+import { EXIT_MISMATCH, EXIT_OK } from "../reports/exit-codes.ts";
 
 export function registerGroups(program: Command): void {
   program
@@ -33,8 +33,13 @@ export function registerGroups(program: Command): void {
         "Order does not depend on the order of the files: groups by run, step, split, index; siblings by\n" +
         "file (rank2 before rank10), then line. --json names each sibling as file:line (see\n" +
         "`georeplay schema groups`).\n\n" +
-        "Exit codes: 0 printed; 2 unreadable input or a record without run, step, task or outcome.reward\n" +
-        "(each named by file, line and field).",
+        "Rollouts that record outcome.advantage (the crops gym's `r - mean`, the mean summed in\n" +
+        "`sibling` order) have it checked exactly against the recomputed r - mean, whatever\n" +
+        "--scale-rewards shows; each that differs is a MISMATCH line naming file:line (--json:\n" +
+        "recorded_advantages.findings).\n\n" +
+        "Exit codes: 0 printed; 1 printed, and a recorded advantage differs from the recomputed one\n" +
+        "(drift, as verify's); 2 unreadable input, a record of an unknown env, or a record without run,\n" +
+        "step, task or outcome.reward (each named by file, line and field).",
     )
     .argument("<rollouts...>", "GRPO rollouts*.jsonl files (several ranks at once), or folders holding them")
     .addOption(
@@ -61,6 +66,7 @@ export function registerGroups(program: Command): void {
       const collected = await readGroups(inputs, { signal: interruptSignal() });
       const report = collected.report(o.scaleRewards);
       process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatGroups(report, { detail: o.detail }));
-      process.exitCode = EXIT_OK;
+      // A recorded advantage that is not r - mean is drift, as a view that does not reproduce is for verify.
+      process.exitCode = report.recorded_advantages.findings.length ? EXIT_MISMATCH : EXIT_OK;
     });
 }

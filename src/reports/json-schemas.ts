@@ -5,6 +5,7 @@ import { TaskRowSchema } from "../../envs/geoguesser/replay/schema/task.ts";
 import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { ReportSchema } from "../../envs/geoguesser/replay/board/report-schema.ts";
 import { GroupsReportSchema } from "../../replay/groups/groups-schema.ts";
+import { CropsVerifyReportSchema } from "../../envs/crops/replay/verify-schema.ts";
 
 const SCHEMAS = {
   episode: { schema: EpisodeSchema, title: "georeplay: eval episode record (schema_version 2), one JSONL line", io: "input" as const },
@@ -12,9 +13,10 @@ const SCHEMAS = {
   timeline: { schema: TimelineSchema, title: "georeplay: timeline.json written by `georeplay frames`", io: "output" as const },
   report: { schema: ReportSchema, title: "georeplay: `georeplay report --json` output", io: "output" as const },
   groups: { schema: GroupsReportSchema, title: "georeplay: `georeplay groups --json` output", io: "output" as const },
+  "crops-verify": { schema: CropsVerifyReportSchema, title: "georeplay: `georeplay verify --json` output on a crops run", io: "output" as const },
 };
 export type SchemaName = keyof typeof SCHEMAS;
-/** What `schema all` prints: its historical three (consumers match on the keys); `report` and `groups` are asked for by name. */
+/** What `schema all` prints: its historical three (consumers match on the keys); `report`, `groups` and `crops-verify` are asked for by name. */
 export const ALL_SCHEMAS: SchemaName[] = ["episode", "task", "timeline"];
 
 export function jsonSchemaOf(name: SchemaName): Record<string, unknown> {

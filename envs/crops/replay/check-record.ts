@@ -9,21 +9,9 @@ import { wholeView, type Rect } from "./geometry.ts";
 import { parseReply } from "./pyjson.ts";
 import { scoreBoxes, shaping, type GtObject, type LabelledBox } from "./score.ts";
 import type { CropsRecord, CropsTurn } from "./schema.ts";
+import type { Finding, FindingKind } from "./verify-schema.ts";
 
-export type FindingKind = "view" | "thumb" | "box_mapping" | "state" | "shaping" | "outcome" | "advantage" | "group_start";
-
-/** One problem, reported once: where it is and what differs. */
-export interface Finding {
-  episode_id: string;
-  turn: number | null;
-  kind: FindingKind;
-  message: string;
-  file: string;
-  line: number;
-  /** view / thumb: the recorded and the re-rendered sha256. */
-  recorded?: string;
-  rendered?: string;
-}
+export type { Finding, FindingKind };
 
 export interface RecordCounts {
   box_mappings: number;

@@ -26,6 +26,24 @@ function bicubic(x: number): number {
   return 0;
 }
 
+/**
+ * Coefficient tables by (input size, float32 box edges, output size): siblings, pans along one
+ * axis and every thumbnail share them. Bounded; the oldest go first.
+ */
+const coeffCache = new Map<string, Coeffs>();
+const COEFF_CACHE_SIZE = 256;
+
+function cachedCoeffs(inSize: number, in0: number, in1: number, outSize: number): Coeffs {
+  const key = `${inSize},${in0},${in1},${outSize}`;
+  let c = coeffCache.get(key);
+  if (!c) {
+    c = coeffs(inSize, in0, in1, outSize);
+    coeffCache.set(key, c);
+    if (coeffCache.size > COEFF_CACHE_SIZE) coeffCache.delete(coeffCache.keys().next().value!);
+  }
+  return c;
+}
+
 /** Pillow's precompute_coeffs + normalize_coeffs_8bpc for [in0, in1] (already float32) of an inSize axis. */
 export function coeffs(inSize: number, in0: number, in1: number, outSize: number): Coeffs {
   const scale = Math.fround(in1 - in0) / outSize; // the subtraction is float32 in C
@@ -75,8 +93,8 @@ let accScratch = new Int32Array(0);
  * (they fit: |K| sums stay under 2^31 / 255).
  */
 export function resizeBicubic(src: Uint8Array, iw: number, ih: number, W: number, H: number, box: readonly number[]): Uint8Array {
-  const hc = coeffs(iw, Math.fround(box[0]), Math.fround(box[2]), W);
-  const vc = coeffs(ih, Math.fround(box[1]), Math.fround(box[3]), H);
+  const hc = cachedCoeffs(iw, Math.fround(box[0]), Math.fround(box[2]), W);
+  const vc = cachedCoeffs(ih, Math.fround(box[1]), Math.fround(box[3]), H);
   // Only the rows the vertical pass reads.
   const first = vc.min[0];
   const rows = Math.max(0, vc.min[H - 1] + vc.count[H - 1] - first);
@@ -92,12 +110,28 @@ export function resizeBicubic(src: Uint8Array, iw: number, ih: number, W: number
     const base = (first + r) * srcRow;
     let o = r * rowLen;
     for (let xx = 0; xx < W; xx++) {
+      let p = base + hmin[xx] * 3;
+      const kb = xx * hks;
+      const n = hcount[xx];
+      if (n === 4 || n === 5) {
+        // The common upscaling case, unrolled (a fifth tap of weight 0 reads a pixel in range).
+        const k0 = hk[kb];
+        const k1 = hk[kb + 1];
+        const k2 = hk[kb + 2];
+        const k3 = hk[kb + 3];
+        const k4 = n === 5 ? hk[kb + 4] : 0;
+        const p4 = n === 5 ? p + 12 : p;
+        tmp[o++] = clip8((HALF + src[p] * k0 + src[p + 3] * k1 + src[p + 6] * k2 + src[p + 9] * k3 + src[p4] * k4) | 0);
+        p++;
+        tmp[o++] = clip8((HALF + src[p] * k0 + src[p + 3] * k1 + src[p + 6] * k2 + src[p + 9] * k3 + src[p4 + 1] * k4) | 0);
+        p++;
+        tmp[o++] = clip8((HALF + src[p] * k0 + src[p + 3] * k1 + src[p + 6] * k2 + src[p + 9] * k3 + src[p4 + 2] * k4) | 0);
+        continue;
+      }
       let s0 = HALF;
       let s1 = HALF;
       let s2 = HALF;
-      let p = base + hmin[xx] * 3;
-      const kb = xx * hks;
-      const end = kb + hcount[xx];
+      const end = kb + n;
       for (let x = kb; x < end; x++, p += 3) {
         const kv = hk[x];
         s0 = (s0 + src[p] * kv) | 0;

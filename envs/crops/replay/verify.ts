@@ -16,6 +16,7 @@ import { datasetFor, recordEnv, runFiles } from "./inputs.ts";
 import { groupAdvantages, type GtObject } from "./score.ts";
 import { CropsRecordSchema, parseOrThrow, type CropsRecord, type CropsTask } from "./schema.ts";
 import { ViewHashes } from "./views.ts";
+import type { CropsMismatch, CropsVerifyReport } from "./verify-schema.ts";
 
 export type { Finding, FindingKind } from "./check-record.ts";
 
@@ -49,43 +50,7 @@ export interface CropsRecordSeen {
   findings: CropsMismatch[];
 }
 
-export interface CheckedCount {
-  checked: number;
-  ok: number;
-}
-
-/** A mismatch of the report: a finding with the record's task. */
-export interface CropsMismatch extends Finding {
-  split: string;
-  index: number;
-}
-
-export interface CropsVerifyReport {
-  env: "crops";
-  dataset: string;
-  episodes: number;
-  /** View turns checked, and how many reproduce their image_sha256. */
-  checked: number;
-  match: number;
-  mismatch: number;
-  formats: { eval: number; train: number };
-  counts: {
-    thumbnails: CheckedCount;
-    box_mappings: CheckedCount;
-    transitions: CheckedCount;
-    shaping: CheckedCount;
-    outcomes: CheckedCount;
-    advantages: CheckedCount;
-  };
-  /** Distinct views rendered (identical views are rendered once per run). */
-  rendered: number;
-  /** Every finding, of every kind, in input order (group findings after their run's records). */
-  mismatches: CropsMismatch[];
-  /** GRPO groups of two or more siblings compared for their first view and thumbnail. */
-  group_starts: { compared: number; failures: { group_id: string; siblings: string[]; message: string }[] };
-  skipped: { other_shards: number };
-  shard: string | null;
-}
+export type { CheckedCount, CropsMismatch, CropsVerifyReport } from "./verify-schema.ts";
 
 interface GroupMember {
   file: string;

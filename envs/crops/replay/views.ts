@@ -12,6 +12,9 @@ type Thumb = { data: Uint8Array; width: number; height: number };
 
 const rectKey = (r: readonly number[]) => r.join(",");
 
+/** Box renders copied and encoding at once: enough to keep sharp's threads busy. */
+const BOX_RENDERS_IN_FLIGHT = 8;
+
 export class ViewHashes {
   /** Distinct views and thumbnails rendered. */
   rendered = 0;
@@ -44,16 +47,35 @@ export class ViewHashes {
       if (this.bases.size > this.maxBases) this.bases.delete(this.bases.keys().next().value!);
       if (boxes.length) {
         // Boxes are drawn on a pooled copy of the base, returned once the encoder is done with it.
-        const px = this.take(base.length);
-        px.set(base);
-        drawBoxes(px, W, H, view, boxes);
-        h = this.hashed(encodeView(px, W, H));
-        h.finally(() => this.give(px)).catch(() => undefined);
+        // Few copies at a time, so the pool's warm buffers serve them: a fresh 0.8 MB buffer per
+        // render cost more in page faults than the copy itself.
+        const b = base;
+        h = this.slot().then(() => {
+          const px = this.take(b.length);
+          px.set(b);
+          drawBoxes(px, W, H, view, boxes);
+          return this.hashed(encodeView(px, W, H)).finally(() => {
+            this.give(px);
+            this.release();
+          });
+        });
       } else h = this.hashed(encodeView(base, W, H));
       this.hashes.set(key, h);
       this.rendered++;
     }
     return h;
+  }
+
+  /** Box renders between their copy and the end of their encode. */
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private async slot(): Promise<void> {
+    while (this.active >= BOX_RENDERS_IN_FLIGHT) await new Promise<void>((r) => this.waiting.push(r));
+    this.active++;
+  }
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
   }
 
   /** Spare pixel buffers by length (a few per size): box renders reuse them instead of allocating. */
