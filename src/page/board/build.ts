@@ -158,7 +158,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
   const chunkPart = new PartFile(beside);
   const panoPart = new PartFile(beside);
   const exactPart = new PartFile(beside);
-  const chunks = new TaskChunks(tempPathFor(beside));
+  const chunks = new TaskChunks(tempPathFor(beside), { index: folder !== null });
   const exactViews = new ExactViewTable(folder ? { folder } : { spool: tempPathFor(beside), budgetBytes: budget.spoolBytes });
   const cleanup = () => {
     chunkPart.remove();
@@ -242,6 +242,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       countries,
       episodes: rows.map(({ taskKey: _, ...r }) => r),
       pano: { width: panos.width, height: panos.height },
+      // The folder form's search reads its index (data/sw-0.js).
+      ...(folder ? { searchIndex: true as const } : {}),
     };
 
     const result = {
