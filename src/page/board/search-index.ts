@@ -94,8 +94,10 @@ export class SearchIndexWriter {
       let id = this.ids.get(w);
       if (id === undefined) {
         id = this.words.length;
-        this.ids.set(w, id);
-        this.words.push(w);
+        // A copy: split's parts may be slices of the text, which would keep every text that brought a new word alive.
+        const own = JSON.parse(JSON.stringify(w)) as string;
+        this.ids.set(own, id);
+        this.words.push(own);
         this.pos.push(new Bytes());
         this.lastPos.push(0);
         this.docs.push(new Bytes());
