@@ -25,6 +25,11 @@ export interface BuildPageOptions {
    * at the top. Without it nothing is written in that case.
    */
   partial?: boolean;
+  /**
+   * A board folder keeps its page-wide tables (panoramas, views, player, map cells) in index.html
+   * rather than data/tables-0.js: a served page extends them as episodes come.
+   */
+  tablesInIndex?: boolean;
   /** `x.html`: one self-contained file; `DIR/` (a trailing slash, or an existing folder): the folder form (index.html, data/, views/). */
   out: string;
   /** Longest side of the embedded views, px (default 320). */

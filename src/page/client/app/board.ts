@@ -14,7 +14,7 @@ import { append, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
 import { IndexTextSearch } from "../index-search.ts";
-import { isFolderForm } from "../data-files.ts";
+import { isFolderForm, pageTables } from "../data-files.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
 import { playerHooks } from "./player/player.ts";
@@ -191,6 +191,5 @@ function showViewSources(doc: Document, media: PanoMedia): void {
         ? `; all ${entries} distinct verified views exact`
         : `; ${images} of ${entries} distinct verified views exact, ${entries - images} drawn by the browser's reprojection (over the one-file budget; -o DIR/ keeps every view exact)`;
   };
-  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fill);
-  else fill();
+  void pageTables().then(fill);
 }
