@@ -26,10 +26,11 @@ export interface BuildPageOptions {
    */
   partial?: boolean;
   /**
-   * A board folder keeps its page-wide tables (panoramas, views, player, map cells) in index.html
-   * rather than data/tables-0.js: a served page extends them as episodes come.
+   * The page is served live (serve): a board folder keeps its page-wide tables (panoramas, views,
+   * player, map cells) in index.html, where the server extends them as episodes come, and searches
+   * its texts per query (its episodes grow after the build: no search index).
    */
-  tablesInIndex?: boolean;
+  served?: boolean;
   /** `x.html`: one self-contained file; `DIR/` (a trailing slash, or an existing folder): the folder form (index.html, data/, views/). */
   out: string;
   /** Longest side of the embedded views, px (default 320). */

@@ -159,7 +159,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
   const chunkPart = new PartFile(beside);
   const panoPart = new PartFile(beside);
   const exactPart = new PartFile(beside);
-  const chunks = new TaskChunks(tempPathFor(beside), { index: folder !== null });
+  // The folder form's search index (a served page's episodes grow after the build: it searches the texts).
+  const chunks = new TaskChunks(tempPathFor(beside), { index: folder !== null && !opts.served });
   const exactViews = new ExactViewTable(folder ? { folder } : { spool: tempPathFor(beside), budgetBytes: budget.spoolBytes });
   const cleanup = () => {
     chunkPart.remove();
@@ -244,7 +245,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       episodes: rows.map(({ taskKey: _, ...r }) => r),
       pano: { width: panos.width, height: panos.height },
       // The folder form's search reads its index (data/sw-0.js).
-      ...(folder ? { searchIndex: true as const } : {}),
+      ...(folder && !opts.served ? { searchIndex: true as const } : {}),
     };
 
     const result = {
@@ -261,7 +262,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     else await chunks.writeTo(chunkPart, compare);
     // The folder form's first screen should not wait for the panorama, view, player and map-cell tables (most of
     // index.html on a large board): they go to data/tables-0.js, loaded once first needed (data-files.ts pageTables).
-    const tableFile = folder !== null && !opts.tablesInIndex;
+    const tableFile = folder !== null && !opts.served;
     const parts = pageParts(
       {
         title:

@@ -37,7 +37,7 @@ export function startBoard(): void {
 
   // Search: a row's own fields at once; replies, prompts and feedback once read. The one-file form reads every
   // task's chunk once and keeps the texts; the folder form reads its search index (the words a query needs, kept
-  // between queries), or, served live, the text files per query, keeping only the hits.
+  // between queries), or, a served page (no index: its episodes grow), the text files per query, keeping only the hits.
   const fields = new Map<string, string>();
   const own = (r: ListRow) => {
     let f = fields.get(r.id);
@@ -48,7 +48,7 @@ export function startBoard(): void {
   const idOf = (chunk: number, at: number) => (byPlace ??= new Map(data.episodes.map((r) => [`${r.chunk}:${r.at}`, r.id]))).get(`${chunk}:${at}`);
   const folder = !isFolderForm()
     ? null
-    : data.searchIndex && !isLive(doc)
+    : data.searchIndex
       ? new IndexTextSearch(idOf)
       : new FolderTextSearch(data.episodes.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
   const texts = new Map<string, string>();
