@@ -17,6 +17,8 @@ const SPILL_BYTES = 32 << 20;
 const GROUPS = 64;
 /** A shard file holds words' postings up to this many bytes (a word larger than that is a shard of its own). */
 const SHARD_BYTES = 512 << 10;
+/** Positions of fewer bytes make a word rare: packed apart from the others. */
+const RARE_BYTES = 4 << 10;
 
 /** A growable byte list. */
 class Bytes {
@@ -182,14 +184,23 @@ export class SearchIndexWriter {
     const nw = this.words.length;
     const pos = new Array<{ shard: number; off: number; len: number }>(nw);
     const posShards = new ShardPacker(this.shardBytes, (n, bytes) => write(INDEX_KINDS.pos, n, JSON.stringify(bytes.toString("base64"))));
+    // Rare words' positions go together after the others': a query's first or last part may match many rare words
+    // (a word, a line break and the next line's first word are one word), and they then come from a shard or two.
+    const rare = new Map<number, Uint8Array>();
     for (let g = 0; g < GROUPS; g++) {
       const spilled = this.readGroup(g);
       for (let id = g; id < nw; id += GROUPS) {
         const pieces = spilled.get(id) ?? [];
         pieces.push(this.pos[id].bytes);
-        pos[id] = posShards.add(pieces);
+        if (pieces.reduce((n, p) => n + p.length, 0) < RARE_BYTES) rare.set(id, Buffer.concat(pieces));
+        else pos[id] = posShards.add(pieces);
         this.pos[id] = new Bytes();
       }
+    }
+    posShards.flush();
+    for (let id = 0; id < nw; id++) {
+      const bytes = rare.get(id);
+      if (bytes) pos[id] = posShards.add([bytes]);
     }
     posShards.flush();
     const docShards = new ShardPacker(this.shardBytes, (n, bytes) => write(INDEX_KINDS.doc, n, JSON.stringify(bytes.toString("base64"))));
