@@ -25,6 +25,12 @@ export interface BuildPageOptions {
    * at the top. Without it nothing is written in that case.
    */
   partial?: boolean;
+  /**
+   * The page is served live (serve): a board folder keeps its page-wide tables (panoramas, views,
+   * player, map cells) in index.html, where the server extends them as episodes come, and searches
+   * its texts per query (its episodes grow after the build: no search index).
+   */
+  served?: boolean;
   /** `x.html`: one self-contained file; `DIR/` (a trailing slash, or an existing folder): the folder form (index.html, data/, views/). */
   out: string;
   /** Longest side of the embedded views, px (default 320). */

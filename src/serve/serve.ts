@@ -152,6 +152,8 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       // A board's live episodes are listed and opened, without a player record (live-board-episodes.ts).
       // What a writer leaves in a file is not an error: the page says what could not be read, and goes on.
       partial: true,
+      // The page's tables stay in index.html (the server reads them there and extends them live); no search index.
+      served: true,
       jobs: o.jobs,
       training,
       signal: o.signal,

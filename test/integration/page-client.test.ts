@@ -241,7 +241,7 @@ describe("client bundle", () => {
     // of the player only its play-button hook, clock and number formats (its own bundle is separate), and the one rule
     // making a list row of an episode, and the training section's facts and charts described once as data (markup.ts,
     // training-parts.ts, charts.ts: the server writes them as escaped HTML, a live page builds them as DOM), the episode
-    // count's one set of words (count-words.ts) and the folder form's coded search texts (search-code.ts).
+    // count's one set of words (count-words.ts), the folder form's coded search texts (search-code.ts) and its search index (search-index.ts).
     // (`includes`: a worktree's node_modules may be a link outside the checkout.)
     const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.includes("node_modules/"));
     expect(outside.sort()).toEqual([
@@ -256,6 +256,7 @@ describe("client bundle", () => {
       "src/page/player/hook.ts",
       "src/page/reproject.ts",
       "src/page/search-code.ts",
+      "src/page/search-index.ts",
       "src/page/search-text.ts",
       "src/page/training-parts.ts",
       "video/map/atlas.ts",

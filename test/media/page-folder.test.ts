@@ -153,6 +153,10 @@ describe("the folder form (-o DIR/)", () => {
     const data = readdirSync(join(folder, "data"));
     expect(data.filter((d) => d.startsWith("chunk-")).length).toBeGreaterThan(1);
     expect(data.filter((d) => d.startsWith("text-")).length).toBe(data.filter((d) => d.startsWith("chunk-")).length);
+    // The search index: its table, and shards of positions and of docs.
+    expect(data).toContain("sw-0.js");
+    expect(data.filter((d) => d.startsWith("sp-")).length).toBeGreaterThan(0);
+    expect(data.filter((d) => d.startsWith("sd-")).length).toBeGreaterThan(0);
     expect(folderJson.files).toBe(views.length + data.length + 2);
     // No temp file is left beside the folder.
     expect(readdirSync(dir).filter((n) => n.includes(".tmp-"))).toEqual([]);
@@ -200,11 +204,15 @@ describe("the folder form (-o DIR/)", () => {
     const { page, log, close } = await open(join(folder, "index.html"));
     expect(await search(page, REPLY_PHRASE)).toEqual([replyEpisode]);
     expect(await search(page, REASONING_PHRASE.toUpperCase())).toEqual([reasoningEpisode]);
-    // Search read the compact search texts, not every chunk, and read them again for the second query: it keeps only
-    // each query's hits, never every word (a 12,800-episode board's texts are ~1 GB and crash a tab held whole).
-    expect(log.requests.some((u) => u.includes("/data/text-"))).toBe(true);
-    expect(log.requests.filter((u) => u.endsWith("/data/text-0.js")).length).toBeGreaterThanOrEqual(2);
+    // Search read the index (its table once, then the shards of the query's words), never every search text (a
+    // 12,800-episode board's are ~1 GB), and kept what it read: the same query again reads nothing more.
+    const index = () => log.requests.filter((u) => /\/data\/s[wpd]-\d+\.js$/.test(u));
+    expect(index().filter((u) => u.endsWith("/data/sw-0.js")).length).toBe(1);
+    expect(index().some((u) => u.includes("/data/sp-"))).toBe(true);
+    expect(log.requests.some((u) => u.includes("/data/text-"))).toBe(false);
+    const read = index().length;
     expect(await search(page, REPLY_PHRASE)).toEqual([replyEpisode]);
+    expect(index().length).toBe(read);
     await page.goto(`file://${join(folder, "index.html")}#${replyEpisode}`);
     await page.waitForFunction((p) => document.querySelector("#gr-detail")!.textContent!.includes(p), REPLY_PHRASE, { timeout: 20_000 });
     expect(await page.textContent("#gr-detail")).not.toMatch(/first 240 of/);
@@ -221,9 +229,11 @@ describe("the folder form (-o DIR/)", () => {
     const chunks = readdirSync(join(folder, "data")).filter((d) => d.startsWith("chunk-"));
     let plainBytes = 0;
     let codedBytes = 0;
+    const all: { id: string; text: string }[] = [];
     for (const c of chunks) {
       const episodes = (JSON.parse(gunzipSync(Buffer.from(payload(c) as string, "base64")).toString("utf8")) as { episodes: PageEpisode[] }).episodes;
       const plain = episodes.map((e) => detailText(e));
+      episodes.forEach((e, i) => all.push({ id: e.id, text: plain[i] }));
       const coded = payload(c.replace("chunk-", "text-")) as { words: string[]; texts: string[] };
       expect(Object.keys(coded)).toEqual(["words", "texts"]);
       // Lossless: each code one of the file's words, the words joined by spaces the text.
@@ -238,6 +248,13 @@ describe("the folder form (-o DIR/)", () => {
     expect(await search(page, "ERON LIGH")).toEqual([replyEpisode]);
     expect(await search(page, "quokka sig")).toEqual([reasoningEpisode]);
     expect(new Set(await search(page, "gs, the bollards and the veg"))).toEqual(new Set([replyEpisode, reasoningEpisode]));
+    // The page's search (its index) finds what reading every word finds: phrases that many episodes hold, within
+    // and across words, from the start or the end of a word.
+    for (const q of ["gs, the bollards and the veg", "the bollards", "ollards an", "bollards", "ing the", " the b"]) {
+      const want = new Set(all.filter((e) => e.text.includes(q)).map((e) => e.id));
+      expect(want.size).toBeGreaterThan(0);
+      expect(new Set(await search(page, q))).toEqual(want);
+    }
     expect(log.errors).toEqual([]);
     await close();
   });

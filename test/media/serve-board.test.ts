@@ -111,7 +111,11 @@ describe("georeplay serve: a board follows its sweep", () => {
 /** What `georeplay page -o DIR/` shows of an episode: each turn's exact view file (null: none), from its chunk and the page's view table. */
 function builtViews(folder: string, id: string): Record<number, string | null> {
   const html = readFileSync(join(folder, "index.html"), "utf8");
-  const table = (name: string) => JSON.parse(new RegExp(`<script type="application/json" id="${name}">([\\s\\S]*?)</script>`).exec(html)![1]) as unknown;
+  // `page -o DIR/` keeps its page-wide tables (the view table among them) in data/tables-0.js, out of index.html.
+  const tables = readFileSync(join(folder, "data", "tables-0.js"), "utf8");
+  const inFile = JSON.parse(tables.slice(tables.indexOf("{"), tables.lastIndexOf(")"))) as Record<string, unknown>;
+  const table = (name: string) =>
+    name in inFile ? inFile[name] : (JSON.parse(new RegExp(`<script type="application/json" id="${name}">([\\s\\S]*?)</script>`).exec(html)![1]) as unknown);
   const row = (table("gr-board-data") as { episodes: { id: string; chunk: number; at: number }[] }).episodes.find((r) => r.id === id)!;
   const script = readFileSync(join(folder, "data", `chunk-${row.chunk}.js`), "utf8");
   const b64 = JSON.parse(/,\d+,("[^"]*")\);/.exec(script)![1]) as string;

@@ -23,7 +23,7 @@ import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
 import { PartFile, writePage } from "../part-file.ts";
 import { tallyOf, unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { checkTarget } from "../output/target.ts";
-import { PageFolder } from "../output/folder.ts";
+import { DATA_CALLBACK, PageFolder } from "../output/folder.ts";
 import { detailText } from "../search-text.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
 import { analysisFields } from "../list-row.ts";
@@ -36,7 +36,8 @@ import { TaskChunks } from "./chunks.ts";
 import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
-import { PageMapCells, mapCellsTail } from "./map-cells.ts";
+import { PageMapCells, mapCellsJson, mapCellsTail } from "./map-cells.ts";
+import { BOARD_PANOS_ID, MAP_CELLS_ID, PLAYER_META_ID } from "../player/format.ts";
 import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /**
@@ -158,7 +159,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
   const chunkPart = new PartFile(beside);
   const panoPart = new PartFile(beside);
   const exactPart = new PartFile(beside);
-  const chunks = new TaskChunks(tempPathFor(beside));
+  // The folder form's search index (a served page's episodes grow after the build: it searches the texts).
+  const chunks = new TaskChunks(tempPathFor(beside), { index: folder !== null && !opts.served });
   const exactViews = new ExactViewTable(folder ? { folder } : { spool: tempPathFor(beside), budgetBytes: budget.spoolBytes });
   const cleanup = () => {
     chunkPart.remove();
@@ -242,6 +244,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       countries,
       episodes: rows.map(({ taskKey: _, ...r }) => r),
       pano: { width: panos.width, height: panos.height },
+      // The folder form's search reads its index (data/sw-0.js).
+      ...(folder && !opts.served ? { searchIndex: true as const } : {}),
     };
 
     const result = {
@@ -256,6 +260,9 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     };
     if (folder) chunks.writeFiles(folder, compare);
     else await chunks.writeTo(chunkPart, compare);
+    // The folder form's first screen should not wait for the panorama, view, player and map-cell tables (most of
+    // index.html on a large board): they go to data/tables-0.js, loaded once first needed (data-files.ts pageTables).
+    const tableFile = folder !== null && !opts.served;
     const parts = pageParts(
       {
         title:
@@ -275,6 +282,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
         sections: "",
         incomplete: errors.map((e) => e.message),
         board: boardSections(report, notes, baseline),
+        tableFile,
       },
       summariseRun(
         stats,
@@ -284,10 +292,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       target.form,
     );
     // One table of atlas cells for the page's maps and its player.
-    const tail = mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, [
-      ...mapCells.cells(),
-      ...(player?.count ? player.cellKeys() : []),
-    ]);
+    const cellKeys = [...mapCells.cells(), ...(player?.count ? player.cellKeys() : [])];
+    const tail = tableFile ? parts.tail : mapCellsTail(player?.count ? boardPlayerTail(parts.tail, player) : parts.tail, cellKeys);
     const dataJson = scriptJson(data);
     // The one-file form: the views fill what the rest of the page leaves of --max-mb (or --exact-zooms-mb, if given).
     await Promise.all([chunkPart.close(), panoPart.close()]);
@@ -296,9 +302,26 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     await exactPart.close();
     const bytes = await writePage(
       pagePath,
-      [parts.head, dataJson, parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
+      tableFile
+        ? [parts.head, dataJson, parts.middle, chunkPart, tail]
+        : [parts.head, dataJson, parts.middle, chunkPart, parts.between!, panoPart, parts.exact!, exactPart, tail],
       opts.signal,
     );
+    if (folder && tableFile) {
+      const playerEntry = player?.count ? `,${JSON.stringify(PLAYER_META_ID)}:${player.metaJson()}` : "";
+      const tables = await writePage(
+        `${folder.tmp}/data/tables-0.js`,
+        [
+          `${DATA_CALLBACK}("tables",0,{${JSON.stringify(BOARD_PANOS_ID)}:[`,
+          panoPart,
+          `],"gr-images":[`,
+          exactPart,
+          `]${playerEntry},${JSON.stringify(MAP_CELLS_ID)}:${mapCellsJson(cellKeys)}});\n`,
+        ],
+        opts.signal,
+      );
+      folder.counted(tables);
+    }
     if (folder) {
       folder.counted(bytes);
       folder.commit();

@@ -17,14 +17,21 @@ import { gzipSync } from "node:zlib";
 import type { ImageSink } from "../images.ts";
 import { dataScript, type PageFolder } from "../output/folder.ts";
 import { codeTexts } from "../search-code.ts";
+import { SearchIndexWriter } from "./search-index.ts";
 
 export class TaskChunks {
   /** Task index -> episodes written so far. */
   private counts = new Map<number, number>();
   /** Task index -> digest of each map in its table -> position. */
   private maps = new Map<number, Map<string, number>>();
-  constructor(private readonly dir: string) {
+  /** The folder form's search index, fed as episodes come (search-index.ts). */
+  private readonly index: SearchIndexWriter | null;
+  constructor(
+    private readonly dir: string,
+    opts: { index?: boolean } = {},
+  ) {
     mkdirSync(dir, { recursive: true });
+    this.index = opts.index ? new SearchIndexWriter(join(dir, "index")) : null;
   }
 
   private file(task: number): string {
@@ -37,6 +44,7 @@ export class TaskChunks {
     appendFileSync(this.file(task), (at ? "," : "[") + json);
     appendFileSync(this.textFile(task), (at ? "," : "[") + JSON.stringify(text));
     this.counts.set(task, at + 1);
+    this.index?.add(task, at, text);
     return at;
   }
 
@@ -85,15 +93,24 @@ export class TaskChunks {
     return bytes;
   }
 
-  /** The folder form: each chunk, in order(), as data/chunk-<n>.js, and its search text as data/text-<n>.js. */
+  /**
+   * The folder form: each chunk, in order(), as data/chunk-<n>.js, and its search text as data/text-<n>.js;
+   * then the search index (data/sw-0.js, sp-<n>.js, sd-<n>.js) when it was built.
+   */
   writeFiles(folder: PageFolder, compare: (task: number) => string | null = () => null): void {
-    this.order().forEach((t, n) => {
+    const order = this.order();
+    order.forEach((t, n) => {
       folder.write(`data/chunk-${n}.js`, dataScript("chunk", n, `"${this.chunk(t, compare(t))}"`));
       const plain = readFileSync(this.textFile(t), "utf8") + "]";
       // Coded (search-code.ts): a query loads and scans several times fewer bytes.
       const coded = codeTexts(JSON.parse(plain) as string[]);
       folder.write(`data/text-${n}.js`, dataScript("text", n, coded ? JSON.stringify(coded) : plain));
     });
+    const chunkOf = new Map(order.map((t, n) => [t, n]));
+    this.index?.finish(
+      (t) => chunkOf.get(t)!,
+      (kind, n, json) => folder.write(`data/${kind}-${n}.js`, dataScript(kind, n, json)),
+    );
   }
 
   /** A task's chunk as base64 gzip JSON. */

@@ -26,6 +26,8 @@ export interface BoardData {
   episodes: BoardEpisodeRow[];
   /** Size of the embedded panoramas the views are reprojected from. */
   pano: { width: number; height: number };
+  /** The folder form: search reads the index's files (search-index.ts), not every search text. */
+  searchIndex?: true;
 }
 
 export type { PanoRef } from "../model.ts";

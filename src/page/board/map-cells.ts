@@ -32,9 +32,13 @@ export class PageMapCells {
 
 /** The table's element: key -> cell (null where the cell is open sea), gzip JSON (level 9, no timestamp) as a base64 JSON string. */
 export function mapCellsElement(keys: Iterable<string>): string {
+  return `<script type="application/json" id="${MAP_CELLS_ID}">${mapCellsJson(keys)}</script>\n`;
+}
+
+/** The table's JSON text (a base64 JSON string), as the element holds it. */
+export function mapCellsJson(keys: Iterable<string>): string {
   const table = Object.fromEntries([...new Set(keys)].sort().map((k) => [k, readMapCell(k)]));
-  const b64 = gzipSync(Buffer.from(JSON.stringify(table)), { level: 9 }).toString("base64");
-  return `<script type="application/json" id="${MAP_CELLS_ID}">${scriptJson(b64)}</script>\n`;
+  return scriptJson(gzipSync(Buffer.from(JSON.stringify(table)), { level: 9 }).toString("base64"));
 }
 
 /** The page's closing text with the map cells' table before `</body>`. */

@@ -13,7 +13,7 @@ import type { TaskChunk } from "../board/data.ts";
 import type { Media } from "./app/detail/detail.ts";
 import { reprojectRgba } from "../reproject.ts";
 import { LazyImages } from "./images.ts";
-import { dataFile, isFolderForm } from "./data-files.ts";
+import { dataFile, isFolderForm, pageTables } from "./data-files.ts";
 import { detailText } from "./state/rows.ts";
 import { loadMapCells } from "./map-cells.ts";
 
@@ -131,7 +131,7 @@ export class PanoMedia implements Media {
     let p = this.pixels.get(n);
     if (!p) {
       p = (async () => {
-        await domReady;
+        await pageTables();
         this.urls ??= table("gr-panos");
         const url = this.urls[n];
         if (typeof url !== "string" || !(url.startsWith("data:image/") || LIVE_PANO.test(url))) return null;

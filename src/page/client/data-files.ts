@@ -41,3 +41,34 @@ export function dataFile<T>(kind: string, n: number, opts: { keep?: boolean } = 
   }
   return p as Promise<T>;
 }
+
+let tables: Promise<void> | null = null;
+const TABLES_EVENT = "georeplay-tables";
+
+/**
+ * Resolves once the page's tables (panoramas, exact views, player, map cells) are in the document:
+ * parsed (DOMContentLoaded), or, for a board folder whose index.html leaves them out so its first
+ * screen need not wait for them (data-table-file), read from data/tables-0.js on first need and put
+ * in as the elements they were, so every reader finds them by id as before.
+ */
+export function pageTables(): Promise<void> {
+  return (tables ??= (async () => {
+    if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
+    if (document.documentElement.dataset.tableFile !== "1") return;
+    const all = await dataFile<Record<string, unknown>>("tables", 0, { keep: false });
+    for (const [id, value] of Object.entries(all)) {
+      if (document.getElementById(id)) continue;
+      const s = document.createElement("script");
+      s.type = "application/json";
+      s.id = id;
+      s.textContent = JSON.stringify(value);
+      document.body.appendChild(s);
+    }
+    // The player's code (its own bundle) waits for this.
+    document.documentElement.dataset.tablesIn = "1";
+    document.dispatchEvent(new Event(TABLES_EVENT));
+  })());
+}
+
+/** Whether the tables may be read now without waiting (a page whose tables are all parsed). */
+export const tablesInDocument = (): boolean => document.readyState !== "loading" && document.documentElement.dataset.tableFile !== "1";

@@ -5,10 +5,12 @@
  * near the viewport (IntersectionObserver sets `src`). A null entry is a
  * view left out of a one-file page (its turn reprojects the panorama).
  */
+import { pageTables, tablesInDocument } from "./data-files.ts";
+
 export class LazyImages {
   private table: string[] | null = null;
-  // While the parser is still inside the table its text is partial: wait for DOMContentLoaded.
-  private parsed = document.readyState !== "loading";
+  // While the parser is still inside the table its text is partial: wait for DOMContentLoaded (a board folder: its table file).
+  private parsed = tablesInDocument();
   private pending = new Set<HTMLImageElement>();
   private observer: IntersectionObserver | null;
 
@@ -22,7 +24,7 @@ export class LazyImages {
             { rootMargin: "400px 0px" },
           )
         : null;
-    document.addEventListener("DOMContentLoaded", () => {
+    void pageTables().then(() => {
       this.parsed = true;
       this.pending.forEach((img) => this.load(img));
     });

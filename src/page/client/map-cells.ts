@@ -8,7 +8,7 @@ import type { MapCell } from "../../../video/map/atlas.ts";
 import { mapRings, svgPath } from "../../../video/map/paths.ts";
 import type { MapFrame } from "../../../video/map/frame.ts";
 import { MAP_CELLS_ID } from "../player/format.ts";
-import { dataFile } from "./data-files.ts";
+import { dataFile, pageTables } from "./data-files.ts";
 
 const cells: Record<string, MapCell | null> = {};
 let loading: Promise<void> | null = null;
@@ -27,8 +27,8 @@ export function addMapCells(n: number): void {
 
 function loadTable(): Promise<void> {
   return (loading ??= (async () => {
-    // The table sits at the end of the page: complete only once the parser is past it.
-    if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
+    // The table sits at the end of the page (complete only once the parser is past it), or in a board folder's table file.
+    await pageTables();
     const node = document.getElementById(MAP_CELLS_ID);
     if (!node) return;
     const bin = atob(JSON.parse(node.textContent || '""') as string);

@@ -53,6 +53,9 @@ export function pageAssets(): Promise<PageAssets> {
   return (assets ??= (async () => {
     // The tables sit after the script: complete only once the parser is past them.
     if (document.readyState === "loading") await new Promise((r) => document.addEventListener("DOMContentLoaded", r, { once: true }));
+    // A board folder's are in data/tables-0.js: the page's script puts them in after its first screen (client/data-files.ts).
+    const root = document.documentElement.dataset;
+    if (root.tableFile === "1" && root.tablesIn !== "1") await new Promise((r) => document.addEventListener("georeplay-tables", r, { once: true }));
     const meta = table<PlayerMeta>(PLAYER_META_ID);
     if (!meta) throw new Error("this page was written without the player (--no-player)");
     // A board's views (and a folder run page's in-between frames) are reprojected from the page's panorama table; a one-file run page's player has its own.

@@ -41,6 +41,8 @@ export interface RunInfo {
   rowFiles?: number;
   /** A folder-form training page: its groups' data files (data/groups-<k>.js), loaded with the rows. */
   groupFiles?: number;
+  /** A board folder: its panorama, view, player and map-cell tables are in data/tables-0.js, not in index.html. */
+  tableFile?: boolean;
 }
 
 const n = (x: number | null, d: number) => (x == null ? "–" : x.toFixed(d));
@@ -174,7 +176,7 @@ export function pageParts(info: RunInfo, summary: ModelSummary[], player = false
   const incomplete = new Set(info.incomplete);
   const problems = [...info.errored.map((e) => e.message), ...info.problems.filter((p) => !incomplete.has(p))];
   const head = `<!doctype html>
-<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}${info.rowFiles !== undefined ? ` data-row-files="${info.rowFiles}"` : ""}${info.groupFiles !== undefined ? ` data-group-files="${info.groupFiles}"` : ""}><head><meta charset="utf-8">
+<html lang="en"${form === "folder" ? ' data-form="folder"' : ""}${info.rowFiles !== undefined ? ` data-row-files="${info.rowFiles}"` : ""}${info.groupFiles !== undefined ? ` data-group-files="${info.groupFiles}"` : ""}${info.tableFile ? ' data-table-file="1"' : ""}><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">

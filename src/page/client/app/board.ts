@@ -13,7 +13,8 @@ import { storeFromAddress } from "../state/store.ts";
 import { append, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
-import { isFolderForm } from "../data-files.ts";
+import { IndexTextSearch } from "../index-search.ts";
+import { isFolderForm, pageTables } from "../data-files.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
 import { playerHooks } from "./player/player.ts";
@@ -35,14 +36,21 @@ export function startBoard(): void {
   const chunks = new Chunks((n) => media.exact.has(n));
 
   // Search: a row's own fields at once; replies, prompts and feedback once read. The one-file form reads every
-  // task's chunk once and keeps the texts; the folder form reads the text files per query, keeping only the hits.
+  // task's chunk once and keeps the texts; the folder form reads its search index (the words a query needs, kept
+  // between queries), or, a served page (no index: its episodes grow), the text files per query, keeping only the hits.
   const fields = new Map<string, string>();
   const own = (r: ListRow) => {
     let f = fields.get(r.id);
     if (f === undefined) fields.set(r.id, (f = rowText(r)));
     return f;
   };
-  const folder = isFolderForm() ? new FolderTextSearch(data.episodes.map((r) => ({ id: r.id, file: r.chunk, at: r.at }))) : null;
+  let byPlace: Map<string, string> | null = null;
+  const idOf = (chunk: number, at: number) => (byPlace ??= new Map(data.episodes.map((r) => [`${r.chunk}:${r.at}`, r.id]))).get(`${chunk}:${at}`);
+  const folder = !isFolderForm()
+    ? null
+    : data.searchIndex
+      ? new IndexTextSearch(idOf)
+      : new FolderTextSearch(data.episodes.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
   const texts = new Map<string, string>();
   const text = (r: ListRow) => (folder ? folder.text(r.id, own(r)) : (texts.get(r.id) ?? own(r)));
   let loaded: Promise<TextReach> | null = null;
@@ -147,7 +155,7 @@ export function startBoard(): void {
         if (fresh.length) {
           // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
           append(data.episodes, fresh);
-          folder?.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
+          if (folder instanceof FolderTextSearch) folder.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
           const touched = new Set(fresh.map((r) => r.task));
           for (const [task, arms] of episodesByTask(data.episodes.filter((r) => touched.has(r.task)))) byTask.set(task, arms);
         }
@@ -183,6 +191,5 @@ function showViewSources(doc: Document, media: PanoMedia): void {
         ? `; all ${entries} distinct verified views exact`
         : `; ${images} of ${entries} distinct verified views exact, ${entries - images} drawn by the browser's reprojection (over the one-file budget; -o DIR/ keeps every view exact)`;
   };
-  if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", fill);
-  else fill();
+  void pageTables().then(fill);
 }
