@@ -1,6 +1,6 @@
 /** `georeplay schema`: the JSON Schemas of what georeplay reads and writes, generated from the zod schemas. */
 import { Command, Argument } from "commander";
-import type { SchemaName } from "../reports/json-schemas.ts";
+import type { SchemaName } from "../../envs/schemas.ts";
 
 // The schemas (and everything they import: zod, the video props) load only when this command runs:
 // every other command starts without them.
@@ -16,7 +16,7 @@ export function registerSchema(program: Command): void {
     )
     .addArgument(new Argument("[which]", "which schema").choices(["episode", "task", "timeline", "report", "groups", "crops-verify", "all"]).default("all"))
     .action(async (which: SchemaName | "all") => {
-      const { ALL_SCHEMAS, jsonSchemaOf } = await import("../reports/json-schemas.ts");
+      const { ALL_SCHEMAS, jsonSchemaOf } = await import("../../envs/schemas.ts");
       const out = which === "all" ? Object.fromEntries(ALL_SCHEMAS.map((n) => [n, jsonSchemaOf(n)])) : jsonSchemaOf(which);
       process.stdout.write(JSON.stringify(out, null, 2) + "\n");
     });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { FIXTURES, ROOT, runCli } from "../helpers.ts";
-import { jsonSchemaOf } from "../../src/reports/json-schemas.ts";
+import { jsonSchemaOf } from "../../envs/schemas.ts";
 import { ReportSchema } from "../../envs/geoguesser/replay/board/index.ts";
 import { fsum, fmean, median, stdev, pstdev, pyFixed, pyRepr } from "../../envs/geoguesser/replay/board/index.ts";
 import { pyExp } from "../../envs/geoguesser/replay/rules/exp.ts";

@@ -69,8 +69,8 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, the registry that picks one by the records' env, and the compositions environments bring to the painter. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts"]);
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter, and their JSON Schemas. */
+const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/schemas.ts"]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -115,7 +115,6 @@ const GEOGUESSER_DELIVERY = new Set([
   "src/reports/batch.ts",
   "src/reports/exit-codes.ts",
   "src/reports/frames.ts",
-  "src/reports/json-schemas.ts",
   "src/serve/live-board-episodes.ts",
   "src/serve/live-board.ts",
   "src/serve/live-episodes.ts",
@@ -217,6 +216,8 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => !(e.from === "envs/index.ts" && /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])))
       // The painter's threads register every environment's compositions before they build a scene: frame-pure code only.
       .filter((e) => !(e.from === "envs/compositions.ts" && /^envs\/[^/]+\/video\//.test(e.target!)))
+      // `georeplay schema` prints every environment's zod schemas as JSON Schema: schema modules only.
+      .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
       .map(where);
     expect(bad).toEqual([]);
   });

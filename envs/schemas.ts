@@ -1,11 +1,11 @@
 /** The JSON Schemas `georeplay schema` prints, generated from the zod schemas georeplay validates with. */
 import { z } from "zod";
-import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
-import { TaskRowSchema } from "../../envs/geoguesser/replay/schema/task.ts";
-import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { ReportSchema } from "../../envs/geoguesser/replay/board/report-schema.ts";
-import { GroupsReportSchema } from "../../replay/groups/groups-schema.ts";
-import { CropsVerifyReportSchema } from "../../envs/crops/replay/verify-schema.ts";
+import { EpisodeSchema } from "./geoguesser/replay/schema/episode.ts";
+import { TaskRowSchema } from "./geoguesser/replay/schema/task.ts";
+import { TimelineSchema } from "./geoguesser/replay/timeline/timeline-schema.ts";
+import { ReportSchema } from "./geoguesser/replay/board/report-schema.ts";
+import { GroupsReportSchema } from "../replay/groups/groups-schema.ts";
+import { CropsVerifyReportSchema } from "./crops/replay/verify-schema.ts";
 
 const SCHEMAS = {
   episode: { schema: EpisodeSchema, title: "georeplay: eval episode record (schema_version 2), one JSONL line", io: "input" as const },
