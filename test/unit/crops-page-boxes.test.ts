@@ -1,5 +1,5 @@
 /**
- * The crops page's per-box table (src/page/crops/boxes.ts) on the contract's worked examples
+ * The crops page's per-box table (envs/crops/src/page/boxes.ts) on the contract's worked examples
  * (crops-trace-format.md "Score with a false alarm", "Score with wrong labels"), and the list's
  * filter expression and CSV over crops rows.
  */

@@ -1,6 +1,6 @@
 /**
  * `georeplay page` on a crops run (records with `env: "crops"`): the one place the page command
- * dispatches to the crops page (src/page/crops). Same forms (-o x.html, -o DIR/), progress bar,
+ * dispatches to the crops page (envs/crops/src/page). Same forms (-o x.html, -o DIR/), progress bar,
  * --json and exit codes as GeoGuesser's page: 0 written and everything verified, 1 written with
  * findings (badged in the page), 2 bad input (nothing written).
  */
