@@ -16,6 +16,7 @@ section.compare header{display:flex;gap:16px;align-items:baseline}
 .crops-image rect.view{stroke:#ffff00;stroke-dasharray:2 3}
 .crops-image text{font-family:Inter,sans-serif;font-weight:600;paint-order:stroke;stroke:#000;stroke-width:3px}
 .crops-image text.gt-label{fill:#fff}
+table.boxes{display:block;max-width:100%;overflow-x:auto}
 table.boxes td{text-align:left}
 table.boxes tr.e-correct td:last-child{color:var(--ok)}
 table.boxes tr:not(.e-correct) td:last-child{color:var(--bad);font-weight:600}
