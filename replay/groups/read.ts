@@ -31,11 +31,14 @@ export const GroupRolloutSchema = z.looseObject({
  * Records name their environment in `env`: none, or a GeoGuesser server's URL, is GeoGuesser's;
  * "crops" is the detection gym's. Any other value is a recording this command does not know.
  */
-const knownEnv = (env: unknown): boolean =>
-  env === undefined || env === null || env === "crops" || (typeof env === "string" && /^(https?:\/\/|geoguess)/i.test(env));
-
 export interface ReadGroupsOptions {
   signal?: AbortSignal;
+  /**
+   * Checks each record's `env` against the environments the caller knows (the registry,
+   * envs/index.ts), throwing a one-line error naming file, line and field for an unknown one. The
+   * groups themselves need no environment: every GRPO recording has a run, step, task and reward.
+   */
+  checkEnv?: (record: unknown, file: string, line: number) => void;
   /** Problems listed in the error before it says "and N more". */
   maxProblems?: number;
 }
@@ -74,9 +77,8 @@ export async function readGroups(inputs: string[], opts: ReadGroupsOptions = {})
         problems.push(`${file}:${item.line}: expected a JSON object (one rollout), got ${describeValue(v)}`);
         continue;
       }
-      const env = (v as { env?: unknown }).env;
-      // Another environment's recording: one line for it (its rewards mean nothing here), not one per record.
-      if (!knownEnv(env)) throw new GeoreplayError(`${file}:${item.line}: env: expected "crops" (or no env: a GeoGuesser record), got ${describeValue(env)}`);
+      // A record of an environment nobody knows: one line naming it (its rewards mean nothing here).
+      opts.checkEnv?.(v, file, item.line);
       const parsed = GroupRolloutSchema.safeParse(v);
       if (!parsed.success && records === 1 && !("run" in v)) {
         // The whole file is another recording: one message for it, not one per line.

@@ -63,7 +63,8 @@ export function registerGroups(program: Command): void {
       // Loaded when the command runs: other commands never load the groups engine.
       const { readGroups } = await import("../../replay/groups/read.ts");
       const { formatGroups } = await import("../../replay/groups/format.ts");
-      const collected = await readGroups(inputs, { signal: interruptSignal() });
+      const { envOfRecord } = await import("../../envs/index.ts");
+      const collected = await readGroups(inputs, { signal: interruptSignal(), checkEnv: envOfRecord });
       const report = collected.report(o.scaleRewards);
       process.stdout.write(o.json ? JSON.stringify(report, null, 2) + "\n" : formatGroups(report, { detail: o.detail }));
       // A recorded advantage that is not r - mean is drift, as a view that does not reproduce is for verify.

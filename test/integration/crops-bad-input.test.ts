@@ -71,7 +71,7 @@ describe("frames on bad crops input", () => {
 
   it("an unknown env", () => {
     const d = withRecord(0, (r) => (r.env = "boxes-v2"));
-    expectOneLineError(frames3(d), /eval\/episodes\.jsonl:1: env: expected "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/);
+    expectOneLineError(frames3(d), /eval\/episodes\.jsonl:1: env: expected one of "geoguesser", "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/);
   });
 });
 
@@ -80,7 +80,7 @@ describe("report on bad crops input", () => {
     const d = withRecord(0, (r) => (r.env = "boxes-v2"));
     expectOneLineError(
       runCli(["report", join(d, "eval")]),
-      /eval\/episodes\.jsonl:1: env: expected "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/,
+      /eval\/episodes\.jsonl:1: env: expected one of "geoguesser", "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/,
     );
   });
 

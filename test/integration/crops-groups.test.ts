@@ -92,7 +92,7 @@ describe("groups on crops rollouts", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain(`${file}:5: env: expected "crops" (or no env: a GeoGuesser record), got string "boxes-v2"`);
+    expect(r.stderr).toContain(`${file}:5: env: expected one of "geoguesser", "crops" (or no env: a GeoGuesser record), got string "boxes-v2"`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });
