@@ -6,7 +6,7 @@ import { episodeCount } from "../page/count-words.ts";
 import { DEFAULT_VIEWS_MB } from "../page/page-options.ts";
 import { CHART_NAMES } from "../page/training-parts.ts";
 import { pageExitCode, pageJson } from "../reports/page.ts";
-import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress, type InputOptions, type RunOptions } from "./options/shared.ts";
+import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions, withProgress } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal } from "./interrupt.ts";
 import { outFolder } from "./options/out.ts";

@@ -71,7 +71,10 @@ describe("frames on bad crops input", () => {
 
   it("an unknown env", () => {
     const d = withRecord(0, (r) => (r.env = "boxes-v2"));
-    expectOneLineError(frames3(d), /eval\/episodes\.jsonl:1: env: expected one of "geoguesser", "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/);
+    expectOneLineError(
+      frames3(d),
+      /eval\/episodes\.jsonl:1: env: expected one of "geoguesser", "crops" \(or no env: a GeoGuesser record\), got string "boxes-v2"/,
+    );
   });
 });
 
