@@ -490,8 +490,10 @@ describe("the page around it", () => {
     expect(html.includes("window.grPlayerLoad=function")).toBe(true);
     expect(plain.includes("window.grPlayerLoad=function")).toBe(false);
     expect(plain.includes('id="gr-player')).toBe(false);
-    // Sizes: the sample page with the player stays under 2.5 MB.
-    expect(statSync(pageFile).size).toBeLessThanOrEqual(2.5e6);
+    // Sizes: the sample page with the player stays under 2.6 MB (2.50 MB since the folder form's table
+    // loader and word index joined the client; it names its input files by path, so it is a little
+    // larger in a deeper checkout).
+    expect(statSync(pageFile).size).toBeLessThanOrEqual(2.6e6);
     measured.push(`sample page: ${statSync(pageFile).size} bytes with the player, ${statSync(plainFile).size} without`);
   });
 });
