@@ -24,7 +24,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const API = join(ROOT, "dist", "src", "index.js");
-const POOL = join(ROOT, "dist", "replay", "verify", "pool.js");
+const POOL = join(ROOT, "dist", "envs", "geoguesser", "replay", "verify", "pool.js");
 
 /** Runs `body` (an async function body with `api`, `createPool` and `fx` in scope); it returns what the test checks. */
 function inProcess(body: string): { code: number | null; out: any; stderr: string } {
