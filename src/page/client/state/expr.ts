@@ -3,7 +3,8 @@
  * `km > 750 and turns >= 8 and model == "base"`. A small recursive-descent
  * parser (no eval: the page's CSP forbids it, and trace text must never run)
  * compiling to a predicate over list rows. Errors name the position and what
- * was expected, so the page can show them where they were typed.
+ * was expected, so the page can show them where they were typed. The grammar and
+ * parser are field-expr.ts's; this module holds GeoGuesser's list fields.
  *
  *   expr  := or
  *   or    := and ("or" and)*
@@ -14,6 +15,7 @@
  *   value := number | "text" | 'text' | true | false | null | word
  */
 import { isErrored, type ListRow } from "../../list-row.ts";
+import { compileFieldExpr, type RowField } from "./field-expr.ts";
 
 type Value = string | number | boolean | null;
 
@@ -83,155 +85,15 @@ export const FIELDS: Field[] = [
   { name: "group_size", type: "number", help: "siblings in its group", get: (r) => r.train?.groupSize ?? null },
 ];
 
-export class ExprError extends Error {
-  constructor(
-    message: string,
-    readonly at: number,
-  ) {
-    super(message);
-  }
-}
-
-type Tok = { t: "num" | "str" | "word" | "op" | "(" | ")"; v: string; at: number };
-
-/** `=` and the signs people type or paste from prose, as the operators they mean. */
-const OP_ALIASES: Record<string, string> = { "=": "==", "≥": ">=", "≤": "<=", "≠": "!=" };
-
-function tokenize(s: string): Tok[] {
-  const out: Tok[] = [];
-  let i = 0;
-  while (i < s.length) {
-    const c = s[i];
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === "(" || c === ")") {
-      out.push({ t: c, v: c, at: i++ });
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      const j = s.indexOf(c, i + 1);
-      if (j < 0) throw new ExprError(`unclosed quote: expected a closing ${c}`, i);
-      out.push({ t: "str", v: s.slice(i + 1, j), at: i });
-      i = j + 1;
-      continue;
-    }
-    const op = /^(==|!=|>=|<=|>|<|~|=|≥|≤|≠)/.exec(s.slice(i));
-    if (op) {
-      out.push({ t: "op", v: OP_ALIASES[op[1]] ?? op[1], at: i });
-      i += op[1].length;
-      continue;
-    }
-    const num = /^-?\d+(\.\d+)?(e-?\d+)?/i.exec(s.slice(i));
-    if (num) {
-      out.push({ t: "num", v: num[0], at: i });
-      i += num[0].length;
-      continue;
-    }
-    const w = /^[^\s()=!<>~"'≥≤≠]+/.exec(s.slice(i));
-    if (!w) throw new ExprError(`unexpected ${JSON.stringify(c)}`, i);
-    out.push({ t: "word", v: w[0], at: i });
-    i += w[0].length;
-  }
-  return out;
-}
+/** The parser is field-expr.ts's (one grammar for every environment's list); errors are its errors. */
+export { FieldExprError as ExprError } from "./field-expr.ts";
 
 export type Predicate = (r: ListRow) => boolean;
 
-const lower = (v: Value | string[]) => (typeof v === "string" ? v.toLowerCase() : v);
-
-function compare(op: string, a: Value | string[], b: Value): boolean {
-  if (Array.isArray(a)) {
-    const hit = a.some((x) => compare(op === "!=" ? "==" : op, x, b));
-    return op === "!=" ? !hit : hit;
-  }
-  if (op === "~") return a !== null && b !== null && String(a).toLowerCase().includes(String(b).toLowerCase());
-  if (op === "==") return lower(a) === lower(b);
-  if (op === "!=") return lower(a) !== lower(b);
-  if (a === null || b === null) return false;
-  if (op === ">") return a > b;
-  if (op === ">=") return a >= b;
-  if (op === "<") return a < b;
-  return a <= b;
-}
-
-/** Compiles an expression; "" matches everything. Throws ExprError with the position. `ctx`: what text fields read. */
+/** Compiles an expression over the list's FIELDS; "" matches everything. Throws ExprError with the position. `ctx`: what text fields read. */
 export function compileExpr(src: string, ctx: ExprContext = {}): Predicate {
-  const toks = tokenize(src);
-  if (!toks.length) return () => true;
-  let p = 0;
-  const peek = () => toks[p];
-  const end = () => p >= toks.length;
-  const isWord = (w: string) => !end() && peek().t === "word" && peek().v.toLowerCase() === w;
-  const fail = (what: string): never => {
-    const t = toks[p];
-    throw new ExprError(t ? `expected ${what}, got ${JSON.stringify(t.v)}` : `expected ${what} at the end`, t ? t.at : src.length);
-  };
-
-  function value(): Value {
-    const t = peek();
-    if (!t || (t.t !== "num" && t.t !== "str" && t.t !== "word")) return fail('a value (a number, "text", true, false or null)');
-    p++;
-    if (t.t === "num") return Number(t.v);
-    if (t.t === "str") return t.v;
-    const w = t.v.toLowerCase();
-    return w === "true" ? true : w === "false" ? false : w === "null" ? null : t.v;
-  }
-  function unary(): Predicate {
-    if (isWord("not")) {
-      p++;
-      const inner = unary();
-      return (r) => !inner(r);
-    }
-    const t = peek();
-    if (!t) return fail("a field, not or (");
-    if (t.t === "(") {
-      p++;
-      const inner = or();
-      if (end() || peek().t !== ")") fail(")");
-      p++;
-      return inner;
-    }
-    if (t.t !== "word") return fail(`a field (${FIELDS.map((f) => f.name).join(", ")})`);
-    const field = FIELDS.find((f) => f.name === t.v.toLowerCase());
-    if (!field) throw new ExprError(`unknown field ${JSON.stringify(t.v)}: the fields are ${FIELDS.map((f) => f.name).join(", ")}`, t.at);
-    p++;
-    if (end() || peek().t !== "op")
-      return (r) => {
-        const v = field.get(r, ctx);
-        return Array.isArray(v) ? v.length > 0 : v !== null && v !== false && v !== "" && v !== 0;
-      };
-    const op = toks[p++];
-    const at = end() ? src.length : peek().at;
-    const v = value();
-    if (field.type === "number" && v !== null && typeof v !== "number")
-      throw new ExprError(`${field.name} is a number: expected a number or null, got ${JSON.stringify(v)}`, at);
-    if (field.type !== "number" && op.v !== "==" && op.v !== "!=" && op.v !== "~")
-      throw new ExprError(`${field.name} is ${field.type === "bool" ? "true or false" : "text"}: use ==, != or ~ (contains)`, op.at);
-    return (r) => compare(op.v, field.get(r, ctx), v);
-  }
-  function and(): Predicate {
-    let left = unary();
-    while (isWord("and")) {
-      p++;
-      const l = left;
-      const right = unary();
-      left = (r) => l(r) && right(r);
-    }
-    return left;
-  }
-  function or(): Predicate {
-    let left = and();
-    while (isWord("or")) {
-      p++;
-      const l = left;
-      const right = and();
-      left = (r) => l(r) || right(r);
-    }
-    return left;
-  }
-  const pred = or();
-  if (!end()) fail("and, or or the end");
-  return pred;
+  return compileFieldExpr(
+    src,
+    FIELDS.map((f): RowField<ListRow> => ({ name: f.name, type: f.type, help: f.help, get: (r) => f.get(r, ctx) })),
+  );
 }

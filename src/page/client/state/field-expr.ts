@@ -3,7 +3,7 @@
  * `misses >= 2 and precision < 1 and model == "base"`) with the fields passed in, so an
  * environment's list (envs/<env>/page/) brings its own fields and the parser stays
  * environment-free. No eval (the CSP forbids it; trace text never runs); errors name the
- * position. expr.ts keeps GeoGuesser's list on its own copy for now (its page bytes unchanged).
+ * position. expr.ts compiles GeoGuesser's list fields with it.
  */
 
 type Value = string | number | boolean | null;
