@@ -25,6 +25,19 @@ const byTask = (rs: any[]) => {
 };
 
 describe("report on a crops run", () => {
+  it("reads a training run's folder (its rollouts.jsonl) as it reads the file", () => {
+    const dir = join(FIXTURES, "crops", "sample", "train");
+    const byFolder = runCli(["report", dir, "--json"]);
+    expect(byFolder.stderr).toBe("");
+    expect(byFolder.code).toBe(0);
+    const byFile = runCli(["report", join(dir, "rollouts.jsonl"), "--json"]);
+    const rollouts = readFileSync(join(dir, "rollouts.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim()).length;
+    expect(JSON.parse(byFolder.stdout).episodes).toBe(rollouts);
+    expect(JSON.parse(byFolder.stdout).arms).toEqual(JSON.parse(byFile.stdout).arms);
+  });
+
   it("ranks by mean-of-k of the recorded score and explains it by the score's parts", () => {
     const r = runCli(["report", EVAL, "--json"]);
     expect(r.stderr).toBe("");

@@ -9,6 +9,7 @@
 import { GeoreplayError, describeValue, throwIfAborted } from "../../../replay/io/errors.ts";
 import { readEpisodeLines } from "../../../replay/board/lines.ts";
 import { findSweepFiles } from "../../../replay/formats/sweep-files.ts";
+import { runFiles } from "./inputs.ts";
 import { FSum, fmean } from "../../../replay/board/pymath.ts";
 import { pairedDelta, type Paired } from "../../../replay/board/paired.ts";
 
@@ -85,6 +86,8 @@ export const isCropsRecord = (row: unknown): boolean => isObject(row) && row.env
 
 export async function cropsReport(inputs: readonly string[], opts: { baseline?: string; signal?: AbortSignal } = {}): Promise<CropsReport> {
   const found = findSweepFiles(inputs);
+  // A training run's folder holds rollouts*.jsonl, not a sweep's episodes.jsonl: read those.
+  if (found.empty.length) found.files.push(...runFiles(found.empty));
   const arms = new Map<string, CropsArmTally>();
   const unscored = new Map<string, number>();
   const files: CropsReport["files"] = [];
