@@ -57,7 +57,11 @@ export function timed(args: string[], cli = CLI): TimedProcess {
 }
 
 /** Cold opens of a board page: wall time until the arm tables are rendered and the client is ready. */
-export async function timeBoardFirstScreen(file: string, opens: number): Promise<{ readyMs: number; requests: number; armRows: number }[]> {
+export async function timeBoardFirstScreen(
+  file: string,
+  opens: number,
+  rowsSelector = "#gr-board-arms tbody tr",
+): Promise<{ readyMs: number; requests: number; armRows: number }[]> {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
   const out = [];
   try {
@@ -70,7 +74,7 @@ export async function timeBoardFirstScreen(file: string, opens: number): Promise
       await page.goto(`file://${file}`, { waitUntil: "commit" });
       await page.waitForFunction(() => document.documentElement.dataset.ready === "1", null, { polling: 10, timeout: 120_000 });
       const readyMs = performance.now() - t0;
-      const armRows = await page.$$eval("#gr-board-arms tbody tr", (t) => t.length);
+      const armRows = await page.$$eval(rowsSelector, (t) => t.length);
       await page.waitForLoadState("load", { timeout: 300_000 });
       out.push({ readyMs, requests: requests - 1, armRows });
       await context.close();

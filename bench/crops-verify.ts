@@ -16,10 +16,10 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE, PYTHON, ROOT, fmt, loadavg, run } from "./common.ts";
+import { PYTHON, ROOT, fmt, loadavg } from "./common.ts";
+import { REFERENCE, tenThousand } from "./crops-data.ts";
 import { median, timedProcess, type Timed } from "./timed.ts";
 
-const REFERENCE = process.env.GEOREPLAY_CROPS_REFERENCE ?? join(ROOT, "..", "shared", "reference", "crops");
 const CLI = join(ROOT, "dist", "src", "cli.js");
 const SUMMARY = /(\d+) episodes · (\d+) view turns checked · (\d+) match · (\d+) mismatch/;
 
@@ -27,26 +27,6 @@ const arg = (name: string): string | undefined => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
-
-/** The reference README's 10,000-episode command (500 scenes x 20 samples), run once. */
-function tenThousand(): { dataset: string; run: string } {
-  const dataset = join(CACHE, "crops-10k");
-  const runFile = join(dataset, "eval", "episodes.jsonl");
-  if (!existsSync(runFile)) {
-    process.stderr.write(`bench: generating 10,000 crops episodes into ${dataset} with record.py (about 6 minutes of 2 cores) ...\n`);
-    const r = run(
-      PYTHON,
-      [
-        join(REFERENCE, "record.py"),
-        ...["--dataset", dataset, "--run", "eval", "--mode", "eval", "--split", "eval"],
-        ...["--scenes", "100000-100499:640x480", "--samples", "20", "--seed", "7", "--jobs", "2"],
-      ],
-      REFERENCE,
-    );
-    if (r.code !== 0) throw new Error(`record.py failed: ${r.stderr}`);
-  }
-  return { dataset, run: "eval" };
-}
 
 interface Target {
   name: string;
