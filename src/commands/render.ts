@@ -4,7 +4,7 @@ import { dirname, relative, resolve } from "node:path";
 import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
 import { replayAction, warn, withProgress } from "./options/shared.ts";
 import { declareOptions } from "./options/declare.ts";
-import { BATCH_HELP, RENDER_OPTIONS, splitFormats, type RenderCliOptions } from "./options/render.ts";
+import { BATCH_HELP, givenFlags, OTHER_VIDEOS, RENDER_OPTIONS, splitFormats, type RenderCliOptions } from "./options/render.ts";
 import { interruptSignal } from "./interrupt.ts";
 import type { Size } from "../film/size.ts";
 import { isBatch, routeBatch } from "./render-batch.ts";
@@ -132,22 +132,11 @@ async function renderOne(episodes: string[], o: RenderCliOptions, command: Comma
 }
 
 /** Options that choose other videos than a group's. */
-const NOT_WITH_GROUP: [keyof RenderCliOptions, string][] = [
-  ["episode", "--episode"],
-  ["versus", "--versus"],
-  ["versusArm", "--versus-arm"],
-  ["pass", "--pass"],
-  ["all", "--all"],
-  ["improved", "--improved"],
-  ["regressed", "--regressed"],
-  ["shard", "--shard"],
-  ["dryRun", "--dry-run"],
-  ["poster", "--poster"],
-];
+const NOT_WITH_GROUP: readonly [keyof RenderCliOptions, string][] = [["episode", "--episode"], ...OTHER_VIDEOS];
 
 /** One group video (--group): MP4 or the format its name asks for. */
 async function renderGroupOne(episodes: string[], o: RenderCliOptions, command: Command): Promise<void> {
-  const clash = NOT_WITH_GROUP.filter(([k]) => o[k] !== undefined).map(([, flag]) => flag);
+  const clash = givenFlags(o, NOT_WITH_GROUP);
   if (clash.length) throw new GeoreplayError(`--group renders one group's siblings; it does not go with ${clash.join(", ")}`);
   if (/[\\/]$/.test(o.out)) throw new GeoreplayError(`-o ${o.out}: --group writes one file; give a file name such as ${o.out}group.mp4`);
   const { inputFormat, videoFormat } = splitFormats(o.format);

@@ -7,29 +7,17 @@ import type { Command } from "commander";
 import { relative } from "node:path";
 import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { warn, withProgress } from "../../../src/commands/options/shared.ts";
-import { splitFormats, type RenderCliOptions } from "../../../src/commands/options/render.ts";
+import { givenFlags, OTHER_VIDEOS, splitFormats, type RenderCliOptions } from "../../../src/commands/options/render.ts";
 import { interruptSignal } from "../../../src/commands/interrupt.ts";
 import type { RenderCropsResult } from "./film/render-crops.ts";
 import type { Encoded } from "../../../src/ffmpeg/transcode.ts";
 import type { Progress } from "../../../src/commands/progress.ts";
 
 /** GeoGuesser's render options that choose what a crops video has no use for. */
-const NOT_FOR_CROPS: [keyof RenderCliOptions, string][] = [
-  ["tasks", "--tasks"],
-  ["panos", "--panos"],
-  ["versus", "--versus"],
-  ["versusArm", "--versus-arm"],
-  ["pass", "--pass"],
-  ["all", "--all"],
-  ["improved", "--improved"],
-  ["regressed", "--regressed"],
-  ["shard", "--shard"],
-  ["dryRun", "--dry-run"],
-  ["poster", "--poster"],
-];
+const NOT_FOR_CROPS: readonly [keyof RenderCliOptions, string][] = [["tasks", "--tasks"], ["panos", "--panos"], ...OTHER_VIDEOS];
 
 export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, command: Command): Promise<void> {
-  const clash = NOT_FOR_CROPS.filter(([k]) => o[k] !== undefined).map(([, flag]) => flag);
+  const clash = givenFlags(o, NOT_FOR_CROPS);
   if (clash.length)
     throw new GeoreplayError(
       `a crops run renders one episode (--episode) or one group (--group); ${clash.join(", ")} ${clash.length > 1 ? "are" : "is"} not for crops runs`,

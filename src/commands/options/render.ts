@@ -143,6 +143,23 @@ export const BATCH_OPTIONS: OptionDefs<BatchOnlyOptions> = {
 
 export type RenderCliOptions = RenderOneOptions & BatchOnlyOptions & RunOptions;
 
+/** The options that choose other videos than one episode's or one group's (pairs, batches, posters). */
+export const OTHER_VIDEOS: readonly [keyof RenderCliOptions, string][] = [
+  ["versus", "--versus"],
+  ["versusArm", "--versus-arm"],
+  ["pass", "--pass"],
+  ["all", "--all"],
+  ["improved", "--improved"],
+  ["regressed", "--regressed"],
+  ["shard", "--shard"],
+  ["dryRun", "--dry-run"],
+  ["poster", "--poster"],
+];
+
+/** The flags of `options` that were given, as typed. */
+export const givenFlags = (o: RenderCliOptions, options: readonly [keyof RenderCliOptions, string][]): string[] =>
+  options.filter(([k]) => o[k] !== undefined).map(([, flag]) => flag);
+
 /** render's options: one video's, a batch's beside them, then how it runs. */
 export const RENDER_OPTIONS: OptionDefs<RenderCliOptions> = {
   ...RENDER_ONE_OPTIONS,
