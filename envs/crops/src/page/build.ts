@@ -12,7 +12,8 @@ import { findSweepFiles } from "../../../../replay/formats/sweep-files.ts";
 import { basename, join } from "node:path";
 import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import { checkTarget, type PageForm } from "../../../../src/page/output/target.ts";
-import { PageFolder } from "../../../../src/page/output/folder.ts";
+import { dataScript, PageFolder } from "../../../../src/page/output/folder.ts";
+import { scriptJson } from "../../../../src/page/escape.ts";
 import { writePage } from "../../../../src/page/part-file.ts";
 import { datasetFor, runFiles } from "../../replay/inputs.ts";
 import { verifyCrops, type CropsVerifyReport } from "../../replay/verify.ts";
@@ -57,53 +58,75 @@ function pageFiles(inputs: readonly string[]): string[] {
   });
 }
 
+/** Episodes per detail file in the folder form: a file is read when one of its episodes is opened. */
+export const DETAIL_CHUNK = 100;
+
 export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageResult> {
   const target = checkTarget(opts.out);
   const files = pageFiles(opts.inputs);
-  const rows: CropsRow[] = [];
-  const details: CropsDetail[] = [];
-  const jpegs = new Map<string, Buffer>();
-  // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
-  const imageFiles = new Map<string, string>();
-  // Times each episode id was seen: a repeat gets its own address (`<id>~2`).
-  const seenIds = new Map<string, number>();
-  const verify: CropsVerifyReport = await verifyCrops({
-    inputs: files,
-    dataset: opts.dataset,
-    signal: opts.signal,
-    onProgress: opts.onProgress,
-    onImage: (sha, jpeg) => jpegs.set(sha, jpeg),
-    onRecord: (seen) => {
-      imageFiles.set(seen.task.image_id, seen.task.file);
-      const n = (seenIds.get(seen.rec.episode_id) ?? 0) + 1;
-      seenIds.set(seen.rec.episode_id, n);
-      const row = cropsRowOf(seen, n === 1 ? seen.rec.episode_id : `${seen.rec.episode_id}~${n}`);
-      rows.push(row);
-      details.push(cropsDetailOf(seen, row));
-    },
-  });
-  if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
-  // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
-  const report: CropsReport = await cropsReport(files, { baseline: opts.baseline, signal: opts.signal });
-  if (opts.baseline !== undefined && !report.arms.some((a) => a.arm === opts.baseline))
-    throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
-
-  // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
-  const dsDir = datasetFor(files, opts.dataset);
-  const sources = new Map<string, Buffer>();
-  for (const [id, file] of imageFiles) sources.set(id, readFileSync(join(dsDir, file)));
-
-  const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
-  const data: CropsPageData = { rows, details, report, verify: verifySummary(verify) };
+  // The folder form streams: each view's bytes go to views/ as they are rendered and each
+  // episode's detail to data/cd-<n>.js as it is checked, so memory holds the list rows, not the
+  // run. The one-file form keeps them to inline them.
   const folder = target.form === "folder" ? new PageFolder(target.path) : null;
   try {
-    // Images by name: views/<sha256>.jpg (the exact bytes) in the folder form, data: URLs in one file.
+    const rows: CropsRow[] = [];
+    const details: CropsDetail[] = [];
+    const jpegs = new Map<string, Buffer>();
+    let pending: CropsDetail[] = [];
+    let chunks = 0;
+    const flush = () => {
+      if (!folder || !pending.length) return;
+      folder.write(`data/cd-${chunks}.js`, dataScript("cd", chunks, scriptJson(pending)));
+      chunks++;
+      pending = [];
+    };
+    // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
+    const imageFiles = new Map<string, string>();
+    // Times each episode id was seen: a repeat gets its own address (`<id>~2`).
+    const seenIds = new Map<string, number>();
+    const verify: CropsVerifyReport = await verifyCrops({
+      inputs: files,
+      dataset: opts.dataset,
+      signal: opts.signal,
+      onProgress: opts.onProgress,
+      onImage: (sha, jpeg) => {
+        if (folder) folder.addView(jpeg);
+        else jpegs.set(sha, jpeg);
+      },
+      onRecord: (seen) => {
+        imageFiles.set(seen.task.image_id, seen.task.file);
+        const n = (seenIds.get(seen.rec.episode_id) ?? 0) + 1;
+        seenIds.set(seen.rec.episode_id, n);
+        const row = cropsRowOf(seen, n === 1 ? seen.rec.episode_id : `${seen.rec.episode_id}~${n}`);
+        rows.push(row);
+        const detail = cropsDetailOf(seen, row);
+        if (!folder) details.push(detail);
+        else if (pending.push(detail) >= DETAIL_CHUNK) flush();
+      },
+    });
+    flush();
+    if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
+    // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
+    const report: CropsReport = await cropsReport(files, { baseline: opts.baseline, signal: opts.signal });
+    if (opts.baseline !== undefined && !report.arms.some((a) => a.arm === opts.baseline))
+      throw new GeoreplayError(`--baseline ${opts.baseline}: no arm of that name on this board (arms: ${report.arms.map((a) => a.arm).join(", ")})`);
+
+    // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
+    const dsDir = datasetFor(files, opts.dataset);
+    const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
+    const data: CropsPageData = { rows, details, detailChunk: folder ? DETAIL_CHUNK : null, report, verify: verifySummary(verify) };
+    // Images by name: in one file, data: URLs of the exact bytes; in the folder form the client
+    // names a view views/<sha256>.jpg itself, and only the dataset images are listed.
     const images: Record<string, string> = {};
     // By hash: encodes finish in any order, and the same inputs must give the same bytes.
-    for (const [sha, jpeg] of [...jpegs].sort((x, y) => (x[0] < y[0] ? -1 : 1)))
-      images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    for (const [sha, jpeg] of [...jpegs].sort((x, y) => (x[0] < y[0] ? -1 : 1))) images[sha] = `data:image/jpeg;base64,${jpeg.toString("base64")}`;
+    const stored = jpegs.size + imageFiles.size;
+    jpegs.clear();
     const pictures: Record<string, string> = {};
-    for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
+    for (const [id, file] of imageFiles) {
+      const png = readFileSync(join(dsDir, file));
+      pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
+    }
     const html = cropsPageHtml(title, data, { images, pictures }, target.form);
     const path = folder ? join(folder.tmp, "index.html") : target.path;
     const bytes = await writePage(path, [html], opts.signal);
@@ -123,7 +146,7 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       match: verify.match,
       mismatch: verify.mismatch,
       findings: verify.mismatches.length,
-      images: jpegs.size + sources.size,
+      images: folder ? folder.viewCount : stored,
     };
   } catch (e) {
     folder?.remove();

@@ -16,7 +16,9 @@ import { CROPS_FIELDS } from "./client/fields.ts";
 
 export interface CropsPageData {
   rows: CropsRow[];
+  /** Every episode's detail in one file; empty in the folder form, whose data/cd-<n>.js hold `detailChunk` episodes each, in row order. */
   details: CropsDetail[];
+  detailChunk: number | null;
   report: CropsReport;
   verify: VerifySummary;
 }

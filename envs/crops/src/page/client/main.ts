@@ -5,6 +5,7 @@
  * Reload restores it; Back and Forward step through what was opened. Keys: n/p episodes, / search.
  */
 import { readJson } from "../../../../../src/page/client/dom.ts";
+import { dataFile, isFolderForm } from "../../../../../src/page/client/data-files.ts";
 import type { CropsDetail, CropsRow } from "../model.ts";
 import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
@@ -13,6 +14,18 @@ import { renderCompare } from "./compare.ts";
 interface Data {
   rows: CropsRow[];
   details: CropsDetail[];
+  /** The folder form: episodes per data/cd-<n>.js, in row order (details is then empty). */
+  detailChunk: number | null;
+}
+
+/**
+ * The folder form names no view: each is views/<sha256>.jpg beside index.html (the exact bytes,
+ * named by their digest), so a lookup by digest answers that file; anything else is no image.
+ */
+function folderViews(): Record<string, string> {
+  return new Proxy({} as Record<string, string>, {
+    get: (_, sha) => (typeof sha === "string" && /^[0-9a-f]{64}$/.test(sha) ? `views/${sha}.jpg` : undefined),
+  });
 }
 
 interface Address {
@@ -44,7 +57,32 @@ function start(): void {
   const doc = document;
   const data = readJson<Data>("gr-crops");
   const imgs = readJson<Images>("gr-crops-images");
+  if (isFolderForm()) imgs.images = folderViews();
   const byId = new Map(data.details.map((d) => [d.key, d]));
+  const keys = new Set(data.rows.map((r) => r.key));
+  const rowAt = new Map(data.rows.map((r, i) => [r.key, i]));
+  // The folder form's details arrive by file, a file when one of its episodes is first needed.
+  const chunk = data.detailChunk;
+  const loadChunk = async (n: number): Promise<void> => {
+    for (const d of await dataFile<CropsDetail[]>("cd", n)) byId.set(d.key, d);
+  };
+  const ensure = (ids: readonly string[]): Promise<void> | null => {
+    if (chunk === null) return null;
+    const want = [...new Set(ids.filter((id) => !byId.has(id) && rowAt.has(id)).map((id) => Math.floor(rowAt.get(id)! / chunk)))];
+    return want.length ? Promise.all(want.map(loadChunk)).then(() => undefined) : null;
+  };
+  // A search reads every episode's words: the folder form loads all its detail files once.
+  let allWords: Promise<void> | null = null;
+  const ensureAllWords = () => {
+    if (chunk === null || allWords) return;
+    const files = Math.ceil(data.rows.length / chunk);
+    allWords = (async () => {
+      for (let n = 0; n < files; n++) await loadChunk(n);
+    })().then(() => {
+      texts.clear();
+      render();
+    });
+  };
   // Search text: the row's fields, and the episode's labels, actions, replies, reasoning and feedback.
   const texts = new Map<string, string>();
   const text = (r: CropsRow): string => {
@@ -77,8 +115,15 @@ function start(): void {
   let shownId: string | null = null;
   function render(): void {
     const route = addr.route;
+    if (addr.list.q) ensureAllWords();
     const rows = list.render(route.startsWith("compare/") ? null : route);
     if (route.startsWith("compare/")) {
+      const task = route.slice("compare/".length);
+      const waiting = ensure(data.rows.filter((r) => `${r.split}/${r.task}` === task).map((r) => r.key));
+      if (waiting) {
+        void waiting.then(render);
+        return;
+      }
       compareRoot.hidden = false;
       renderCompare(compareRoot, route.slice("compare/".length), data.rows, (id) => byId.get(id), imgs);
       compareRoot.scrollIntoView();
@@ -86,7 +131,12 @@ function start(): void {
     }
     compareRoot.hidden = true;
     // The open episode follows the filters: one they leave out gives way to the first row shown.
-    const id = byId.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
+    const id = keys.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
+    const waiting = id === null ? null : ensure([id]);
+    if (waiting) {
+      void waiting.then(render);
+      return;
+    }
     if (id === null) {
       detailRoot.textContent = "No episode matches the search and filters.";
       shownId = null;
@@ -118,7 +168,11 @@ function start(): void {
     } else if (e.key === "Escape" && addr.route.startsWith("compare/")) go({ ...addr, route: "" }, true);
   });
   render();
-  doc.documentElement.dataset.ready = "1";
+  // Ready once the open episode is shown (in the folder form, after its detail file arrives).
+  const first = keys.has(addr.route) ? addr.route : data.rows[0]?.key;
+  const waiting = first === undefined ? null : ensure([first]);
+  if (waiting) void waiting.then(() => (doc.documentElement.dataset.ready = "1"));
+  else doc.documentElement.dataset.ready = "1";
 }
 
 start();
