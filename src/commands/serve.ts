@@ -6,6 +6,7 @@ import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
 import { PAGE_OPTIONS, writePage, type PageCliOptions } from "./page.ts";
 import { filmingEnvironment } from "./options/filmed-env.ts";
+import type { Environment } from "../../envs/index.ts";
 
 export interface ServeCliOptions extends Omit<PageCliOptions, "out"> {
   out?: string;
@@ -88,7 +89,7 @@ export function registerServe(program: Command): void {
     )
     .action(
       replayAction<ServeCliOptions>(async (inputs, o) => {
-        await filmingEnvironment("serve", inputs);
+        const env = await filmingEnvironment("serve", inputs);
         if (o.once) {
           if (!o.out) throw new GeoreplayError("--once writes the page as `georeplay page` does: give -o file.html or -o dir/");
           return writePage(inputs, { ...o, out: o.out });
@@ -96,10 +97,9 @@ export function registerServe(program: Command): void {
         if (o.out) throw new GeoreplayError("-o is for --once: serve keeps its page in a temp folder it removes when it stops");
         const signal = interruptSignal();
         const say = (line: string) => void process.stderr.write(`${line}\n`);
-        const { serve } = await import("../serve/serve.ts");
         let stopping: () => void = () => {};
         const stopped = new Promise<void>((resolve) => (stopping = resolve));
-        const running = await serve({ ...o, inputs, pollMs: 500, idleS: o.idle, signal, say });
+        const running = env?.serve ? await serveOwn(env.serve.bind(env), inputs, o, signal, say) : await serveCore(inputs, o, signal, say);
         // Ctrl-C: the interrupt handler awaits this cleanup (server closed, temp folder removed), then exits 130.
         const off = onInterrupt(async () => {
           await running.close();
@@ -114,4 +114,22 @@ export function registerServe(program: Command): void {
         }
       }),
     );
+}
+
+/** The core's serve: GeoGuesser's runs and boards. */
+async function serveCore(inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
+  const { serve } = await import("../serve/serve.ts");
+  return serve({ ...o, inputs, pollMs: 500, idleS: o.idle, signal, say });
+}
+
+/** An environment's own live page (its `serve` hook), followed and served by the core. */
+async function serveOwn(open: NonNullable<Environment["serve"]>, inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
+  for (const [flag, given] of [
+    ["--tasks", o.tasks],
+    ["--panos", o.panos],
+  ] as const)
+    if (given) say(`warning: ${flag} is for GeoGuesser runs; this run reads its own dataset (--dataset)`);
+  const { serveEnvironment } = await import("../serve/env-serve.ts");
+  const { dataset, title, baseline, host, port } = o;
+  return serveEnvironment(open, { inputs, dataset, title, baseline, host, port, pollMs: 500, idleS: o.idle, signal, say });
 }

@@ -9,6 +9,7 @@ import type { CropsDetail, CropsRow } from "../model.ts";
 import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
 import { renderCompare } from "./compare.ts";
+import { followCrops } from "./live.ts";
 
 interface Data {
   rows: CropsRow[];
@@ -75,16 +76,27 @@ function start(): void {
     (id) => go({ ...addr, route: id }, true),
   );
   let shownId: string | null = null;
-  function render(): void {
+  // A served page (live.ts): an address naming an episode it does not hold yet waits for it instead of opening another.
+  let live = false;
+  let waiting = false;
+  function render(scroll = true): void {
     const route = addr.route;
     const rows = list.render(route.startsWith("compare/") ? null : route);
     if (route.startsWith("compare/")) {
       compareRoot.hidden = false;
       renderCompare(compareRoot, route.slice("compare/".length), data.rows, (id) => byId.get(id), imgs);
-      compareRoot.scrollIntoView();
+      if (scroll) compareRoot.scrollIntoView();
       return;
     }
     compareRoot.hidden = true;
+    if (live && route !== "" && !byId.has(route)) {
+      detailRoot.textContent = waiting
+        ? `Episode ${route}: reading the server's new episodes…`
+        : `Episode ${route} is not in this page yet: it opens when the server reads it.`;
+      delete detailRoot.dataset.episode;
+      shownId = null;
+      return;
+    }
     // The open episode follows the filters: one they leave out gives way to the first row shown.
     const id = byId.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
     if (id === null) {
@@ -117,6 +129,7 @@ function start(): void {
       if (next) go({ ...addr, route: next }, true);
     } else if (e.key === "Escape" && addr.route.startsWith("compare/")) go({ ...addr, route: "" }, true);
   });
+  live = followCrops(doc, { rows: data.rows, byId, imgs }, { render: () => render(false), waiting: (w) => void (waiting = w) });
   render();
   doc.documentElement.dataset.ready = "1";
 }
