@@ -100,6 +100,7 @@ export async function serveEnvironment(open: (o: LivePageOptions) => Promise<Liv
     while (await readAll()) signal.throwIfAborted();
 
     server = await startPageServer({ root, events, host: o.host, port: o.port });
+    page.opened?.();
     if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
 
     let polling = false;

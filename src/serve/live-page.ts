@@ -48,4 +48,6 @@ export interface LivePage {
   append(file: string, lines: CompleteLine[], restarted: boolean): Promise<LiveUpdate>;
   /** After each poll: what was held back while episodes came (numbers over the whole run), if due. */
   settle(): Promise<LiveUpdate>;
+  /** The lines there at start are read and the server listens: what comes from now on is new to its pages. */
+  opened?(): void;
 }

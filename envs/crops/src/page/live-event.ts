@@ -17,6 +17,8 @@ export interface CropsLiveEvent {
   facts: string;
   /** The board's tables (the numbers of `georeplay report` over every record so far); "" when left for a later event. */
   summary: string;
+  /** Read before the server listened: the run as it was at start, not new records. */
+  initial: boolean;
   /** When the server read them (ISO 8601). */
   at: string;
 }

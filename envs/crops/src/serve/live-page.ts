@@ -95,6 +95,7 @@ class CropsLive implements LivePage {
   private boardOwed = false;
   private boardDue = 0;
   private boardMs = 0;
+  private initial = true;
 
   constructor(
     private readonly o: LivePageOptions,
@@ -165,6 +166,10 @@ class CropsLive implements LivePage {
     return this.update(event);
   }
 
+  opened(): void {
+    this.initial = false;
+  }
+
   async settle(): Promise<LiveUpdate> {
     const event = this.emptyEvent([]);
     event.summary = await this.board(event.problems);
@@ -173,7 +178,7 @@ class CropsLive implements LivePage {
   }
 
   private emptyEvent(problems: string[]): CropsLiveEvent {
-    return { rows: [], details: [], images: {}, pictures: {}, problems, facts: "", summary: "", at: new Date().toISOString() };
+    return { rows: [], details: [], images: {}, pictures: {}, problems, facts: "", summary: "", initial: this.initial, at: new Date().toISOString() };
   }
 
   private update(event: CropsLiveEvent): LiveUpdate {

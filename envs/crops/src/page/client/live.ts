@@ -39,7 +39,8 @@ export function followCrops(doc: Document, data: CropsLiveData, hooks: CropsLive
       addOptions(doc.getElementById("f-model") as HTMLSelectElement, [...new Set(fresh.map((r) => r.arm))].sort());
       addOptions(doc.getElementById("f-status") as HTMLSelectElement, [...new Set(fresh.flatMap((r) => r.flags))].sort());
       if (fresh.length) hooks.render();
-      return fresh.length;
+      // The live mark counts the records added since the server started, not those it started with.
+      return e.initial ? 0 : fresh.length;
     },
     caughtUp: () => {
       hooks.waiting(false);
