@@ -73,19 +73,25 @@ export function registerServe(program: Command): void {
         "are computed again over every complete line, as `georeplay report` does, and new shard files are\n" +
         "followed. The episodes there when serve starts play in the page; those added live do not yet\n" +
         "(`georeplay page` gives every episode its player).\n\n" +
+        "A crops (detection gym) run is served the same way (its folder, episodes.jsonl or rollouts*.jsonl;\n" +
+        "--dataset as for `georeplay page`): each record, there at start or appended, is verified as\n" +
+        "`georeplay verify` does (every view and thumbnail re-rendered and hashed) before it is listed, a\n" +
+        "finding flagged as the page flags it, and the board's numbers are `georeplay report`'s over the\n" +
+        "records so far. A line that cannot be shown is one line naming file, line and field.\n\n" +
         "Only its own files are served, read-only (GET/HEAD), to requests whose Host is this server\n" +
         "(DNS rebinding is refused), with the page's strict Content-Security-Policy plus\n" +
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +
         "--once writes the page of what is there now and exits, exactly as `georeplay page` (with -o).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders or sweep folders");
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders, sweep folders, or a crops run");
   declareOptions(cmd, SERVE_OPTIONS)
     .addHelpText(
       "after",
       "\nExamples:\n" +
         "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/\n" +
         "  georeplay serve traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ --port 9000\n" +
-        "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/ --once -o run/",
+        "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/ --once -o run/\n" +
+        "  georeplay serve crops/eval/ --dataset crops/                  # a crops run being written",
     )
     .action(
       replayAction<ServeCliOptions>(async (inputs, o) => {
