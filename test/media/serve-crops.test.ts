@@ -191,6 +191,44 @@ describe("georeplay serve: a crops run being written", () => {
     await page.close();
   });
 
+  it("follows a GRPO training run: appended rollouts listed with their step and advantage, verified clean", async () => {
+    const train = join(dir, "data", "train", "rollouts.jsonl");
+    mkdirSync(join(dir, "data", "train"), { recursive: true });
+    const rollouts = readFileSync(join(SAMPLE, "train", "rollouts.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim())
+      .map((l) => l + "\n");
+    // Half a group at start (the trainer is writing it): no finding for the siblings not written yet.
+    writeFileSync(train, rollouts.slice(0, 3).join(""));
+    const trained = await startServe(dir, [train], [], "crops-train", ["--no-progress"]);
+    try {
+      const page = await browser.newPage();
+      await page.goto(trained.url);
+      await ready(page);
+      await rowCount(page, 3);
+      appendFileSync(train, rollouts.slice(3, 18).join(""));
+      await rowCount(page, 18);
+      const recs = rollouts.slice(0, 18).map((l) => JSON.parse(l) as { episode_id: string; step: number; outcome: { advantage: number } });
+      expect(await page.$$eval("#gr-rows tr[data-key]", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.key))).toEqual(recs.map((r) => r.episode_id));
+      expect(await page.$$eval('#gr-rows td[data-key="flags"]', (tds) => tds.map((td) => td.textContent))).toEqual(Array(18).fill("clean"));
+      expect(await page.$eval("#gr-facts", (p) => p.textContent)).not.toMatch(/finding/);
+      // The rows carry their step and advantage: the filter expression reads them.
+      for (const [expr, want] of [
+        ["step == 1", recs.filter((r) => r.step === 1)],
+        ["advantage > 0", recs.filter((r) => r.outcome.advantage > 0)],
+      ] as const) {
+        await page.fill("#f-expr", expr);
+        await page.press("#f-expr", "Enter");
+        await page.waitForFunction((n) => document.getElementById("gr-count")?.dataset.rows === String(n), want.length);
+        expect(await page.$$eval("#gr-rows tr[data-key]", (trs) => trs.map((tr) => (tr as HTMLElement).dataset.key))).toEqual(want.map((r) => r.episode_id));
+      }
+      await page.close();
+    } finally {
+      trained.proc.kill("SIGINT");
+      expect(await trained.exit).toBe(130);
+    }
+  });
+
   it("stops on Ctrl-C, removing its folder (exit 130)", async () => {
     served.proc.kill("SIGINT");
     expect(await served.exit).toBe(130);

@@ -28,6 +28,8 @@ export interface CropsLiveHooks {
 export function followCrops(doc: Document, data: CropsLiveData, hooks: CropsLiveHooks): boolean {
   if (!isLive(doc)) return false;
   hooks.waiting(true);
+  // While the page catches up (what the server sent before it opened: every record, for a page opened late) it renders once, at the end.
+  let catching = true;
   startLive<CropsLiveEvent>(doc, {
     episodes: (e) => {
       Object.assign(data.imgs.images, e.images);
@@ -38,11 +40,12 @@ export function followCrops(doc: Document, data: CropsLiveData, hooks: CropsLive
       data.rows.push(...fresh);
       addOptions(doc.getElementById("f-model") as HTMLSelectElement, [...new Set(fresh.map((r) => r.arm))].sort());
       addOptions(doc.getElementById("f-status") as HTMLSelectElement, [...new Set(fresh.flatMap((r) => r.flags))].sort());
-      if (fresh.length) hooks.render();
+      if (fresh.length && !catching) hooks.render();
       // The live mark counts the records added since the server started, not those it started with.
       return e.initial ? 0 : fresh.length;
     },
     caughtUp: () => {
+      catching = false;
       hooks.waiting(false);
       hooks.render();
     },
