@@ -3,7 +3,7 @@
  * The environment writes its page's shell into a private temp folder; this follows each record file
  * from its first line (file-tail.ts), hands the environment its complete lines in batches, logs the
  * events it returns (event-log.ts) and serves the folder (http-server.ts). The lines there at start
- * are read before the URL is printed, so the first page opened already lists them; a page that
+ * (up to a poll's read) are read before the URL is printed, so the first page opened lists them; a page that
  * opens later (a reload, a new tab, a link) catches up from the event log, which holds everything.
  * Knows no environment: what a record is and how it is verified is the hook's.
  */
@@ -96,8 +96,9 @@ export async function serveEnvironment(open: (o: LivePageOptions) => Promise<Liv
       if (!closed) publish(await page.settle());
       return grew;
     };
-    // The lines there now, before the URL: a file read in steps (file-tail.ts reads 16 MB a poll) is read to its end.
-    while (await readAll()) signal.throwIfAborted();
+    // The lines there now, before the URL (up to 16 MB a file: file-tail.ts); the rest, and a writer that never pauses, follow as events.
+    await readAll();
+    signal.throwIfAborted();
 
     server = await startPageServer({ root, events, host: o.host, port: o.port });
     page.opened?.();
