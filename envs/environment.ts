@@ -11,6 +11,7 @@
 import type { Command } from "commander";
 import type { FramesCliOptions, PageCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
 import type { RenderCliOptions } from "../src/commands/options/render.ts";
+import type { LivePage, LivePageOptions } from "../src/serve/live-page.ts";
 
 export interface Environment {
   /** The records' `env` ("geoguesser" for records without one: the field postdates it). */
@@ -27,6 +28,12 @@ export interface Environment {
   render?(inputs: string[], o: RenderCliOptions, command: Command): Promise<void>;
   /** `georeplay page`: a run or a board as one offline file or a folder. Absent: the core's page writer (GeoGuesser's). */
   page?(inputs: string[], o: PageCliOptions): Promise<void>;
+  /**
+   * `georeplay serve`: the environment's live page. It writes the page's shell and verifies each batch
+   * of appended lines; the core follows the files, keeps the event log and serves (src/serve/env-serve.ts).
+   * Absent: the core's serve (GeoGuesser's).
+   */
+  serve?(o: LivePageOptions): Promise<LivePage>;
   /**
    * Whether the core's render, page and serve pipelines, still GeoGuesser-shaped, are this
    * environment's own: true for GeoGuesser. Otherwise a command without a body here is refused by

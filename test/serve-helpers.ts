@@ -22,11 +22,11 @@ export interface Served {
   tmp: string;
 }
 
-/** Starts `georeplay serve` on a free port with its own TMPDIR; resolves once it prints its URL. */
-export async function startServe(dir: string, inputs: string[], extra: string[] = [], name = "s"): Promise<Served> {
+/** Starts `georeplay serve` on a free port with its own TMPDIR (and the GeoGuesser fixture's --tasks/--panos unless `base` says otherwise); resolves once it prints its URL. */
+export async function startServe(dir: string, inputs: string[], extra: string[] = [], name = "s", base: string[] = common): Promise<Served> {
   const tmp = join(dir, `tmp-${name}`);
   mkdirSync(tmp, { recursive: true });
-  const proc = spawn(process.execPath, [CLI, "serve", ...inputs, ...common, "--port", "0", ...extra], {
+  const proc = spawn(process.execPath, [CLI, "serve", ...inputs, ...base, "--port", "0", ...extra], {
     cwd: ROOT,
     env: { ...process.env, TMPDIR: tmp },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,6 +6,7 @@ import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
 import { PAGE_OPTIONS, writePage, type PageCliOptions } from "./page.ts";
 import { filmingEnvironment } from "./options/filmed-env.ts";
+import type { Environment } from "../../envs/index.ts";
 
 export interface ServeCliOptions extends Omit<PageCliOptions, "out"> {
   out?: string;
@@ -72,23 +73,29 @@ export function registerServe(program: Command): void {
         "are computed again over every complete line, as `georeplay report` does, and new shard files are\n" +
         "followed. The episodes there when serve starts play in the page; those added live do not yet\n" +
         "(`georeplay page` gives every episode its player).\n\n" +
+        "A crops (detection gym) run is served the same way (its folder, episodes.jsonl or rollouts*.jsonl;\n" +
+        "--dataset as for `georeplay page`): each record, there at start or appended, is verified as\n" +
+        "`georeplay verify` does (every view and thumbnail re-rendered and hashed) before it is listed, a\n" +
+        "finding flagged as the page flags it, and the board's numbers are `georeplay report`'s over the\n" +
+        "records so far. A line that cannot be shown is one line naming file, line and field.\n\n" +
         "Only its own files are served, read-only (GET/HEAD), to requests whose Host is this server\n" +
         "(DNS rebinding is refused), with the page's strict Content-Security-Policy plus\n" +
         "connect-src 'self' for the event stream. Ctrl-C stops it and removes the temp folder (exit 130).\n\n" +
         "--once writes the page of what is there now and exits, exactly as `georeplay page` (with -o).",
     )
-    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders or sweep folders");
+    .argument("<inputs...>", "eval episodes.jsonl, GRPO rollouts*.jsonl (or a run's folder of them), example-rollout folders, sweep folders, or a crops run");
   declareOptions(cmd, SERVE_OPTIONS)
     .addHelpText(
       "after",
       "\nExamples:\n" +
         "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/\n" +
         "  georeplay serve traces/rollouts-rank*.jsonl --tasks tasks/ --panos panos/ --port 9000\n" +
-        "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/ --once -o run/",
+        "  georeplay serve run/episodes.jsonl --tasks tasks/ --panos panos/ --once -o run/\n" +
+        "  georeplay serve crops/eval/ --dataset crops/                  # a crops run being written",
     )
     .action(
       replayAction<ServeCliOptions>(async (inputs, o) => {
-        await filmingEnvironment("serve", inputs);
+        const env = await filmingEnvironment("serve", inputs);
         if (o.once) {
           if (!o.out) throw new GeoreplayError("--once writes the page as `georeplay page` does: give -o file.html or -o dir/");
           return writePage(inputs, { ...o, out: o.out });
@@ -96,10 +103,9 @@ export function registerServe(program: Command): void {
         if (o.out) throw new GeoreplayError("-o is for --once: serve keeps its page in a temp folder it removes when it stops");
         const signal = interruptSignal();
         const say = (line: string) => void process.stderr.write(`${line}\n`);
-        const { serve } = await import("../serve/serve.ts");
         let stopping: () => void = () => {};
         const stopped = new Promise<void>((resolve) => (stopping = resolve));
-        const running = await serve({ ...o, inputs, pollMs: 500, idleS: o.idle, signal, say });
+        const running = env?.serve ? await serveOwn(env.serve.bind(env), inputs, o, signal, say) : await serveCore(inputs, o, signal, say);
         // Ctrl-C: the interrupt handler awaits this cleanup (server closed, temp folder removed), then exits 130.
         const off = onInterrupt(async () => {
           await running.close();
@@ -114,4 +120,22 @@ export function registerServe(program: Command): void {
         }
       }),
     );
+}
+
+/** The core's serve: GeoGuesser's runs and boards. */
+async function serveCore(inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
+  const { serve } = await import("../serve/serve.ts");
+  return serve({ ...o, inputs, pollMs: 500, idleS: o.idle, signal, say });
+}
+
+/** An environment's own live page (its `serve` hook), followed and served by the core. */
+async function serveOwn(open: NonNullable<Environment["serve"]>, inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
+  for (const [flag, given] of [
+    ["--tasks", o.tasks],
+    ["--panos", o.panos],
+  ] as const)
+    if (given) say(`warning: ${flag} is for GeoGuesser runs; this run reads its own dataset (--dataset)`);
+  const { serveEnvironment } = await import("../serve/env-serve.ts");
+  const { dataset, title, baseline, host, port } = o;
+  return serveEnvironment(open, { inputs, dataset, title, baseline, host, port, pollMs: 500, idleS: o.idle, signal, say });
 }

@@ -70,9 +70,11 @@ describe("the registry of environments", () => {
     expect(JSON.parse(board.stdout).arms.length).toBeGreaterThan(0);
   });
 
-  it("serve says by name that it does not read crops runs yet, and which commands do, before any work", () => {
-    const r = runCli(["serve", CROPS_EVAL, "--once", "-o", join(tmp, "y.html")]);
-    oneLine(r, /^georeplay: serve does not read crops \(detection gym\) runs yet \(verify, frames, report, render and page do\)$/);
-    expect(existsSync(join(tmp, "y.html"))).toBe(false);
+  it("serve reaches crops runs: --once writes exactly the page `georeplay page` writes", () => {
+    const served = runCli(["serve", CROPS_EVAL, "--once", "-o", join(tmp, "y.html"), "--no-progress"]);
+    expect(served.code, served.stderr).toBe(0);
+    const paged = runCli(["page", CROPS_EVAL, "-o", join(tmp, "z.html"), "--no-progress"]);
+    expect(paged.code, paged.stderr).toBe(0);
+    expect(readFileSync(join(tmp, "y.html")).equals(readFileSync(join(tmp, "z.html")))).toBe(true);
   });
 });

@@ -51,7 +51,7 @@ export interface CropsPageResult {
 }
 
 /** A run folder's own files (runFiles), or a board folder's **\/episodes.jsonl as `georeplay report` finds them. */
-function pageFiles(inputs: readonly string[]): string[] {
+export function pageFiles(inputs: readonly string[]): string[] {
   return inputs.flatMap((p) => {
     const own = statSync(p, { throwIfNoEntry: false })?.isDirectory() && !readdirSync(p).some((n) => n === "episodes.jsonl" || /^rollouts.*\.jsonl$/.test(n));
     return own ? findSweepFiles([p]).files : runFiles([p]);

@@ -33,7 +33,7 @@ const fix = (x: number | null, d: number) => (x === null ? "–" : x.toFixed(d))
 /** A table cell with its exact value for tools and tests. */
 const cell = (stat: string, value: number | null, d: number) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(fix(value, d))}</td>`;
 
-function facts(d: CropsPageData): string {
+export function facts(d: CropsPageData): string {
   const v = d.verify;
   const words = `${v.episodes} episodes · ${d.report.arms.length} arm(s) · ${v.checked} view turns re-rendered`;
   const others = v.findings - v.mismatch;
@@ -46,7 +46,7 @@ function facts(d: CropsPageData): string {
   return `<span id="gr-episode-count">${escapeHtml(words)}</span> · ${drift}${rest}`;
 }
 
-function boardSection(r: CropsReport): string {
+export function boardSection(r: CropsReport): string {
   const arms = r.arms
     .map(
       (a, i) =>

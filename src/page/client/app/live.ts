@@ -29,10 +29,13 @@ interface Wire {
 
 const TYPES = ["episodes", "training", "board", "writer", "restart"];
 
+/** What this module reads of an episodes event; the rest is the page's (a run page's EpisodesEvent, an environment's own). */
+export type LiveCounts = Pick<EpisodesEvent, "problems" | "facts" | "summary" | "at">;
+
 /** What the page does with the stream's events. */
-export interface LiveHandlers {
+export interface LiveHandlers<E extends LiveCounts = EpisodesEvent> {
   /** New episodes (a run page); returns how many it did not hold yet. */
-  episodes?(e: EpisodesEvent): number;
+  episodes?(e: E): number;
   /** A training page's touched steps (after the episodes event of their rollouts). */
   training?(e: TrainingEvent): void;
   /** A board page's new episodes and its report, anew. */
@@ -60,7 +63,7 @@ const parsed = (doc: Document, html: string): Node[] =>
   Array.from(new DOMParser().parseFromString(html, "text/html").body.childNodes, (n) => doc.importNode(n, true));
 
 /** The header's facts (counts, views, how they verified) and the per-model summary table over every episode now. */
-function showCounts(doc: Document, e: EpisodesEvent): void {
+function showCounts(doc: Document, e: LiveCounts): void {
   const facts = doc.getElementById("gr-facts");
   if (facts && e.facts) facts.replaceChildren(...parsed(doc, e.facts));
   const box = doc.querySelector("section.summary");
@@ -76,7 +79,7 @@ function showCounts(doc: Document, e: EpisodesEvent): void {
  * the others catch up with short requests (?once=1) when they open or see a gap, and one of them
  * takes the lock over when that tab closes. Without those APIs each tab follows its own stream.
  */
-export function startLive(doc: Document, on: LiveHandlers): void {
+export function startLive<E extends LiveCounts = EpisodesEvent>(doc: Document, on: LiveHandlers<E>): void {
   const header = doc.querySelector("header.top") ?? doc.body;
   const mark = doc.createElement("p");
   mark.id = "gr-live";
@@ -110,7 +113,7 @@ export function startLive(doc: Document, on: LiveHandlers): void {
   };
   const handle = (w: Wire) => {
     if (w.type === "episodes") {
-      const e = JSON.parse(w.data) as EpisodesEvent;
+      const e = JSON.parse(w.data) as E;
       const n = on.episodes?.(e) ?? 0;
       showCounts(doc, e);
       added += n;

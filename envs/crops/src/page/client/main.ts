@@ -10,6 +10,7 @@ import type { CropsDetail, CropsRow } from "../model.ts";
 import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
 import { renderCompare } from "./compare.ts";
+import { followCrops } from "./live.ts";
 
 interface Data {
   rows: CropsRow[];
@@ -113,7 +114,10 @@ function start(): void {
     (id) => go({ ...addr, route: id }, true),
   );
   let shownId: string | null = null;
-  function render(): void {
+  // A served page (live.ts): an address naming an episode it does not hold yet waits for it instead of opening another.
+  let live = false;
+  let waiting = false;
+  function render(scroll = true): void {
     const route = addr.route;
     if (addr.list.q) ensureAllWords();
     const rows = list.render(route.startsWith("compare/") ? null : route);
@@ -126,10 +130,18 @@ function start(): void {
       }
       compareRoot.hidden = false;
       renderCompare(compareRoot, route.slice("compare/".length), data.rows, (id) => byId.get(id), imgs);
-      compareRoot.scrollIntoView();
+      if (scroll) compareRoot.scrollIntoView();
       return;
     }
     compareRoot.hidden = true;
+    if (live && route !== "" && !byId.has(route)) {
+      detailRoot.textContent = waiting
+        ? `Episode ${route}: reading the server's new episodes…`
+        : `Episode ${route} is not in this page yet: it opens when the server reads it.`;
+      delete detailRoot.dataset.episode;
+      shownId = null;
+      return;
+    }
     // The open episode follows the filters: one they leave out gives way to the first row shown.
     const id = keys.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
     const waiting = id === null ? null : ensure([id]);
@@ -167,6 +179,7 @@ function start(): void {
       if (next) go({ ...addr, route: next }, true);
     } else if (e.key === "Escape" && addr.route.startsWith("compare/")) go({ ...addr, route: "" }, true);
   });
+  live = followCrops(doc, { rows: data.rows, byId, imgs }, { render: () => render(false), waiting: (w) => void (waiting = w) });
   render();
   // Ready once the open episode is shown (in the folder form, after its detail file arrives).
   const first = keys.has(addr.route) ? addr.route : data.rows[0]?.key;
