@@ -108,7 +108,12 @@ class CropsLive implements LivePage {
 
   writeShell(): void {
     const title = this.o.title ?? `${this.o.inputs.map((f) => basename(f)).join(", ")} · georeplay`;
-    const html = cropsPageHtml(title, { rows: [], details: [], report: EMPTY_REPORT, verify: this.verify }, { images: {}, pictures: {} }, "folder");
+    const html = cropsPageHtml(
+      title,
+      { rows: [], details: [], detailChunk: null, report: EMPTY_REPORT, verify: this.verify },
+      { images: {}, pictures: {} },
+      "folder",
+    );
     writeFileSync(join(this.o.root, "index.html"), html);
   }
 
@@ -269,7 +274,7 @@ class CropsLive implements LivePage {
   }
 
   private facts(): string {
-    return facts({ rows: [], details: [], report: this.report, verify: this.verify });
+    return facts({ rows: [], details: [], detailChunk: null, report: this.report, verify: this.verify });
   }
 
   /** The board's tables (`report` over the records shown so far) when owed and due, else "". */

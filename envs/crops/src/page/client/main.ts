@@ -60,8 +60,9 @@ function start(): void {
   const imgs = readJson<Images>("gr-crops-images");
   if (isFolderForm()) imgs.images = folderViews();
   const byId = new Map(data.details.map((d) => [d.key, d]));
-  const keys = new Set(data.rows.map((r) => r.key));
+  // Row positions as written (the folder form's detail files follow them); a served page adds rows and details live.
   const rowAt = new Map(data.rows.map((r, i) => [r.key, i]));
+  const known = (key: string) => rowAt.has(key) || byId.has(key);
   // The folder form's details arrive by file, a file when one of its episodes is first needed.
   const chunk = data.detailChunk;
   const loadChunk = async (n: number): Promise<void> => {
@@ -123,9 +124,9 @@ function start(): void {
     const rows = list.render(route.startsWith("compare/") ? null : route);
     if (route.startsWith("compare/")) {
       const task = route.slice("compare/".length);
-      const waiting = ensure(data.rows.filter((r) => `${r.split}/${r.task}` === task).map((r) => r.key));
-      if (waiting) {
-        void waiting.then(render);
+      const loading = ensure(data.rows.filter((r) => `${r.split}/${r.task}` === task).map((r) => r.key));
+      if (loading) {
+        void loading.then(() => render(scroll));
         return;
       }
       compareRoot.hidden = false;
@@ -143,10 +144,10 @@ function start(): void {
       return;
     }
     // The open episode follows the filters: one they leave out gives way to the first row shown.
-    const id = keys.has(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
-    const waiting = id === null ? null : ensure([id]);
-    if (waiting) {
-      void waiting.then(render);
+    const id = known(route) && rows.some((r) => r.key === route) ? route : (rows[0]?.key ?? null);
+    const loading = id === null ? null : ensure([id]);
+    if (loading) {
+      void loading.then(() => render(scroll));
       return;
     }
     if (id === null) {
@@ -182,9 +183,9 @@ function start(): void {
   live = followCrops(doc, { rows: data.rows, byId, imgs }, { render: () => render(false), waiting: (w) => void (waiting = w) });
   render();
   // Ready once the open episode is shown (in the folder form, after its detail file arrives).
-  const first = keys.has(addr.route) ? addr.route : data.rows[0]?.key;
-  const waiting = first === undefined ? null : ensure([first]);
-  if (waiting) void waiting.then(() => (doc.documentElement.dataset.ready = "1"));
+  const first = known(addr.route) ? addr.route : data.rows[0]?.key;
+  const loading = first === undefined ? null : ensure([first]);
+  if (loading) void loading.then(() => (doc.documentElement.dataset.ready = "1"));
   else doc.documentElement.dataset.ready = "1";
 }
 
