@@ -19,6 +19,7 @@ import { verifyCrops, type CropsVerifyReport } from "../../replay/verify.ts";
 import { cropsReport, type CropsReport } from "../../replay/report.ts";
 import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
 import { cropsPageHtml, type CropsPageData } from "./template.ts";
+import { cropsTraining, cropsTrainingRollout, withGroups, type CropsTrainingRollout } from "./training.ts";
 
 export interface CropsPageOptions {
   inputs: string[];
@@ -67,6 +68,8 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   const imageFiles = new Map<string, string>();
   // Times each episode id was seen: a repeat gets its own address (`<id>~2`).
   const seenIds = new Map<string, number>();
+  // Training rollouts' numbers (step, group, reward): the GRPO groups of a training page.
+  const rollouts: CropsTrainingRollout[] = [];
   const verify: CropsVerifyReport = await verifyCrops({
     inputs: files,
     dataset: opts.dataset,
@@ -80,6 +83,8 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       const row = cropsRowOf(seen, n === 1 ? seen.rec.episode_id : `${seen.rec.episode_id}~${n}`);
       rows.push(row);
       details.push(cropsDetailOf(seen, row));
+      const r = cropsTrainingRollout(seen, row.key);
+      if (r) rollouts.push(r);
     },
   });
   if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
@@ -93,8 +98,11 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   const sources = new Map<string, Buffer>();
   for (const [id, file] of imageFiles) sources.set(id, readFileSync(join(dsDir, file)));
 
+  const training = cropsTraining(rollouts);
+  withGroups(rows, training);
+
   const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
-  const data: CropsPageData = { rows, details, report, verify: verifySummary(verify) };
+  const data: CropsPageData = { rows, details, report, verify: verifySummary(verify), training };
   const folder = target.form === "folder" ? new PageFolder(target.path) : null;
   try {
     // Images by name: views/<sha256>.jpg (the exact bytes) in the folder form, data: URLs in one file.

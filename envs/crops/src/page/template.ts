@@ -13,12 +13,16 @@ import type { CropsDetail, CropsRow, VerifySummary } from "./model.ts";
 import { cropsClientScript } from "./client-bundle.ts";
 import { CROPS_CSS } from "./style.ts";
 import { CROPS_FIELDS } from "./client/fields.ts";
+import type { CropsTrainingData } from "./training.ts";
+import { cropsTrainingSection } from "./training-section.ts";
 
 export interface CropsPageData {
   rows: CropsRow[];
   details: CropsDetail[];
   report: CropsReport;
   verify: VerifySummary;
+  /** A GRPO run's groups and steps (null for eval runs and boards). */
+  training?: CropsTrainingData | null;
 }
 
 /** Image names to URLs: re-rendered views and thumbnails by sha256, dataset images by image_id. */
@@ -100,6 +104,7 @@ export function cropsPageHtml(title: string, data: CropsPageData, images: CropsI
 <header class="top"><h1>${escapeHtml(title)}</h1>
 <p id="gr-facts">${facts(data)}</p></header>
 ${boardSection(data.report)}
+${data.training ? cropsTrainingSection(data.training) : ""}
 <section class="compare" id="gr-compare" hidden></section>
 <div class="layout">
 <aside class="list" aria-label="episodes">

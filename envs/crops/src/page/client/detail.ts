@@ -17,7 +17,7 @@ const f = (x: number | null | undefined, d: number) => (x == null ? "–" : x.to
 const rect = (r: readonly number[] | null) => (r ? `[${r.map((v) => v.toFixed(1)).join(", ")}]` : "–");
 /** The gym's box colours by id (render.ts PALETTE), so the overlay matches the views. */
 const PALETTE = ["#ff3b30", "#34c759", "#007aff", "#ff9500", "#af52de", "#ffcc00", "#5ac8fa", "#ff2d55"];
-const colour = (id: number) => PALETTE[(((id - 1) % 8) + 8) % 8];
+export const boxColour = (id: number): string => PALETTE[(((id - 1) % 8) + 8) % 8];
 
 function kv(label: string, value: string, key?: string, exact?: number | null): HTMLElement {
   const s = el("span", "kv");
@@ -140,12 +140,12 @@ function overlayPanel(d: CropsDetail, imgs: Images): HTMLElement {
             width: b.box[2] - b.box[0],
             height: b.box[3] - b.box[1],
             class: "pred",
-            stroke: colour(b.id),
+            stroke: boxColour(b.id),
             "stroke-width": line,
             "data-box": b.id,
           }),
         );
-        const t = svg("text", { x: b.box[0] + 2, y: b.box[1] + Math.max(10, d.image.width / 36), class: "pred-label", fill: colour(b.id) });
+        const t = svg("text", { x: b.box[0] + 2, y: b.box[1] + Math.max(10, d.image.width / 36), class: "pred-label", fill: boxColour(b.id) });
         t.textContent = `${b.id} ${b.label}`;
         s.appendChild(t);
       }

@@ -9,10 +9,13 @@ import type { CropsDetail, CropsRow } from "../model.ts";
 import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
 import { renderCompare } from "./compare.ts";
+import { CropsGroups } from "./groups.ts";
+import type { CropsTrainingData } from "../training.ts";
 
 interface Data {
   rows: CropsRow[];
   details: CropsDetail[];
+  training?: CropsTrainingData | null;
 }
 
 interface Address {
@@ -74,9 +77,26 @@ function start(): void {
     (patch) => go({ ...addr, list: { ...addr.list, ...patch } }, false),
     (id) => go({ ...addr, route: id }, true),
   );
+  // A training page: a step's groups (`#step/<n>` opens one; the list and the open episode stay as they are).
+  const groupsRoot = doc.getElementById("gr-crops-groups");
+  const groups =
+    data.training && groupsRoot
+      ? new CropsGroups(
+          groupsRoot,
+          data.training,
+          new Map(data.rows.map((r) => [r.key, r])),
+          byId,
+          imgs,
+          (id) => go({ ...addr, route: id }, true),
+          (step) => go({ ...addr, route: `step/${step}` }, true),
+        )
+      : null;
   let shownId: string | null = null;
   function render(): void {
-    const route = addr.route;
+    const step = /^step\/(\d+)$/.exec(addr.route);
+    if (groups) groups.show(step ? Number(step[1]) : null);
+    // A step's groups keep the open episode open.
+    const route = step ? (shownId ?? "") : addr.route;
     const rows = list.render(route.startsWith("compare/") ? null : route);
     if (route.startsWith("compare/")) {
       compareRoot.hidden = false;
@@ -95,6 +115,7 @@ function start(): void {
       shownId = id;
     }
     for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.key === id);
+    if (step) groupsRoot?.scrollIntoView();
   }
   window.addEventListener("hashchange", () => {
     addr = readAddress();
