@@ -19,6 +19,7 @@ import { verifyCrops, type CropsVerifyReport } from "../../replay/verify.ts";
 import { cropsReport, type CropsReport } from "../../replay/report.ts";
 import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
 import { cropsPageHtml, type CropsPageData } from "./template.ts";
+import { cropsPlayProps, playEntry } from "./play.ts";
 import { cropsTraining, cropsTrainingRollout, withGroups, type CropsTrainingRollout } from "./training.ts";
 
 export interface CropsPageOptions {
@@ -70,6 +71,8 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
   const seenIds = new Map<string, number>();
   // Training rollouts' numbers (step, group, reward): the GRPO groups of a training page.
   const rollouts: CropsTrainingRollout[] = [];
+  // Each episode's video props for the in-page player (play.ts), by page key.
+  const plays: Record<string, string> = {};
   const verify: CropsVerifyReport = await verifyCrops({
     inputs: files,
     dataset: opts.dataset,
@@ -85,6 +88,7 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       details.push(cropsDetailOf(seen, row));
       const r = cropsTrainingRollout(seen, row.key);
       if (r) rollouts.push(r);
+      plays[row.key] = playEntry(cropsPlayProps(seen));
     },
   });
   if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
@@ -112,7 +116,7 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
     const pictures: Record<string, string> = {};
     for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
-    const html = cropsPageHtml(title, data, { images, pictures }, target.form);
+    const html = cropsPageHtml(title, data, { images, pictures }, target.form, plays);
     const path = folder ? join(folder.tmp, "index.html") : target.path;
     const bytes = await writePage(path, [html], opts.signal);
     if (folder) {

@@ -41,5 +41,8 @@ table.boxes tr:not(.e-correct) td:last-child{color:var(--bad);font-weight:600}
 .crops-groups rect{fill:none}
 .crops-groups rect.gt{stroke:#fff;stroke-dasharray:6 4}
 .crops-groups p.drift{color:var(--bad);font-weight:600;margin:2px 0}
+.episode-head button.play-episode{font:inherit;font-weight:600;padding:4px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--panel);cursor:pointer}
+.crops-stage{max-width:1100px;margin:6px 0}
+.crops-player .bar input[type=range]{flex:1 1 240px}
 .kv{margin-right:12px}.kv .k{color:var(--muted)}
 `;

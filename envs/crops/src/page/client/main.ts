@@ -12,6 +12,16 @@ import { renderCompare } from "./compare.ts";
 import { CropsGroups } from "./groups.ts";
 import type { CropsTrainingData } from "../training.ts";
 
+/** The crops player's bundle (player-bundle.ts), inert until the first Play. */
+interface CropsPlayerModule {
+  mount(container: HTMLElement, play: string, imgs: Images, opts?: { autoplay?: boolean }): { destroy(): void };
+}
+declare global {
+  interface Window {
+    grCropsPlayerLoad?: () => CropsPlayerModule;
+  }
+}
+
 interface Data {
   rows: CropsRow[];
   details: CropsDetail[];
@@ -91,6 +101,19 @@ function start(): void {
           (step) => go({ ...addr, route: `step/${step}` }, true),
         )
       : null;
+  // The in-page player: its table and script are read on the first Play only.
+  let plays: Record<string, string> | null = null;
+  let player: CropsPlayerModule | null = null;
+  let playing: { destroy(): void } | null = null;
+  const playable = !!doc.getElementById("gr-crops-play") && typeof window.grCropsPlayerLoad === "function";
+  const playFor = (key: string) => (host: HTMLElement) => {
+    plays ??= readJson<Record<string, string>>("gr-crops-play");
+    player ??= window.grCropsPlayerLoad!();
+    playing?.destroy();
+    const entry = plays[key];
+    if (entry === undefined) host.textContent = "this episode has no video in this page";
+    else playing = player.mount(host, entry, imgs);
+  };
   let shownId: string | null = null;
   function render(): void {
     const step = /^step\/(\d+)$/.exec(addr.route);
@@ -111,7 +134,9 @@ function start(): void {
       detailRoot.textContent = "No episode matches the search and filters.";
       shownId = null;
     } else if (id !== shownId || detailRoot.dataset.episode !== id) {
-      renderDetail(detailRoot, byId.get(id)!, imgs);
+      playing?.destroy();
+      playing = null;
+      renderDetail(detailRoot, byId.get(id)!, imgs, playable ? playFor(id) : undefined);
       shownId = id;
     }
     for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.key === id);
