@@ -66,9 +66,9 @@ describe("georeplay page on a crops GRPO run", () => {
       await page.waitForSelector(`#gr-crops-groups[data-step="${step}"]`);
       const shown = await page.$$eval("#gr-crops-groups section.group", (ss) =>
         ss.map((s) => ({
-          ...(s as HTMLElement).dataset,
+          data: { ...(s as HTMLElement).dataset } as Record<string, string>,
           siblings: Array.from(s.querySelectorAll<HTMLElement>("article.sibling")).map((a) => ({
-            ...a.dataset,
+            data: { ...a.dataset } as Record<string, string>,
             boxes: a.querySelectorAll("svg rect.pred").length,
             gt: a.querySelectorAll("svg rect.gt").length,
           })),
@@ -76,23 +76,23 @@ describe("georeplay page on a crops GRPO run", () => {
       );
       const want = groups.groups.filter((g: Rec) => g.step === step);
       const none = groupsNone.groups.filter((g: Rec) => g.step === step);
-      expect(shown.map((g) => g.group)).toEqual(want.map((g: Rec) => g.group_id));
+      expect(shown.map((g) => g.data.group)).toEqual(want.map((g: Rec) => g.group_id));
       shown.forEach((g, k) => {
         const w = want[k];
-        expect(Number(g.mean)).toBe(w.mean);
-        expect(Number(g.std)).toBe(w.std);
-        expect(g.zero).toBe(String(w.zero_std));
+        expect(Number(g.data.mean)).toBe(w.mean);
+        expect(Number(g.data.std)).toBe(w.std);
+        expect(g.data.zero).toBe(String(w.zero_std));
         // Siblings in rank order (highest advantage first): the rank groups --json gives each.
         const order = w.ranks.map((r: number, i: number) => [r, i]).sort((a: number[], b: number[]) => a[0] - b[0]);
-        expect(g.siblings.map((s) => s.key)).toEqual(order.map(([, i]: number[]) => idOf(w.rollouts[i])));
-        expect(g.siblings.map((s) => Number(s.rank))).toEqual([1, 2, 3, 4, 5, 6]);
+        expect(g.siblings.map((s) => s.data.key)).toEqual(order.map(([, i]: number[]) => idOf(w.rollouts[i])));
+        expect(g.siblings.map((s) => Number(s.data.rank))).toEqual([1, 2, 3, 4, 5, 6]);
         g.siblings.forEach((s, j) => {
           const i = order[j][1];
-          const rec = records.find((r) => r.episode_id === s.key)!;
-          expect(Number(s.reward)).toBe(w.rewards[i]);
-          expect(Number(s.advantage)).toBe(none[k].advantages[i]);
+          const rec = records.find((r) => r.episode_id === s.data.key)!;
+          expect(Number(s.data.reward)).toBe(w.rewards[i]);
+          expect(Number(s.data.advantage)).toBe(none[k].advantages[i]);
           // The gym's advantage, as recorded.
-          expect(Number(s.advantage)).toBe(rec.outcome.advantage);
+          expect(Number(s.data.advantage)).toBe(rec.outcome.advantage);
           // Its final boxes on the image, over every ground-truth object.
           expect(s.boxes).toBe(rec.turns.at(-1).boxes.length);
           expect(s.gt).toBeGreaterThan(0);
