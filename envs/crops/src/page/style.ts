@@ -27,10 +27,13 @@ table.boxes tr:not(.e-correct) td:last-child{color:var(--bad);font-weight:600}
 .crops-turn pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:6px;margin:4px 0}
 .crops-findings .finding p{margin:2px 0}
 .crops-training{padding:6px 20px 10px}
+.crops-training .legend .run{border-bottom:3px solid var(--c);margin-right:10px}
+@media (min-width:1000px){.crops-training .dyn-charts{grid-template-columns:1fr 1fr}}
+@media (min-width:1700px){.crops-training .dyn-charts{grid-template-columns:1fr 1fr 1fr}}
 .crops-groups .step-pick{margin:8px 0}
 .crops-groups section.group{border-top:1px solid var(--line);padding:6px 0}
 .crops-groups h4{font-size:.88rem;margin:4px 0}
-.crops-groups .siblings{display:grid;grid-template-columns:repeat(auto-fill,minmax(210px,1fr));gap:8px}
+.crops-groups .siblings{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:8px}
 .crops-groups article.sibling{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:6px;cursor:pointer;font-size:.8rem}
 .crops-groups article.sibling header{margin-bottom:2px}
 .crops-groups article.sibling .nums{margin:2px 0 4px;display:flex;flex-wrap:wrap;gap:0 10px}

@@ -4,7 +4,6 @@
  * code (src/page/charts.ts), and the shell the crops client fills with a step's groups, six
  * siblings side by side in rank order (client/groups.ts). Every string from a trace is escaped here.
  */
-import { escapeHtml } from "../../../../src/page/escape.ts";
 import { h, toHtml, type Markup } from "../../../../src/page/markup.ts";
 import { stepChartMarkup, type ChartSeries } from "../../../../src/page/charts.ts";
 import type { CropsPageStep, CropsTrainingData } from "./training.ts";
@@ -138,9 +137,7 @@ export function cropsTrainingFacts(d: CropsTrainingData): Markup[] {
 export function cropsTrainingSection(d: CropsTrainingData): string {
   return `<section class="training crops-training" id="gr-training-section" aria-labelledby="gr-training-h">
 <h2 id="gr-training-h">Training: GRPO groups</h2>
-<p class="explain">${escapeHtml(
-    "A group is the six siblings of one step on one image (the recorded group_id), each judged against the others. The numbers are those of `georeplay groups --json`: the group's mean score, its sample std (Bessel), zero spread = isclose(std, 0); the advantage is the gym's own, r − mean (`groups --scale-rewards none`, what the rollouts record and `render --group` shows). A chart's point opens its step; a step shows its groups, siblings side by side ranked by advantage, each with its final boxes on the image; a sibling opens its episode.",
-  )}</p>
+<p class="explain">A group is the six siblings of one step on one image (the recorded <code>group_id</code>), each judged against the others. The numbers are those of <code>georeplay groups --json</code>: the group's mean score, its sample std (Bessel), zero spread = isclose(std, 0); the advantage is the gym's own, r − mean (<code>groups --scale-rewards none</code>: what the rollouts record and <code>render --group</code> shows). A chart's point opens its step; a step shows its groups, siblings side by side ranked by advantage, each with its final boxes on the image; a sibling opens its episode.</p>
 <div id="gr-train-summary">${cropsTrainingFacts(d).map(toHtml).join("")}</div>
 <div id="gr-train-charts">${cropsTrainingCharts(d).map(toHtml).join("")}</div>
 <div class="crops-groups" id="gr-crops-groups"></div>
