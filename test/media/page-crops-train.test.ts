@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, beforeAll, afterAll } from "vitest";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type Page } from "playwright-core";
@@ -19,6 +19,7 @@ const TRAIN = join(FIXTURES, "crops", "sample", "train");
 const ROLLOUTS = join(TRAIN, "rollouts.jsonl");
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-crops-train-"));
 const out = join(dir, "train.html");
+const folderOut = join(dir, "train") + "/";
 let browser: Browser;
 
 type Rec = Record<string, any>;
@@ -45,6 +46,8 @@ async function open(url: string): Promise<Page> {
 beforeAll(async () => {
   const built = runCli(["page", TRAIN, "--no-progress", "-o", out]);
   expect(built.code, built.stderr).toBe(0);
+  const folder = runCli(["page", TRAIN, "--no-progress", "-o", folderOut]);
+  expect(folder.code, folder.stderr).toBe(0);
   groups = JSON.parse(runCli(["groups", TRAIN, "--json"]).stdout);
   groupsNone = JSON.parse(runCli(["groups", TRAIN, "--json", "--scale-rewards", "none"]).stdout);
   browser = await launchChromium();
@@ -166,6 +169,21 @@ describe("georeplay page on a crops GRPO run", () => {
     const hashes = new Set(samples.map((s) => createHash("sha256").update(s.pixels).digest("hex")));
     expect(hashes.size).toBe(samples.length);
     expect(Number(await page.getAttribute(".crops-player", "data-frames"))).toBeGreaterThan(frames.at(-1)!);
+    await page.close();
+  }, 120_000);
+
+  it("plays in the folder form too, its videos read from the page's data files on the first Play", async () => {
+    expect(readdirSync(join(folderOut, "data"))).toContain("play-0.js");
+    expect(readFileSync(join(folderOut, "index.html"), "utf8")).not.toContain(records[0].episode_id + '":"H4sI');
+    const page = await open("file://" + join(folderOut, "index.html") + "#" + records[5].episode_id);
+    await page.click("#gr-play");
+    await page.waitForSelector(".crops-player[data-ready='1']", { timeout: 30_000 });
+    const frames: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await page.waitForTimeout(700);
+      frames.push(Number(await page.getAttribute(".crops-player", "data-frame")));
+    }
+    for (let i = 1; i < frames.length; i++) expect(frames[i]).toBeGreaterThan(frames[i - 1]);
     await page.close();
   }, 120_000);
 });

@@ -20,6 +20,9 @@ import { cropsReport, type CropsReport } from "../../replay/report.ts";
 import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
 import { cropsPageHtml, type CropsPageData } from "./template.ts";
 import { cropsPlayProps, playEntry } from "./play.ts";
+import { PLAY_KIND, PLAYS_PER_FILE, type CropsPlayTable } from "./play-table.ts";
+import { dataScript } from "../../../../src/page/output/folder.ts";
+import { scriptJson } from "../../../../src/page/escape.ts";
 import { cropsTraining, cropsTrainingRollout, withGroups, type CropsTrainingRollout } from "./training.ts";
 
 export interface CropsPageOptions {
@@ -116,7 +119,22 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       images[sha] = folder ? folder.addView(jpeg) : `data:image/jpeg;base64,${jpeg.toString("base64")}`;
     const pictures: Record<string, string> = {};
     for (const [id, png] of sources) pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
-    const html = cropsPageHtml(title, data, { images, pictures }, target.form, plays);
+    let play: CropsPlayTable = { entries: plays };
+    if (folder) {
+      // The folder form: the videos in data files, PLAYS_PER_FILE episodes each in list order.
+      const files: Record<string, number> = {};
+      const keys = rows.map((r) => r.key);
+      for (let n = 0; n * PLAYS_PER_FILE < keys.length; n++) {
+        const chunk: Record<string, string> = {};
+        for (const key of keys.slice(n * PLAYS_PER_FILE, (n + 1) * PLAYS_PER_FILE)) {
+          chunk[key] = plays[key];
+          files[key] = n;
+        }
+        folder.write(`data/${PLAY_KIND}-${n}.js`, dataScript(PLAY_KIND, n, scriptJson(chunk)));
+      }
+      play = { files };
+    }
+    const html = cropsPageHtml(title, data, { images, pictures }, target.form, play);
     const path = folder ? join(folder.tmp, "index.html") : target.path;
     const bytes = await writePage(path, [html], opts.signal);
     if (folder) {

@@ -16,6 +16,7 @@ import { cropsPlayerScript } from "./player-bundle.ts";
 import { CROPS_CSS } from "./style.ts";
 import { CROPS_FIELDS } from "./client/fields.ts";
 import type { CropsTrainingData } from "./training.ts";
+import type { CropsPlayTable } from "./play-table.ts";
 import { cropsTrainingSection } from "./training-section.ts";
 
 export interface CropsPageData {
@@ -93,8 +94,8 @@ ${paired}${tasks}</section>`;
 /** The id of the players' table: each episode's video props (play.ts), by page key. */
 export const PLAY_TABLE_ID = "gr-crops-play";
 
-/** `plays`: each episode's gzipped video props (play.ts) by page key; without them the page has no player. */
-export function cropsPageHtml(title: string, data: CropsPageData, images: CropsImages, form: "file" | "folder", plays?: Record<string, string>): string {
+/** `plays`: where each episode's gzipped video props are (play.ts), by page key; without them the page has no player. */
+export function cropsPageHtml(title: string, data: CropsPageData, images: CropsImages, form: "file" | "folder", plays?: CropsPlayTable): string {
   const css = pageCss() + (plays ? playerCss() : "") + CROPS_CSS;
   // The player's script first (inert until a Play), then the client: one script, one hash in the policy.
   const script = plays ? `${cropsPlayerScript()}\n${cropsClientScript()}` : cropsClientScript();

@@ -10,6 +10,8 @@ import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
 import { renderCompare } from "./compare.ts";
 import { CropsGroups } from "./groups.ts";
+import { dataFile } from "../../../../../src/page/client/data-files.ts";
+import { PLAY_KIND, type CropsPlayTable } from "../play-table.ts";
 import type { CropsTrainingData } from "../training.ts";
 
 /** The crops player's bundle (player-bundle.ts), inert until the first Play. */
@@ -102,17 +104,29 @@ function start(): void {
         )
       : null;
   // The in-page player: its table and script are read on the first Play only.
-  let plays: Record<string, string> | null = null;
+  let plays: CropsPlayTable | null = null;
   let player: CropsPlayerModule | null = null;
   let playing: { destroy(): void } | null = null;
   const playable = !!doc.getElementById("gr-crops-play") && typeof window.grCropsPlayerLoad === "function";
+  const entryOf = async (key: string): Promise<string | undefined> => {
+    plays ??= readJson<CropsPlayTable>("gr-crops-play");
+    if ("entries" in plays) return plays.entries[key];
+    const n = plays.files[key];
+    return n === undefined ? undefined : (await dataFile<Record<string, string>>(PLAY_KIND, n))[key];
+  };
   const playFor = (key: string) => (host: HTMLElement) => {
-    plays ??= readJson<Record<string, string>>("gr-crops-play");
     player ??= window.grCropsPlayerLoad!();
     playing?.destroy();
-    const entry = plays[key];
-    if (entry === undefined) host.textContent = "this episode has no video in this page";
-    else playing = player.mount(host, entry, imgs);
+    playing = null;
+    host.textContent = "loading the video…";
+    entryOf(key).then(
+      (entry) => {
+        if (detailRoot.dataset.episode !== key) return; // another episode was opened meanwhile
+        if (entry === undefined) host.textContent = "this episode has no video in this page";
+        else playing = player!.mount(host, entry, imgs);
+      },
+      (e: Error) => (host.textContent = e.message),
+    );
   };
   let shownId: string | null = null;
   function render(): void {
