@@ -110,7 +110,12 @@ export function registerPage(program: Command): void {
         "alarms, zooms, tokens; the filter expression and CSV over them), and each episode: findings with\n" +
         "both full hashes, the image with ground truth / final / any turn's boxes toggled, a per-box table\n" +
         "(matched object, GIoU, credit, error: localisation, classification, duplicate, background,\n" +
-        "missed) and every turn's re-rendered view and thumbnail. --dataset names the dataset folder.\n\n" +
+        "missed), every turn's re-rendered view and thumbnail, and Play (the video painted in the page\n" +
+        "by the MP4's scene). A GRPO run adds its groups (six siblings side by side ranked by advantage,\n" +
+        "each with its final boxes on the image; the numbers of `groups --json`, the advantage r - mean),\n" +
+        "the charts mean score, median and mean group std, zero-spread groups, turns used and tool-call\n" +
+        "mix, and the list's step, group mean, group std, advantage and zero spread columns. --dataset\n" +
+        "names the dataset folder.\n\n" +
         "When the run cannot be read completely (invalid or unreadable records, missing task rows\n" +
         "or panoramas) nothing is written unless --partial is given.\n\n" +
         "Exit codes: 0 page written and every view verified; 1 page written, some view mismatched;\n" +

@@ -92,6 +92,10 @@ const row = (over: Partial<CropsRow>): CropsRow => ({
   source: "x.jsonl:1",
   step: null,
   advantage: null,
+  groupMean: null,
+  sibling: null,
+  groupStd: null,
+  zeroSpread: null,
   ...over,
 });
 

@@ -20,6 +20,9 @@ import { verifyCrops, type CropsVerifyReport } from "../../replay/verify.ts";
 import { cropsReport, type CropsReport } from "../../replay/report.ts";
 import { cropsDetailOf, cropsRowOf, type CropsDetail, type CropsRow, type VerifySummary } from "./model.ts";
 import { cropsPageHtml, type CropsPageData } from "./template.ts";
+import { cropsPlayProps, playEntry } from "./play.ts";
+import { PLAY_KIND, PLAYS_PER_FILE, type CropsPlayTable } from "./play-table.ts";
+import { cropsTraining, cropsTrainingRollout, withGroups, type CropsTrainingRollout } from "./training.ts";
 
 export interface CropsPageOptions {
   inputs: string[];
@@ -64,9 +67,9 @@ export const DETAIL_CHUNK = 100;
 export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageResult> {
   const target = checkTarget(opts.out);
   const files = pageFiles(opts.inputs);
-  // The folder form streams: each view's bytes go to views/ as they are rendered and each
-  // episode's detail to data/cd-<n>.js as it is checked, so memory holds the list rows, not the
-  // run. The one-file form keeps them to inline them.
+  // The folder form streams: each view's bytes go to views/ as they are rendered, and each
+  // episode's detail and video props to data files as it is checked, so memory holds the list
+  // rows, not the run. The one-file form keeps them to inline them.
   const folder = target.form === "folder" ? new PageFolder(target.path) : null;
   try {
     const rows: CropsRow[] = [];
@@ -79,6 +82,20 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       folder.write(`data/cd-${chunks}.js`, dataScript("cd", chunks, scriptJson(pending)));
       chunks++;
       pending = [];
+    };
+    // Training rollouts' numbers (step, group, reward): the GRPO groups of a training page.
+    const rollouts: CropsTrainingRollout[] = [];
+    // Each episode's video props for the in-page player (play.ts), by page key: inline in one
+    // file; in the folder form, PLAYS_PER_FILE episodes a data file in list order.
+    const plays: Record<string, string> = {};
+    const playFiles: Record<string, number> = {};
+    let playChunk: Record<string, string> = {};
+    let playCount = 0;
+    const flushPlays = () => {
+      if (!folder || !Object.keys(playChunk).length) return;
+      const n = Math.floor((playCount - 1) / PLAYS_PER_FILE);
+      folder.write(`data/${PLAY_KIND}-${n}.js`, dataScript(PLAY_KIND, n, scriptJson(playChunk)));
+      playChunk = {};
     };
     // image_id -> its file in the dataset folder (tasks.jsonl's `file`).
     const imageFiles = new Map<string, string>();
@@ -102,9 +119,19 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
         const detail = cropsDetailOf(seen, row);
         if (!folder) details.push(detail);
         else if (pending.push(detail) >= DETAIL_CHUNK) flush();
+        const r = cropsTrainingRollout(seen, row.key);
+        if (r) rollouts.push(r);
+        const entry = playEntry(cropsPlayProps(seen));
+        if (!folder) plays[row.key] = entry;
+        else {
+          playFiles[row.key] = Math.floor(playCount++ / PLAYS_PER_FILE);
+          playChunk[row.key] = entry;
+          if (playCount % PLAYS_PER_FILE === 0) flushPlays();
+        }
       },
     });
     flush();
+    flushPlays();
     if (!rows.length) throw new GeoreplayError(`no episode to show: ${opts.inputs.join(", ")} holds no crops record`);
     // The report of the same files: the board's numbers, one number per fact with `georeplay report`.
     const report: CropsReport = await cropsReport(files, { baseline: opts.baseline, signal: opts.signal });
@@ -113,8 +140,10 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
 
     // The dataset images the boxes are drawn over: read from the dataset (tasks.jsonl's file), never from a path in a trace.
     const dsDir = datasetFor(files, opts.dataset);
+    const training = cropsTraining(rollouts);
+    withGroups(rows, training);
     const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
-    const data: CropsPageData = { rows, details, detailChunk: folder ? DETAIL_CHUNK : null, report, verify: verifySummary(verify) };
+    const data: CropsPageData = { rows, details, detailChunk: folder ? DETAIL_CHUNK : null, report, verify: verifySummary(verify), training };
     // Images by name: in one file, data: URLs of the exact bytes; in the folder form the client
     // names a view views/<sha256>.jpg itself, and only the dataset images are listed.
     const images: Record<string, string> = {};
@@ -127,7 +156,8 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       const png = readFileSync(join(dsDir, file));
       pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
     }
-    const html = cropsPageHtml(title, data, { images, pictures }, target.form);
+    const play: CropsPlayTable = folder ? { files: playFiles } : { entries: plays };
+    const html = cropsPageHtml(title, data, { images, pictures }, target.form, play);
     const path = folder ? join(folder.tmp, "index.html") : target.path;
     const bytes = await writePage(path, [html], opts.signal);
     if (folder) {

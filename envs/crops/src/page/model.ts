@@ -45,6 +45,12 @@ export interface CropsRow {
   /** Training rollouts: step and advantage (null in eval runs). */
   step: number | null;
   advantage: number | null;
+  /** Training rollouts: their GRPO group's mean reward, sample std and zero spread (training.ts; null in eval runs). */
+  groupMean: number | null;
+  /** Training rollouts: the recorded sibling number in its group (null in eval runs). */
+  sibling: number | null;
+  groupStd: number | null;
+  zeroSpread: boolean | null;
 }
 
 export interface CropsTurnView {
@@ -135,6 +141,10 @@ export function cropsRowOf(s: CropsRecordSeen, key: string = s.rec.episode_id): 
     source: `${s.file}:${s.line}`,
     step: rec.step ?? null,
     advantage: numOrNull(o.advantage),
+    groupMean: null,
+    sibling: rec.sibling ?? null,
+    groupStd: null,
+    zeroSpread: null,
   };
 }
 

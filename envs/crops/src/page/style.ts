@@ -26,5 +26,26 @@ table.boxes tr:not(.e-correct) td:last-child{color:var(--bad);font-weight:600}
 .crops-turn img.thumb{border:1px solid var(--line)}
 .crops-turn pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--code);padding:6px;margin:4px 0}
 .crops-findings .finding p{margin:2px 0}
+.crops-training{padding:6px 20px 10px}
+.crops-training .legend .run{border-bottom:3px solid var(--c);margin-right:10px}
+@media (min-width:1000px){.crops-training .dyn-charts{grid-template-columns:1fr 1fr}}
+@media (min-width:1700px){.crops-training .dyn-charts{grid-template-columns:1fr 1fr 1fr}}
+.crops-groups .step-pick{margin:8px 0}
+.crops-groups section.group{border-top:1px solid var(--line);padding:6px 0}
+.crops-groups h4{font-size:.88rem;margin:4px 0}
+.crops-groups .siblings{display:grid;grid-template-columns:repeat(auto-fill,minmax(180px,1fr));gap:8px}
+.crops-groups article.sibling{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:6px;cursor:pointer;font-size:.8rem}
+.crops-groups article.sibling header{margin-bottom:2px}
+.crops-groups article.sibling .nums{margin:2px 0 4px;display:flex;flex-wrap:wrap;gap:0 10px}
+.crops-groups article.sibling .nums .kv{margin:0}
+.crops-groups .frame{position:relative;width:100%}
+.crops-groups .frame img{display:block;width:100%;height:auto}
+.crops-groups svg.overlay{position:absolute;inset:0;width:100%;height:100%}
+.crops-groups rect{fill:none}
+.crops-groups rect.gt{stroke:#fff;stroke-dasharray:6 4}
+.crops-groups p.drift{color:var(--bad);font-weight:600;margin:2px 0}
+.episode-head button.play-episode{font:inherit;font-weight:600;padding:4px 14px;border-radius:6px;border:1px solid var(--accent);background:var(--accent);color:var(--panel);cursor:pointer}
+.crops-stage{max-width:1100px;margin:6px 0}
+.crops-player .bar input[type=range]{flex:1 1 240px}
 .kv{margin-right:12px}.kv .k{color:var(--muted)}
 `;

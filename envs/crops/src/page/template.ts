@@ -8,11 +8,16 @@
 import { escapeHtml, scriptJson } from "../../../../src/page/escape.ts";
 import { pageCsp } from "../../../../src/page/view/template.ts";
 import { pageCss } from "../../../../src/page/view/style.ts";
+import { playerCss } from "../../../../src/page/player/style.ts";
 import type { CropsReport } from "../../replay/report.ts";
 import type { CropsDetail, CropsRow, VerifySummary } from "./model.ts";
 import { cropsClientScript } from "./client-bundle.ts";
+import { cropsPlayerScript } from "./player-bundle.ts";
 import { CROPS_CSS } from "./style.ts";
 import { CROPS_FIELDS } from "./client/fields.ts";
+import type { CropsTrainingData } from "./training.ts";
+import type { CropsPlayTable } from "./play-table.ts";
+import { cropsTrainingSection } from "./training-section.ts";
 
 export interface CropsPageData {
   rows: CropsRow[];
@@ -21,6 +26,8 @@ export interface CropsPageData {
   detailChunk: number | null;
   report: CropsReport;
   verify: VerifySummary;
+  /** A GRPO run's groups and steps (null for eval runs and boards). */
+  training?: CropsTrainingData | null;
 }
 
 /** Image names to URLs: re-rendered views and thumbnails by sha256, dataset images by image_id. */
@@ -86,9 +93,14 @@ export function boardSection(r: CropsReport): string {
 ${paired}${tasks}</section>`;
 }
 
-export function cropsPageHtml(title: string, data: CropsPageData, images: CropsImages, form: "file" | "folder"): string {
-  const css = pageCss() + CROPS_CSS;
-  const script = cropsClientScript();
+/** The id of the players' table: each episode's video props (play.ts), by page key. */
+export const PLAY_TABLE_ID = "gr-crops-play";
+
+/** `plays`: where each episode's gzipped video props are (play.ts), by page key; without them the page has no player. */
+export function cropsPageHtml(title: string, data: CropsPageData, images: CropsImages, form: "file" | "folder", plays?: CropsPlayTable): string {
+  const css = pageCss() + (plays ? playerCss() : "") + CROPS_CSS;
+  // The player's script first (inert until a Play), then the client: one script, one hash in the policy.
+  const script = plays ? `${cropsPlayerScript()}\n${cropsClientScript()}` : cropsClientScript();
   const csp = pageCsp(css, script, form);
   const fields = CROPS_FIELDS.map((f) => f.name).join(", ");
   return `<!doctype html>
@@ -102,6 +114,7 @@ export function cropsPageHtml(title: string, data: CropsPageData, images: CropsI
 <header class="top"><h1>${escapeHtml(title)}</h1>
 <p id="gr-facts">${facts(data)}</p></header>
 ${boardSection(data.report)}
+${data.training ? cropsTrainingSection(data.training) : ""}
 <section class="compare" id="gr-compare" hidden></section>
 <div class="layout">
 <aside class="list" aria-label="episodes">
@@ -124,6 +137,7 @@ ${boardSection(data.report)}
 <footer>Views and thumbnails are re-rendered by georeplay from the dataset image, the recorded view and boxes, and checked against the recorded sha256 before they are shown: the page shows the re-rendered bytes. Ground truth is the dataset's gt.jsonl (the model never saw it).</footer>
 <script type="application/json" id="gr-crops">${scriptJson(data)}</script>
 <script type="application/json" id="gr-crops-images">${scriptJson(images)}</script>
+${plays ? `<script type="application/json" id="${PLAY_TABLE_ID}">${scriptJson(plays)}</script>\n` : ""}
 <script>${script}</script>
 </body></html>
 `;

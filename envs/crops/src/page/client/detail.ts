@@ -17,7 +17,7 @@ const f = (x: number | null | undefined, d: number) => (x == null ? "–" : x.to
 const rect = (r: readonly number[] | null) => (r ? `[${r.map((v) => v.toFixed(1)).join(", ")}]` : "–");
 /** The gym's box colours by id (render.ts PALETTE), so the overlay matches the views. */
 const PALETTE = ["#ff3b30", "#34c759", "#007aff", "#ff9500", "#af52de", "#ffcc00", "#5ac8fa", "#ff2d55"];
-const colour = (id: number) => PALETTE[(((id - 1) % 8) + 8) % 8];
+export const boxColour = (id: number): string => PALETTE[(((id - 1) % 8) + 8) % 8];
 
 function kv(label: string, value: string, key?: string, exact?: number | null): HTMLElement {
   const s = el("span", "kv");
@@ -140,12 +140,12 @@ function overlayPanel(d: CropsDetail, imgs: Images): HTMLElement {
             width: b.box[2] - b.box[0],
             height: b.box[3] - b.box[1],
             class: "pred",
-            stroke: colour(b.id),
+            stroke: boxColour(b.id),
             "stroke-width": line,
             "data-box": b.id,
           }),
         );
-        const t = svg("text", { x: b.box[0] + 2, y: b.box[1] + Math.max(10, d.image.width / 36), class: "pred-label", fill: colour(b.id) });
+        const t = svg("text", { x: b.box[0] + 2, y: b.box[1] + Math.max(10, d.image.width / 36), class: "pred-label", fill: boxColour(b.id) });
         t.textContent = `${b.id} ${b.label}`;
         s.appendChild(t);
       }
@@ -258,10 +258,28 @@ function turnCard(t: CropsTurnView, imgs: Images): HTMLElement {
   return card;
 }
 
-export function renderDetail(root: HTMLElement, d: CropsDetail, imgs: Images): void {
+/**
+ * Renders an episode into `root`. `play`, when the page carries the episode's video: a Play button
+ * that mounts the in-page player (one click loads and plays it) into the box it is given.
+ */
+export function renderDetail(root: HTMLElement, d: CropsDetail, imgs: Images, play?: (host: HTMLElement) => void): void {
   root.textContent = "";
   const head = el("header", "episode-head");
   head.appendChild(el("h2", null, `${d.id} · ${d.arm} · ${d.split}/${d.task}${d.attempt === null ? "" : ` attempt ${d.attempt}`}`));
+  const stage = el("section", "crops-stage");
+  stage.id = "gr-stage";
+  if (play) {
+    const btn = el("button", "play-episode", "▶ Play") as HTMLButtonElement;
+    btn.type = "button";
+    btn.id = "gr-play";
+    btn.title = "play the episode's video in the page (the MP4's scene, painted here)";
+    btn.addEventListener("click", () => {
+      btn.hidden = true;
+      play(stage);
+      stage.scrollIntoView({ block: "nearest" });
+    });
+    head.appendChild(btn);
+  }
   const nums = el("p", "facts");
   nums.appendChild(kv("score", f(d.outcome.score, 4), "score", d.outcome.score));
   nums.appendChild(kv("recall", f(d.outcome.recall, 4), "recall", d.outcome.recall));
@@ -273,6 +291,7 @@ export function renderDetail(root: HTMLElement, d: CropsDetail, imgs: Images): v
   nums.appendChild(kv("record", d.source));
   head.appendChild(nums);
   root.appendChild(head);
+  root.appendChild(stage);
   const drift = findings(d);
   if (drift) root.appendChild(drift);
   root.appendChild(overlayPanel(d, imgs));

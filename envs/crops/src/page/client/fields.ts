@@ -31,7 +31,10 @@ export const CROPS_FIELDS: RowField<CropsRow>[] = [
   { name: "shaping", type: "number", help: "sum of the shaping hints", get: (r) => r.shapingSum },
   { name: "ended_by", type: "text", help: "done or turn_limit", get: (r) => r.endedBy },
   { name: "step", type: "number", help: "training step (null in eval runs)", get: (r) => r.step },
-  { name: "advantage", type: "number", help: "GRPO advantage (null in eval runs)", get: (r) => r.advantage },
+  { name: "advantage", type: "number", help: "GRPO advantage as recorded, r - mean (null in eval runs)", get: (r) => r.advantage },
+  { name: "group_mean", type: "number", help: "its GRPO group's mean score (null in eval runs)", get: (r) => r.groupMean },
+  { name: "group_std", type: "number", help: "its GRPO group's sample std (null in eval runs)", get: (r) => r.groupStd },
+  { name: "zero_spread", type: "bool", help: "its GRPO group has no spread (null in eval runs)", get: (r) => r.zeroSpread },
   { name: "status", type: "list", help: "clean, or verify's finding kinds (view, thumb, box_mapping, ...)", get: (r) => r.flags },
   { name: "source", type: "text", help: "the record's file:line", get: (r) => r.source },
 ];
@@ -58,12 +61,23 @@ export const CROPS_CSV: CsvColumn<CropsRow>[] = [
   { name: "tokens_out", get: (r) => r.tokensOut },
   { name: "tokens", get: (r) => r.tokens },
   { name: "shaping_sum", get: (r) => r.shapingSum },
+  { name: "step", get: (r) => r.step },
+  { name: "group_mean", get: (r) => r.groupMean },
+  { name: "group_std", get: (r) => r.groupStd },
+  { name: "advantage", get: (r) => r.advantage },
+  { name: "zero_spread", get: (r) => r.zeroSpread },
   { name: "status", get: (r) => r.flags.join(" ") },
   { name: "source", get: (r) => r.source },
 ];
 
+export interface CropsColumn {
+  key: keyof CropsRow;
+  head: string;
+  digits: number | null;
+}
+
 /** The list's columns: header, the row's field, digits (null: text). */
-export const CROPS_COLUMNS: { key: keyof CropsRow; head: string; digits: number | null }[] = [
+export const CROPS_COLUMNS: CropsColumn[] = [
   { key: "id", head: "episode", digits: null },
   { key: "arm", head: "model", digits: null },
   { key: "task", head: "task", digits: null },
@@ -77,3 +91,15 @@ export const CROPS_COLUMNS: { key: keyof CropsRow; head: string; digits: number 
   { key: "zooms", head: "zooms", digits: 0 },
   { key: "tokens", head: "tokens", digits: 0 },
 ];
+
+/** A training run's list adds its GRPO columns (the filter's step, group_mean, group_std, advantage, zero_spread). */
+export const CROPS_TRAIN_COLUMNS: CropsColumn[] = [
+  { key: "step", head: "step", digits: 0 },
+  { key: "groupMean", head: "group mean", digits: 3 },
+  { key: "groupStd", head: "group std", digits: 3 },
+  { key: "advantage", head: "advantage", digits: 3 },
+  { key: "zeroSpread", head: "zero spread", digits: null },
+];
+
+export const cropsColumns = (rows: readonly CropsRow[]): CropsColumn[] =>
+  rows.some((r) => r.step !== null) ? [...CROPS_COLUMNS, ...CROPS_TRAIN_COLUMNS] : CROPS_COLUMNS;

@@ -7,7 +7,7 @@ import { el, fillSelect } from "../../../../../src/page/client/dom.ts";
 import { compileFieldExpr, FieldExprError } from "../../../../../src/page/client/state/field-expr.ts";
 import { csvTable } from "../../../../../src/page/client/state/csv-table.ts";
 import type { CropsRow } from "../model.ts";
-import { CROPS_COLUMNS, CROPS_CSV, CROPS_FIELDS } from "./fields.ts";
+import { CROPS_CSV, CROPS_FIELDS, cropsColumns, type CropsColumn } from "./fields.ts";
 
 export interface ListState {
   q: string;
@@ -63,6 +63,7 @@ export function cropsCsvName(s: ListState): string {
 export class CropsList {
   rows: CropsRow[] = [];
   private readonly body: HTMLElement;
+  private readonly columns: CropsColumn[];
   constructor(
     private readonly doc: Document,
     private readonly all: readonly CropsRow[],
@@ -73,7 +74,8 @@ export class CropsList {
   ) {
     this.body = doc.getElementById("gr-rows") as HTMLElement;
     const head = doc.getElementById("gr-head") as HTMLElement;
-    for (const c of CROPS_COLUMNS) {
+    this.columns = cropsColumns(all);
+    for (const c of this.columns) {
       const th = el("th", typeof c.digits === "number" ? "num" : null, c.head);
       th.dataset.key = c.key;
       th.addEventListener("click", () => {
@@ -127,7 +129,7 @@ export class CropsList {
       tr.dataset.id = r.id;
       tr.dataset.key = r.key;
       if (r.key === openId) tr.className = "sel";
-      for (const c of CROPS_COLUMNS) {
+      for (const c of this.columns) {
         const v = r[c.key];
         const td = el("td", c.key === "id" ? "id" : null, c.key === "task" ? `${r.split}/${r.task}` : shown(v, c.digits));
         td.dataset.key = c.key;
@@ -143,7 +145,7 @@ export class CropsList {
     if (!this.rows.length) {
       const tr = el("tr", "none");
       const td = el("td", null, "no results");
-      td.setAttribute("colspan", String(CROPS_COLUMNS.length + 1));
+      td.setAttribute("colspan", String(this.columns.length + 1));
       tr.appendChild(td);
       this.body.appendChild(tr);
     }

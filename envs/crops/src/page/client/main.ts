@@ -11,12 +11,26 @@ import { CropsList, NO_LIST_STATE, type ListState } from "./list.ts";
 import { renderDetail, type Images } from "./detail.ts";
 import { renderCompare } from "./compare.ts";
 import { followCrops } from "./live.ts";
+import { CropsGroups } from "./groups.ts";
+import { PLAY_KIND, type CropsPlayTable } from "../play-table.ts";
+import type { CropsTrainingData } from "../training.ts";
+
+/** The crops player's bundle (player-bundle.ts), inert until the first Play. */
+interface CropsPlayerModule {
+  mount(container: HTMLElement, play: string, imgs: Images, opts?: { autoplay?: boolean }): { destroy(): void };
+}
+declare global {
+  interface Window {
+    grCropsPlayerLoad?: () => CropsPlayerModule;
+  }
+}
 
 interface Data {
   rows: CropsRow[];
   details: CropsDetail[];
   /** The folder form: episodes per data/cd-<n>.js, in row order (details is then empty). */
   detailChunk: number | null;
+  training?: CropsTrainingData | null;
 }
 
 /**
@@ -114,12 +128,64 @@ function start(): void {
     (patch) => go({ ...addr, list: { ...addr.list, ...patch } }, false),
     (id) => go({ ...addr, route: id }, true),
   );
+  // A training page: a step's groups (`#step/<n>` opens one; the list and the open episode stay as they are).
+  const groupsRoot = doc.getElementById("gr-crops-groups");
+  const groups =
+    data.training && groupsRoot
+      ? new CropsGroups(
+          groupsRoot,
+          data.training,
+          new Map(data.rows.map((r) => [r.key, r])),
+          byId,
+          imgs,
+          (id) => go({ ...addr, route: id }, true),
+          (step) => go({ ...addr, route: `step/${step}` }, true),
+        )
+      : null;
+  // The in-page player: its table and script are read on the first Play only.
+  let plays: CropsPlayTable | null = null;
+  let player: CropsPlayerModule | null = null;
+  let playing: { destroy(): void } | null = null;
+  const playable = !!doc.getElementById("gr-crops-play") && typeof window.grCropsPlayerLoad === "function";
+  const entryOf = async (key: string): Promise<string | undefined> => {
+    plays ??= readJson<CropsPlayTable>("gr-crops-play");
+    if ("entries" in plays) return plays.entries[key];
+    const n = plays.files[key];
+    return n === undefined ? undefined : (await dataFile<Record<string, string>>(PLAY_KIND, n))[key];
+  };
+  const playFor = (key: string) => (host: HTMLElement) => {
+    player ??= window.grCropsPlayerLoad!();
+    playing?.destroy();
+    playing = null;
+    host.textContent = "loading the video…";
+    entryOf(key).then(
+      (entry) => {
+        if (detailRoot.dataset.episode !== key) return; // another episode was opened meanwhile
+        if (entry === undefined) host.textContent = "this episode has no video in this page";
+        else playing = player!.mount(host, entry, imgs);
+      },
+      (e: Error) => (host.textContent = e.message),
+    );
+  };
   let shownId: string | null = null;
   // A served page (live.ts): an address naming an episode it does not hold yet waits for it instead of opening another.
   let live = false;
   let waiting = false;
   function render(scroll = true): void {
-    const route = addr.route;
+    const step = /^step\/(\d+)$/.exec(addr.route);
+    if (groups && data.training) {
+      // The step shown (the first when none is asked for): its siblings' details first, for their boxes.
+      const steps = [...new Set(data.training.groups.map((g) => g.step))].sort((a, b) => a - b);
+      const shown = step && steps.includes(Number(step[1])) ? Number(step[1]) : steps[0];
+      const loading = ensure(data.training.groups.filter((g) => g.step === shown).flatMap((g) => g.episode_ids));
+      if (loading) {
+        void loading.then(() => render(scroll));
+        return;
+      }
+      groups.show(step ? Number(step[1]) : null);
+    }
+    // A step's groups keep the open episode open.
+    const route = step ? (shownId ?? "") : addr.route;
     if (addr.list.q) ensureAllWords();
     const rows = list.render(route.startsWith("compare/") ? null : route);
     if (route.startsWith("compare/")) {
@@ -154,10 +220,13 @@ function start(): void {
       detailRoot.textContent = "No episode matches the search and filters.";
       shownId = null;
     } else if (id !== shownId || detailRoot.dataset.episode !== id) {
-      renderDetail(detailRoot, byId.get(id)!, imgs);
+      playing?.destroy();
+      playing = null;
+      renderDetail(detailRoot, byId.get(id)!, imgs, playable ? playFor(id) : undefined);
       shownId = id;
     }
     for (const tr of Array.from(doc.querySelectorAll<HTMLElement>("#gr-rows tr"))) tr.classList.toggle("sel", tr.dataset.key === id);
+    if (step) groupsRoot?.scrollIntoView();
   }
   window.addEventListener("hashchange", () => {
     addr = readAddress();
