@@ -60,9 +60,16 @@ export function cropsCsvName(s: ListState): string {
   return `crops-${what || "all"}.csv`;
 }
 
+/** Rows put in the table at a time: a 10,000-episode board's list must not build 200,000 cells before its first screen. */
+export const LIST_WINDOW = 500;
+
 export class CropsList {
   rows: CropsRow[] = [];
   private readonly body: HTMLElement;
+  /** What the table was last built from (state and rows); the same again only moves the selection. */
+  private built = "";
+  /** Rows in the table: a window from the top, grown by "show more" or to reach the open episode. */
+  private shownCount = LIST_WINDOW;
   private readonly columns: CropsColumn[];
   constructor(
     private readonly doc: Document,
@@ -112,23 +119,48 @@ export class CropsList {
       const input = this.doc.getElementById(id) as HTMLInputElement;
       if (input.value !== v) input.value = v;
     }
-    try {
-      this.rows = shownRows(this.all, s, this.text);
-      err.hidden = true;
-      err.textContent = "";
-    } catch (e) {
-      if (!(e instanceof FieldExprError)) throw e;
-      err.hidden = false;
-      err.textContent = `at ${e.at + 1}: ${e.message}`;
-      err.dataset.at = String(e.at);
-      return this.rows;
+    const key = JSON.stringify([s, this.all.length]);
+    if (key !== this.built) {
+      try {
+        this.rows = shownRows(this.all, s, this.text);
+        err.hidden = true;
+        err.textContent = "";
+      } catch (e) {
+        if (!(e instanceof FieldExprError)) throw e;
+        err.hidden = false;
+        err.textContent = `at ${e.at + 1}: ${e.message}`;
+        err.dataset.at = String(e.at);
+        return this.rows;
+      }
+      this.built = key;
+      this.shownCount = LIST_WINDOW;
+      this.body.textContent = "";
     }
-    this.body.textContent = "";
-    for (const r of this.rows) {
+    // The open episode is in the table, however far down the list it is.
+    const at = openId === null ? -1 : this.rows.findIndex((r) => r.key === openId);
+    if (at >= this.shownCount) this.shownCount = Math.ceil((at + 1) / LIST_WINDOW) * LIST_WINDOW;
+    this.fill(openId);
+    this.summarise();
+    const count = this.doc.getElementById("gr-count") as HTMLElement;
+    count.textContent = `${this.rows.length} of ${this.all.length} episodes`;
+    count.dataset.rows = String(this.rows.length);
+    for (const th of Array.from(this.doc.querySelectorAll<HTMLElement>("#gr-head th"))) {
+      const m = /^([a-zA-Z]+):(-?1)$/.exec(s.sort);
+      if (m && th.dataset.key === m[1]) th.setAttribute("aria-sort", m[2] === "1" ? "ascending" : "descending");
+      else th.removeAttribute("aria-sort");
+    }
+    return this.rows;
+  }
+
+  /** Puts rows up to the window in the table (after those already there), then a "show more" row; marks the open one. */
+  private fill(openId: string | null): void {
+    this.body.querySelector("tr.more")?.remove();
+    const have = this.body.querySelectorAll("tr[data-key]").length;
+    const upTo = Math.min(this.rows.length, this.shownCount);
+    for (const r of this.rows.slice(have, upTo)) {
       const tr = el("tr");
       tr.dataset.id = r.id;
       tr.dataset.key = r.key;
-      if (r.key === openId) tr.className = "sel";
       for (const c of this.columns) {
         const v = r[c.key];
         const td = el("td", c.key === "id" ? "id" : null, c.key === "task" ? `${r.split}/${r.task}` : shown(v, c.digits));
@@ -142,23 +174,33 @@ export class CropsList {
       tr.addEventListener("click", () => this.open(r.key));
       this.body.appendChild(tr);
     }
-    if (!this.rows.length) {
+    for (const tr of Array.from(this.body.querySelectorAll<HTMLElement>("tr[data-key]"))) tr.classList.toggle("sel", tr.dataset.key === openId);
+    if (!this.rows.length && !this.body.querySelector("tr.none")) {
       const tr = el("tr", "none");
       const td = el("td", null, "no results");
       td.setAttribute("colspan", String(this.columns.length + 1));
       tr.appendChild(td);
       this.body.appendChild(tr);
     }
-    this.summarise();
-    const count = this.doc.getElementById("gr-count") as HTMLElement;
-    count.textContent = `${this.rows.length} of ${this.all.length} episodes`;
-    count.dataset.rows = String(this.rows.length);
-    for (const th of Array.from(this.doc.querySelectorAll<HTMLElement>("#gr-head th"))) {
-      const m = /^([a-zA-Z]+):(-?1)$/.exec(s.sort);
-      if (m && th.dataset.key === m[1]) th.setAttribute("aria-sort", m[2] === "1" ? "ascending" : "descending");
-      else th.removeAttribute("aria-sort");
+    if (upTo < this.rows.length) {
+      const tr = el("tr", "more");
+      const td = el("td");
+      td.setAttribute("colspan", String(this.columns.length + 1));
+      const b = el("button", null, `show ${Math.min(LIST_WINDOW, this.rows.length - upTo)} more (${this.rows.length - upTo} not shown)`) as HTMLButtonElement;
+      b.type = "button";
+      b.addEventListener("click", () => {
+        this.shownCount += LIST_WINDOW;
+        this.fill(openId);
+      });
+      td.appendChild(b);
+      tr.appendChild(td);
+      this.body.appendChild(tr);
     }
-    return this.rows;
+  }
+
+  /** The search texts changed (detail files arrived): the next render filters again. */
+  invalidate(): void {
+    this.built = "";
   }
 
   /** The shown rows' means (exact values in data-mean): what the filter left, in the report's terms. */

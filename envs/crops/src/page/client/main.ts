@@ -96,6 +96,7 @@ function start(): void {
       for (let n = 0; n < files; n++) await loadChunk(n);
     })().then(() => {
       texts.clear();
+      list.invalidate();
       render();
     });
   };
