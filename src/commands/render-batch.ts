@@ -14,7 +14,7 @@ import { warn } from "./options/shared.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
 import { progressBar } from "./progress.ts";
 import type { VideoOutcome } from "../batch/run-batch.ts";
-import { batchSummary, planLine, planSummary, videoLine } from "../reports/batch.ts";
+import { batchSummary, planLine, planSummary, videoLine } from "../../envs/geoguesser/src/batch-json.ts";
 
 const isDir = (p: string): boolean => {
   try {

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join, resolve } from "node:path";
 import { generateFrames, type FramesOptions, type FramesStats } from "../../envs/geoguesser/replay/frames/frames.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
 import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
 import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
 import { RolloutPropsSchema } from "../../video/rollout/props.ts";
@@ -95,12 +96,13 @@ export interface PreparedVideo {
 }
 
 /** A frames run's deferred in-between frames, named as its timeline's scenes name them. */
-export function deferredImages(gen: FramesResult): DeferredImage[] {
+export function deferredImages(gen: FramesResult): DeferredImage<ViewSpec>[] {
   return gen.deferred.map((d) => ({ src: framePath(gen.timeline.framesDir, d.file), pano: d.pano, view: d.view }));
 }
 
 export interface PreparedEpisode extends PreparedVideo {
   spec: Extract<VideoSpec, { composition: "Rollout" }>;
+  deferred: DeferredImage<ViewSpec>[];
   timeline: Timeline;
   stats: FramesStats;
 }

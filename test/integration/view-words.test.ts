@@ -22,7 +22,7 @@ const tmp = mkdtempSync(join(tmpdir(), "georeplay-words-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The verified path: the index map, gathered from the RGB decode, widened to opaque RGBA bytes. */
-async function expected(rgb: PanoStore, d: DeferredImage): Promise<Buffer> {
+async function expected(rgb: PanoStore, d: DeferredImage<ViewSpec>): Promise<Buffer> {
   const pano = await rgb.get(d.pano);
   const { width: w, height: h } = d.view;
   const out = new Uint8Array(w * h * 3);
