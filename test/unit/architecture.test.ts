@@ -125,7 +125,6 @@ const GEOGUESSER_DELIVERY = new Set([
   "video/group/scene.ts",
   "video/group/tile.ts",
   "video/parts/hud.ts",
-  "video/remotion/Root.tsx",
   "video/rollout/props.ts",
   "video/rollout/score-card.ts",
   "video/rollout/state.ts",
