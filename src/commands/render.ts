@@ -10,7 +10,8 @@ import type { Size } from "../film/size.ts";
 import { isBatch, routeBatch } from "./render-batch.ts";
 import { outFolder } from "./options/out.ts";
 // Remotion, webpack and the renderer load only when a render runs.
-import type { RenderEpisodeResult, RenderStage } from "../film/render-episode.ts";
+import type { RenderEpisodeResult } from "../film/render-episode.ts";
+import type { RenderStage } from "../film/film-prepared.ts";
 import type { RenderCompareResult } from "../film/render-compare.ts";
 import type { RenderGroupResult } from "../film/render-group.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";

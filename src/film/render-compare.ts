@@ -17,7 +17,8 @@ import {
 import { listAttempts, pickVersusAttempt } from "../../envs/geoguesser/replay/frames/versus.ts";
 import { GeoreplayError } from "../../replay/io/errors.ts";
 import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
-import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
+import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "./film-prepared.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import type { Size } from "./size.ts";
 

@@ -25,7 +25,8 @@ import type { ScaleRewards } from "../../replay/groups/stats.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { TaskIndex } from "../../envs/geoguesser/replay/tasks/task-index.ts";
 import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../video/group/props.ts";
-import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
+import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
+import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "./film-prepared.ts";
 import type { Size } from "./size.ts";
 
 export interface RenderGroupOptions extends Omit<RenderEpisodeOptions, "episode"> {
