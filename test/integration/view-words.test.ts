@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { triesteDeferred } from "../helpers.ts";
 import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
-import { deferredImages } from "../../src/film/render-episode.ts";
+import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { PanoStore, decodePano } from "../../envs/geoguesser/replay/panos/store.ts";
 import { indexMap, type ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
 import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";

@@ -78,13 +78,7 @@ const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions
  * leave it, and no other file may join it.
  */
 const GEOGUESSER_DELIVERY = new Set([
-  "src/batch/render-videos.ts",
-  "src/batch/run-batch.ts",
-  "src/commands/render-batch.ts",
   "src/film/native/view-pixels.ts",
-  "src/film/render-compare.ts",
-  "src/film/render-episode.ts",
-  "src/film/render-group.ts",
   "src/index.ts",
   "src/page/board/build.ts",
   "src/page/board/compare-maps.ts",

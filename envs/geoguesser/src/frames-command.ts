@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { warn, withProgress } from "../../../src/commands/options/shared.ts";
 import { interruptSignal } from "../../../src/commands/interrupt.ts";
-import { framesJson } from "./frames-json.ts";
+import { framesJson } from "./reports/frames.ts";
 import type { FramesCliOptions } from "../../../src/commands/options/command-options.ts";
 
 export async function framesCommand(episodes: string[], o: FramesCliOptions): Promise<void> {
