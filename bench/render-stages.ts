@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createCanvas, ImageData, loadImage, Path2D, type Canvas, type Image } from "@napi-rs/canvas";
-import { prepareEpisode } from "../src/film/render-episode.ts";
+import { prepareEpisode } from "../envs/geoguesser/src/film/render-episode.ts";
 import { planVideo } from "../src/film/native/plan-video.ts";
 import { inPaintOrder } from "../src/film/native/views-ahead.ts";
 import { readMapCell } from "../src/film/shared/map-data.ts";

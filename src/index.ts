@@ -13,8 +13,8 @@ import type { VerifyOptions, VerifyReport } from "../envs/geoguesser/replay/veri
 import type { FramesOptions, FramesResult } from "../envs/geoguesser/replay/frames/frames.ts";
 import type { EpisodeRecord } from "../envs/geoguesser/replay/formats/records.ts";
 import type { InputFormat } from "../replay/formats/inputs.ts";
-import type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
-import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
+import type { RenderEpisodeOptions, RenderEpisodeResult } from "../envs/geoguesser/src/film/render-episode.ts";
+import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "../envs/geoguesser/src/batch/render-videos.ts";
 import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
 import type { Report } from "../envs/geoguesser/replay/board/report-schema.ts";
 import type { GroupsReport } from "../replay/groups/groups-schema.ts";
@@ -38,10 +38,10 @@ export type { VerifyOptions, VerifyReport, VerifiedEpisode, ViewOutcome, Shard }
 export type { FramesOptions, FramesResult, FramesStats } from "../envs/geoguesser/replay/frames/frames.ts";
 export type { EpisodeRecord, RecordFormat } from "../envs/geoguesser/replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
-export type { RenderEpisodeOptions, RenderEpisodeResult } from "./film/render-episode.ts";
+export type { RenderEpisodeOptions, RenderEpisodeResult } from "../envs/geoguesser/src/film/render-episode.ts";
 export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
-export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "./batch/render-videos.ts";
-export type { BatchProgress, VideoOutcome } from "./batch/run-batch.ts";
+export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "../envs/geoguesser/src/batch/render-videos.ts";
+export type { BatchProgress, VideoOutcome } from "../envs/geoguesser/src/batch/run-batch.ts";
 export type { Selection } from "../envs/geoguesser/replay/batch/select.ts";
 export type { PlannedVideo } from "../envs/geoguesser/replay/batch/plan.ts";
 export { BatchManifestSchema, type BatchManifest, type ManifestVideo, type ManifestFailure } from "../replay/batch/manifest-schema.ts";
@@ -62,7 +62,7 @@ export async function generateFrames(opts: FramesOptions): Promise<FramesResult>
 
 /** Verifies one episode and renders it to an H.264 MP4 (painted natively and encoded by x264, or `engine: "remotion"`; written atomically). */
 export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpisodeResult> {
-  return (await import("./film/render-episode.ts")).renderEpisodeMp4(opts);
+  return (await import("../envs/geoguesser/src/film/render-episode.ts")).renderEpisodeMp4(opts);
 }
 
 /**
@@ -72,12 +72,12 @@ export async function renderMp4(opts: RenderEpisodeOptions): Promise<RenderEpiso
  * Resumable through `DIR/manifest.json`; one batch per folder.
  */
 export async function renderVideos(opts: RenderVideosOptions): Promise<RenderVideosResult> {
-  return (await import("./batch/render-videos.ts")).renderVideos(opts);
+  return (await import("../envs/geoguesser/src/batch/render-videos.ts")).renderVideos(opts);
 }
 
 /** The videos a batch would render, with frame counts and shards; nothing rendered (`--dry-run`). */
 export async function planBatch(opts: PlanVideosOptions): Promise<BatchPlan> {
-  return (await import("./batch/render-videos.ts")).planBatch(opts);
+  return (await import("../envs/geoguesser/src/batch/render-videos.ts")).planBatch(opts);
 }
 
 /** Writes one self-contained, offline HTML page of a run, every view verified on the way. */

@@ -7,5 +7,6 @@ export const geoguesser: Environment = {
   verify: async (inputs, o) => (await import("./src/verify-command.ts")).verifyCommand(inputs, o),
   frames: async (inputs, o) => (await import("./src/frames-command.ts")).framesCommand(inputs, o),
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
+  render: async (inputs, o, command) => (await import("./src/render-command.ts")).renderCommand(inputs, o, command),
   corePipelines: true,
 };

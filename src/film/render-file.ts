@@ -9,6 +9,7 @@ import { GeoreplayError } from "../../replay/io/errors.ts";
 import { tempPathFor } from "../../replay/io/atomic.ts";
 import { VIDEO_FORMATS, type VideoFormat } from "../../replay/batch/manifest-schema.ts";
 import type { Encoded } from "../ffmpeg/transcode.ts";
+import type { Size } from "./size.ts";
 
 /** The video format a file name asks for (its extension), or null for another extension. */
 export function formatOfFile(out: string): VideoFormat | null {
@@ -56,4 +57,11 @@ export async function renderAsFile<R>(
     rmSync(mp4, { force: true });
     rmSync(tmp, { force: true });
   }
+}
+
+/** The size and rate a video of this format gets unless --size or --fps says (gif/webp: smaller and slower). */
+export async function defaultsFor(format: VideoFormat): Promise<{ size: Size; fps: number }> {
+  if (format !== "gif" && format !== "webp") return { size: { width: 1280, height: 720 }, fps: 30 };
+  const { ANIMATION_FPS, ANIMATION_SIZE } = await import("../ffmpeg/transcode.ts");
+  return { size: ANIMATION_SIZE, fps: ANIMATION_FPS };
 }

@@ -8,7 +8,6 @@
  * (1), because "1" promises the whole run was read; a run with both says so
  * on stderr and in its JSON (mismatches and errors alike).
  */
-import type { VerifyReport } from "../../envs/geoguesser/replay/verify/verify.ts";
 import type { ErrorKind } from "../../replay/io/errors.ts";
 
 export const EXIT_OK = 0;
@@ -24,13 +23,6 @@ export function runExitCode(o: { problems: number; mismatch: number }): number {
   if (o.problems > 0) return EXIT_INPUT;
   if (o.mismatch > 0) return EXIT_MISMATCH;
   return EXIT_OK;
-}
-
-/** verify's outcome; checking nothing is an input problem. */
-export function verifyExitCode(r: VerifyReport): number {
-  const nothing = r.checked + r.recorded_images.checked === 0 ? 1 : 0;
-  // A GRPO group whose siblings start from different views is drift too: its advantages measured it.
-  return runExitCode({ problems: r.errors.length + nothing, mismatch: r.mismatch + r.group_starts.failures.length });
 }
 
 /** A batch's outcome, by the same rule: a video that could not be read or rendered (2) beats a drifted one (1). */

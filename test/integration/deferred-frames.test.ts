@@ -12,7 +12,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { generateFrames, type FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { reprojectedViews } from "../../src/film/native/reprojected-views.ts";
-import { deferredImages } from "../../src/film/render-episode.ts";
+import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { TRIESTE } from "../helpers.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-deferred-"));

@@ -19,7 +19,7 @@ import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-sc
 import { sceneAt, videoFrames, type VideoSpec } from "../../video/compositions.ts";
 import { paintsAlike } from "../../video/spec.ts";
 import { sameScene } from "../../video/scene/same-scene.ts";
-import { rolloutSpec } from "../../src/film/render-episode.ts";
+import { rolloutSpec } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { paintsNatively } from "../../src/commands/early-start.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-alike-"));

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { triesteDeferred } from "../helpers.ts";
 import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
-import { deferredImages } from "../../src/film/render-episode.ts";
+import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { PanoStore, decodePano } from "../../envs/geoguesser/replay/panos/store.ts";
 import { indexMap, type ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
 import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
@@ -22,7 +22,7 @@ const tmp = mkdtempSync(join(tmpdir(), "georeplay-words-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** The verified path: the index map, gathered from the RGB decode, widened to opaque RGBA bytes. */
-async function expected(rgb: PanoStore, d: DeferredImage): Promise<Buffer> {
+async function expected(rgb: PanoStore, d: DeferredImage<ViewSpec>): Promise<Buffer> {
   const pano = await rgb.get(d.pano);
   const { width: w, height: h } = d.view;
   const out = new Uint8Array(w * h * 3);

@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ROOT, triesteDeferred } from "../helpers.ts";
 import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
-import { deferredImages } from "../../src/film/render-episode.ts";
+import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
 
 const dist = (p: string) => pathToFileURL(join(ROOT, "dist", p)).href;

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FIXTURES, MIXED, runCli } from "../helpers.ts";
 import { BT709, colourTags, expectGolden, paintNative, textStrings, tx } from "../video-helpers.ts";
-import { prepareGroup, type PreparedGroup } from "../../src/film/render-group.ts";
+import { prepareGroup, type PreparedGroup } from "../../envs/geoguesser/src/film/render-group.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { alignClock } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { advantagesOf, mean, sampleStd } from "../../replay/groups/stats.ts";

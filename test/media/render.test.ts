@@ -475,7 +475,7 @@ describe("georeplay render (native engine)", () => {
   }, 900_000);
 
   // KNOWN BUG (fails until fixed): the tools an engine needs are resolved only when encoding
-  // starts, after every view was verified and every frame file written (src/film/render-episode.ts
+  // starts, after every view was verified and every frame file written (envs/geoguesser/src/film/render-episode.ts
   // renderEpisodeMp4: prepareEpisode, then encodeWith -> openRawEncoder -> resolveFfmpeg;
   // encodeRemotion -> resolveBrowser). A drifted episode shows it: the drift is reported (exit 1)
   // instead of the missing ffmpeg (exit 2), after ~8 s of work on the Trieste episode.

@@ -99,7 +99,7 @@ describe("faults while the painter and the encoder work (the compiled engine, it
       import { readdirSync, rmSync, truncateSync, statSync, existsSync } from "node:fs";
       import { join } from "node:path";
       process.on("unhandledRejection", (e) => { console.error("UNHANDLED", e); process.exit(99); });
-      const { prepareEpisode } = await import(${JSON.stringify(join(ROOT, "dist/src/film/render-episode.js"))});
+      const { prepareEpisode } = await import(${JSON.stringify(join(ROOT, "dist/envs/geoguesser/src/film/render-episode.js"))});
       const { encodeWith } = await import(${JSON.stringify(join(ROOT, "dist/src/film/engine.js"))});
       const p = await prepareEpisode({ episodes: [${JSON.stringify(fx.episodes)}], episode: ${JSON.stringify(LATE_EPISODE)}, tasks: ${JSON.stringify(fx.tasks)}, panos: ${JSON.stringify(fx.panos)}, size: { width: 640, height: 360 }, fps: 10 });
       const frames = join(p.publicDir, "e", "frames");

@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, TRIESTE, runCli } from "../helpers.ts";
-import { renderEpisodeMp4 } from "../../src/film/render-episode.ts";
-import { renderCompareMp4 } from "../../src/film/render-compare.ts";
+import { renderEpisodeMp4 } from "../../envs/geoguesser/src/film/render-episode.ts";
+import { renderCompareMp4 } from "../../envs/geoguesser/src/film/render-compare.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-render-threads-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

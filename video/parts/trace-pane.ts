@@ -5,7 +5,7 @@
  * call and the environment's feedback. Past turns recede, newest first;
  * failed turns are marked.
  */
-import type { TraceEntry } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { TraceEntry } from "../../replay/trace/trace-entry.ts";
 import { traceMotion, type TraceMotion } from "../scene/motion.ts";
 import { printable } from "../text/lines.ts";
 import { C, panelAlpha } from "../scene/theme.ts";

@@ -11,13 +11,17 @@ import { Composition, getStaticFiles, type CalculateMetadataFunction } from "rem
 import { RolloutPropsSchema, outputSize, type RolloutProps } from "../rollout/props.ts";
 import { PLACEHOLDER } from "../rollout/placeholder.ts";
 import { loadFonts } from "./fonts.ts";
-import { ComparePropsSchema, sideLabels, type CompareProps } from "../compare/props.ts";
+import { ComparePropsSchema, CompareSideSchema, sideLabels, type CompareProps } from "../compare/props.ts";
+import { compareClock } from "../compare/clock.ts";
 import { COMPARE_PLACEHOLDER } from "../compare/placeholder.ts";
 import { GroupPropsSchema, type GroupProps } from "../group/props.ts";
+import { groupClock } from "../group/clock.ts";
 import { GROUP_PLACEHOLDER } from "../group/placeholder.ts";
-import { alignClock, alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
-import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { CanvasVideo } from "./CanvasVideo.tsx";
+
+/** A timeline as a two-up side holds it (the compositions own their props' schemas; the wrapper knows no environment). */
+const TimelineSchema = CompareSideSchema.shape.timeline;
+type Timeline = CompareProps["a"]["timeline"];
 
 export const Rollout: React.FC<RolloutProps> = (props) => {
   const spec = useMemo(() => ({ composition: "Rollout" as const, props }), [props]);
@@ -79,7 +83,7 @@ async function publicTimeline(): Promise<RolloutProps | null> {
 export const calculateCompareMetadata: CalculateMetadataFunction<CompareProps> = async ({ props }) => {
   let p = props;
   if (props.a.timeline.episode.episodeId === COMPARE_PLACEHOLDER.a.timeline.episode.episodeId) p = (await publicPair()) ?? props;
-  const clock = alignTimelines(p.a.timeline, p.b.timeline);
+  const clock = compareClock(p);
   const { width, height } = outputSize(props);
   return { durationInFrames: clock.totalFrames, fps: clock.fps, width, height, props: { ...p, output: props.output } };
 };
@@ -104,7 +108,7 @@ async function publicPair(): Promise<CompareProps | null> {
 
 /** Group: duration and fps from the siblings' shared clock, size from the optional output prop (props from `georeplay render --group`). */
 export const calculateGroupMetadata: CalculateMetadataFunction<GroupProps> = async ({ props }) => {
-  const clock = alignClock(props.siblings.map((s) => s.timeline));
+  const clock = groupClock(props);
   const { width, height } = outputSize(props);
   return { durationInFrames: clock.totalFrames, fps: clock.fps, width, height, props };
 };
@@ -128,7 +132,7 @@ export const RemotionRoot: React.FC = () => (
       schema={ComparePropsSchema}
       defaultProps={COMPARE_PLACEHOLDER}
       calculateMetadata={calculateCompareMetadata}
-      durationInFrames={alignTimelines(COMPARE_PLACEHOLDER.a.timeline, COMPARE_PLACEHOLDER.b.timeline).totalFrames}
+      durationInFrames={compareClock(COMPARE_PLACEHOLDER).totalFrames}
       fps={30}
       width={1280}
       height={720}
@@ -139,7 +143,7 @@ export const RemotionRoot: React.FC = () => (
       schema={GroupPropsSchema}
       defaultProps={GROUP_PLACEHOLDER}
       calculateMetadata={calculateGroupMetadata}
-      durationInFrames={alignClock(GROUP_PLACEHOLDER.siblings.map((s) => s.timeline)).totalFrames}
+      durationInFrames={groupClock(GROUP_PLACEHOLDER).totalFrames}
       fps={30}
       width={1280}
       height={720}

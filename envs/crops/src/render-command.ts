@@ -31,9 +31,8 @@ export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, 
   if (o.group !== undefined && o.episode !== undefined) throw new GeoreplayError("--group renders one group's siblings; it does not go with --episode");
   if (o.group === undefined && o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
   const { videoFormat } = splitFormats(o.format);
-  const { fileFormat, renderAsFile } = await import("../../../src/film/render-file.ts");
+  const { defaultsFor, fileFormat, renderAsFile } = await import("../../../src/film/render-file.ts");
   const format = fileFormat(o.out, videoFormat);
-  const { defaultsFor } = await import("../../../src/batch/render-videos.ts");
   const defaults = await defaultsFor(format);
   const common = {
     inputs,

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { warn, withProgress } from "../../../src/commands/options/shared.ts";
 import { interruptSignal } from "../../../src/commands/interrupt.ts";
-import { framesJson } from "../../../src/reports/frames.ts";
+import { framesJson } from "./reports/frames.ts";
 import type { FramesCliOptions } from "../../../src/commands/options/command-options.ts";
 
 export async function framesCommand(episodes: string[], o: FramesCliOptions): Promise<void> {
@@ -16,7 +16,7 @@ export async function framesCommand(episodes: string[], o: FramesCliOptions): Pr
       onProgress: (done, total) => bar.update(total ? Math.round((done / total) * 1000) : 1000, `${done}/${total} frame files`),
     }),
   );
-  const { writeStudioProps } = await import("../../../src/film/studio-props.ts");
+  const { writeStudioProps } = await import("./film/studio-props.ts");
   const propsPath = writeStudioProps(r.outDir, r.timeline, o.size);
   const t = r.timeline;
   const s = r.stats;

@@ -9,9 +9,9 @@
  * ones a few views ahead.
  */
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
-import type { PanoStore } from "../../../envs/geoguesser/replay/panos/store.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
+import type { ViewStore } from "./view-pixels.ts";
 
 export interface ReprojectedViews {
   has(src: string): boolean;
@@ -28,7 +28,7 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
   const index = new Map(deferred.map((d, i) => [d.src, i]));
   const ahead = ring ? ringReader(ring) : null;
   // Made lazily: with a ring, this thread decodes a panorama only for a view the ring missed.
-  let store: PanoStore | null = null;
+  let store: ViewStore | null = null;
   // Loaded on the first view this thread makes (with a ring, usually none): the painter's thread
   // then starts without sharp (~0.1 s of loading).
   let made: typeof import("./view-pixels.ts") | null = null;

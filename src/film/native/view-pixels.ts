@@ -6,7 +6,7 @@
  * painter's own thread and by the thread that reprojects ahead of it.
  */
 import { PanoStore } from "../../../envs/geoguesser/replay/panos/store.ts";
-import { viewWords } from "../../../envs/geoguesser/replay/render/reproject.ts";
+import { viewWords, type ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
 import type { DeferredImage } from "../shared/encode-options.ts";
 
 /** Views ahead of the one being made whose panorama starts decoding now. */
@@ -14,8 +14,11 @@ export const LOOKAHEAD = 24;
 /** Decoded panoramas kept per thread: a camera path revisits few, and the painter holds little else. */
 export const STORE_BYTES = 64 * 1024 * 1024;
 
+/** What viewPixels reads from: a store of whole panoramas as RGBA words (opaque to the painter, which only holds it). */
+export type ViewStore = PanoStore;
+
 /** A store of whole panoramas as RGBA words (what viewPixels reads). */
-export const wordStore = () => new PanoStore("", STORE_BYTES, Infinity, 4);
+export const wordStore = (): ViewStore => new PanoStore("", STORE_BYTES, Infinity, 4);
 
 /** Fills `out` (width x height words) with the view; rejects as the panorama store does (a named, specific error). */
 export async function viewPixels(store: PanoStore, d: DeferredImage, out: Uint32Array): Promise<void> {
@@ -23,7 +26,8 @@ export async function viewPixels(store: PanoStore, d: DeferredImage, out: Uint32
   if (pano.channels !== 4) throw new Error("viewPixels reads a store of RGBA words (wordStore())");
   const words = new Uint32Array(pano.data.buffer, pano.data.byteOffset, pano.data.byteLength >> 2); // aligned: decodePano
 
-  viewWords(d.view, pano.width, pano.height, words, pano.top * pano.width, out);
+  // A deferred view is GeoGuesser's ViewSpec: the painter passed it through untouched.
+  viewWords(d.view as ViewSpec, pano.width, pano.height, words, pano.top * pano.width, out);
 }
 
 /** Starts decoding the panoramas of views [from, to] (a head start: a failure is reported when its view is asked for). */

@@ -8,8 +8,7 @@
  * painter waits in short steps, up to WAIT_MS, and falls back to its own
  * thread when the producer has failed, stopped or never started.
  */
-import type { DeferredImage, ShownImage } from "../shared/encode-options.ts";
-import type { ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
+import type { DeferredImage, DeferredView, ShownImage } from "../shared/encode-options.ts";
 
 /** Views in flight: enough to cover a scene's blend and a little jitter, few enough to bound memory (640x640: 1.6 MB each). */
 export const AHEAD_SLOTS = 4;
@@ -25,7 +24,7 @@ export interface AheadRing {
   slotWords: number;
 }
 
-export function aheadRing(deferred: DeferredImage[]): AheadRing {
+export function aheadRing<V extends DeferredView>(deferred: DeferredImage<V>[]): AheadRing {
   const slotWords = deferred.reduce((m, d) => Math.max(m, d.view.width * d.view.height), 1);
   return { state: new SharedArrayBuffer(4 * (AHEAD_SLOTS + 1)), pixels: new SharedArrayBuffer(4 * slotWords * AHEAD_SLOTS), slotWords };
 }
@@ -36,9 +35,9 @@ export function aheadRing(deferred: DeferredImage[]): AheadRing {
  * order the thread reprojecting ahead must make them in, each at the size it is drawn (drawnView).
  * Views no frame shows come last.
  */
-export function inPaintOrder(deferred: DeferredImage[], shown: readonly ShownImage[]): DeferredImage[] {
+export function inPaintOrder<V extends DeferredView>(deferred: DeferredImage<V>[], shown: readonly ShownImage[]): DeferredImage<V>[] {
   const bySrc = new Map(deferred.map((d) => [d.src, d]));
-  const out: DeferredImage[] = [];
+  const out: DeferredImage<V>[] = [];
   for (const { src, w, h } of shown) {
     const d = bySrc.get(src);
     if (!d) continue;
@@ -59,7 +58,7 @@ export function inPaintOrder(deferred: DeferredImage[], shown: readonly ShownIma
  * keyframes around them), as does one of another shape (the view's fov is across its width: a box
  * of another shape would show another field).
  */
-export function drawnView(view: ViewSpec, w: number, h: number): ViewSpec {
+export function drawnView<V extends DeferredView>(view: V, w: number, h: number): V {
   const W = Math.round(w);
   const H = Math.round(h);
   if (W < 1 || H < 1 || W > view.width || H > view.height) return view;

@@ -1,13 +1,22 @@
 /** What either engine is asked for one video, and what it reports: the contract between film/ and its engines. */
 import type { X264Preset } from "../../ffmpeg/x264.ts";
-import type { ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
+
+/**
+ * What the environment's renderer needs to make a deferred view, passed through the painter untouched
+ * (across threads too, as plain data): the painter reads only its size (GeoGuesser's: a panorama's
+ * heading, pitch and fov).
+ */
+export interface DeferredView {
+  readonly width: number;
+  readonly height: number;
+}
 
 /** An image the scenes name that is no file: an in-between view the native painter reprojects from its panorama. */
-export interface DeferredImage {
+export interface DeferredImage<V extends DeferredView = DeferredView> {
   /** As the scenes name it (relative to publicDir). */
   src: string;
   pano: string;
-  view: ViewSpec;
+  view: V;
 }
 
 /** An image source the first time a frame shows it, and the box it is drawn into there (the painter's plan lists them in that order). */

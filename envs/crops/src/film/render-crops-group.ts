@@ -19,7 +19,7 @@ import { cropsGroupSpec } from "../../video/composition.ts";
 import { CropsGroupPropsSchema, type CropsGroupProps, type CropsSibling } from "../../video/group-props.ts";
 import { CARD_S } from "../../video/props.ts";
 import type { EnvVideo } from "../../../../video/env-compositions.ts";
-import { filmPrepared, workFolder, type PreparedVideo } from "../../../../src/film/render-episode.ts";
+import { filmPrepared, workFolder, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
 import { cropsVideoProps } from "./crops-props.ts";
 import type { RenderCropsOptions, RenderCropsResult } from "./render-crops.ts";
 

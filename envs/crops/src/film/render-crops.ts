@@ -15,11 +15,11 @@ import { datasetFor, runFiles } from "../../replay/inputs.ts";
 import { cropsRolloutSpec } from "../../video/composition.ts";
 import type { CropsVideoProps } from "../../video/props.ts";
 import type { EnvVideo } from "../../../../video/env-compositions.ts";
-import { filmPrepared, workFolder, type PreparedVideo, type RenderEpisodeOptions } from "../../../../src/film/render-episode.ts";
+import { filmPrepared, workFolder, type FilmOptions, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
 import { cropsVideoProps } from "./crops-props.ts";
 import type { Size } from "../../../../src/film/size.ts";
 
-export interface RenderCropsOptions extends Pick<RenderEpisodeOptions, "out" | "engine" | "preset" | "holds" | "signal" | "onProgress" | "onWarning"> {
+export interface RenderCropsOptions extends Pick<FilmOptions, "out" | "engine" | "preset" | "holds" | "signal" | "onProgress" | "onWarning"> {
   inputs: string[];
   /** episode_id, or "#n". */
   episode: string;

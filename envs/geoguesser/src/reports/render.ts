@@ -3,8 +3,8 @@
  * written. Field names are part of the interface (docs/json-reports.md).
  */
 import { statSync } from "node:fs";
-import { errorMessage } from "../../replay/io/errors.ts";
-import { probeStream, type StreamInfo } from "../ffmpeg/probe.ts";
+import { errorMessage } from "../../../../replay/io/errors.ts";
+import { probeStream, type StreamInfo } from "../../../../src/ffmpeg/probe.ts";
 import type { RenderEpisodeResult } from "../film/render-episode.ts";
 
 export interface RenderReport {

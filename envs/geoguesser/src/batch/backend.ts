@@ -5,13 +5,13 @@
  * paints and encodes them (the painter's worker and ffmpeg).
  */
 import { availableParallelism } from "node:os";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { throwIfAborted } from "../../replay/io/abort.ts";
-import type { ManifestSide } from "../../replay/batch/manifest-schema.ts";
-import type { Size } from "../film/size.ts";
-import type { Engine } from "../film/engine.ts";
-import type { X264Preset } from "../ffmpeg/x264.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { throwIfAborted } from "../../../../replay/io/abort.ts";
+import type { ManifestSide } from "../../../../replay/batch/manifest-schema.ts";
+import type { Size } from "../../../../src/film/size.ts";
+import type { Engine } from "../../../../src/film/engine.ts";
+import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
 import type { PreparedEpisode } from "../film/render-episode.ts";
 import type { PreparedCompare } from "../film/render-compare.ts";
 
@@ -85,7 +85,7 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
     async prepare(job, signal) {
       throwIfAborted(signal);
       // The engine's tools once, before the first video's work (a missing ffmpeg fails every video alike).
-      checked ??= import("../film/engine.ts").then((m) => m.checkEngine(engine));
+      checked ??= import("../../../../src/film/engine.ts").then((m) => m.checkEngine(engine));
       await checked;
       const common = {
         episodes: job.episodes,
@@ -116,7 +116,7 @@ export function engineBackend(opts: EngineBackendOptions = {}): VideoBackend {
     },
     async encode(pj, out, signal, onFrames) {
       const { video } = pj as Prepared;
-      const { encodeWith } = await import("../film/engine.ts");
+      const { encodeWith } = await import("../../../../src/film/engine.ts");
       try {
         const r = await encodeWith(video.p.spec, {
           engine,

@@ -6,20 +6,14 @@
  * renamed into place. Nothing partial is left at the output path and every
  * temporary folder is removed.
  */
-import {
-  findEpisode,
-  prepareEpisode,
-  writeFrames,
-  type FramesOptions,
-  type FramesResult,
-  type FoundEpisode,
-} from "../../envs/geoguesser/replay/frames/frames.ts";
-import { listAttempts, pickVersusAttempt } from "../../envs/geoguesser/replay/frames/versus.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
-import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import type { Size } from "./size.ts";
+import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
+import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { ComparePropsSchema, sideLabels, type CompareProps } from "../../../../video/compare/props.ts";
+import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
+import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import type { Size } from "../../../../src/film/size.ts";
 
 export interface RenderCompareOptions extends RenderEpisodeOptions {
   /** B: an episode id or #n from any of the inputs. Exactly one of `versus` and `versusArm`. */

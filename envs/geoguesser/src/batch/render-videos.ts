@@ -6,15 +6,16 @@
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
-import type { VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import type { Candidate, Selection } from "../../envs/geoguesser/replay/batch/select.ts";
-import type { PlannedVideo } from "../../envs/geoguesser/replay/batch/plan.ts";
-import type { Engine } from "../film/engine.ts";
-import { packageVersion } from "../install/package-info.ts";
-import type { X264Preset } from "../ffmpeg/x264.ts";
-import type { Size } from "../film/size.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
+import type { VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
+import type { Candidate, Selection } from "../../replay/batch/select.ts";
+import type { PlannedVideo } from "../../replay/batch/plan.ts";
+import type { Engine } from "../../../../src/film/engine.ts";
+import { packageVersion } from "../../../../src/install/package-info.ts";
+import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
+import type { Size } from "../../../../src/film/size.ts";
+import { defaultsFor } from "../../../../src/film/render-file.ts";
 import type { BatchProgress, BatchResult, VideoOutcome } from "./run-batch.ts";
 
 export interface PlanVideosOptions {
@@ -77,22 +78,16 @@ export interface RenderVideosResult extends BatchResult {
   plan: BatchPlan;
 }
 
-export async function defaultsFor(format: VideoFormat): Promise<{ size: Size; fps: number }> {
-  if (format !== "gif" && format !== "webp") return { size: { width: 1280, height: 720 }, fps: 30 };
-  const { ANIMATION_FPS, ANIMATION_SIZE } = await import("../ffmpeg/transcode.ts");
-  return { size: ANIMATION_SIZE, fps: ANIMATION_FPS };
-}
-
 /** The selection, planned and split into shards; nothing rendered (`--dry-run`). */
 export async function planBatch(o: PlanVideosOptions): Promise<BatchPlan> {
   const fps = o.fps ?? (await defaultsFor(o.format ?? "mp4")).fps;
-  const { listCandidates, planVideos } = await import("../../envs/geoguesser/replay/batch/plan.ts");
-  const { selectVideos } = await import("../../envs/geoguesser/replay/batch/select.ts");
-  const { assignShards } = await import("../../envs/geoguesser/replay/batch/shard.ts");
+  const { listCandidates, planVideos } = await import("../../replay/batch/plan.ts");
+  const { selectVideos } = await import("../../replay/batch/select.ts");
+  const { assignShards } = await import("../../replay/batch/shard.ts");
   const candidates = await listCandidates(o.episodes, o.inputFormat, o.signal);
   let report;
   if (o.selection.by === "delta") {
-    const { readBoard, boardReport } = await import("../../envs/geoguesser/replay/board/index.ts");
+    const { readBoard, boardReport } = await import("../../replay/board/index.ts");
     const board = await readBoard(o.episodes, { signal: o.signal });
     for (const note of board.notes) o.onNote?.(note);
     report = boardReport(board, { baseline: o.selection.baseline });
@@ -130,7 +125,7 @@ export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideos
     throw new GeoreplayError(`-o ${o.dir}: cannot create the folder (${(e as Error).message})`);
   }
   // A missing ffmpeg (or Remotion/Chromium for the remotion engine) stops the batch before any video.
-  await (await import("../film/engine.ts")).checkEngine(o.engine);
+  await (await import("../../../../src/film/engine.ts")).checkEngine(o.engine);
   const { engineBackend } = await import("./backend.ts");
   const { runBatch } = await import("./run-batch.ts");
   const backend = engineBackend({ engine: o.engine, preset: o.preset, jobs: o.jobs, concurrency: o.concurrency, onWarning: o.onWarning });

@@ -9,20 +9,20 @@
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { PlannedVideo } from "../../envs/geoguesser/replay/batch/plan.ts";
-import { episodeRef, type Candidate } from "../../envs/geoguesser/replay/batch/select.ts";
-import { videoInputs } from "../../envs/geoguesser/replay/batch/inputs-digest.ts";
-import type { BatchManifest, ManifestFailure, ManifestOptions, ManifestSide, ManifestVideo, VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
-import { TaskIndex } from "../../envs/geoguesser/replay/tasks/task-index.ts";
-import { GeoreplayError, errorMessage } from "../../replay/io/errors.ts";
-import { onAbort, throwIfAborted } from "../../replay/io/abort.ts";
-import { isTempName, tempPathFor } from "../../replay/io/atomic.ts";
-import type { Size } from "../film/size.ts";
+import type { PlannedVideo } from "../../replay/batch/plan.ts";
+import { episodeRef, type Candidate } from "../../replay/batch/select.ts";
+import { videoInputs } from "../../replay/batch/inputs-digest.ts";
+import type { BatchManifest, ManifestFailure, ManifestOptions, ManifestSide, ManifestVideo, VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
+import { TaskIndex } from "../../replay/tasks/task-index.ts";
+import { GeoreplayError, errorMessage } from "../../../../replay/io/errors.ts";
+import { onAbort, throwIfAborted } from "../../../../replay/io/abort.ts";
+import { isTempName, tempPathFor } from "../../../../replay/io/atomic.ts";
+import type { Size } from "../../../../src/film/size.ts";
 import type { PreparedJob, VideoBackend, VideoJob } from "./backend.ts";
-import { lockBatchFolder } from "./folder-lock.ts";
-import { readBatchManifest, recordFailure, recordVideo, writeBatchManifest } from "./manifest.ts";
-import { posterFrame, transcode } from "../ffmpeg/transcode.ts";
+import { lockBatchFolder } from "../../../../src/batch/folder-lock.ts";
+import { readBatchManifest, recordFailure, recordVideo, writeBatchManifest } from "../../../../src/batch/manifest.ts";
+import { posterFrame, transcode } from "../../../../src/ffmpeg/transcode.ts";
 
 export interface BatchRunOptions {
   /** The recordings, as given to the command. */

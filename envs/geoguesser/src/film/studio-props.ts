@@ -4,10 +4,10 @@
  * Studio and `npx remotion render --props` show the same lines.
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../replay/io/atomic.ts";
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
-import { withTextPlan } from "./shared/text-plan.ts";
+import { writeFileAtomic } from "../../../../replay/io/atomic.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { RolloutPropsSchema } from "../../../../video/rollout/props.ts";
+import { withTextPlan } from "../../../../src/film/shared/text-plan.ts";
 
 export function writeStudioProps(outDir: string, timeline: Timeline, size: { width: number; height: number }): string {
   const props = RolloutPropsSchema.parse({ ...timeline, output: size });

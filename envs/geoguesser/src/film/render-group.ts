@@ -8,25 +8,19 @@
  * partial is left at the output path; every temporary folder is removed.
  */
 import { basename } from "node:path";
-import {
-  findEpisode,
-  prepareEpisode,
-  writeFrames,
-  type FramesOptions,
-  type FramesResult,
-  type FoundEpisode,
-} from "../../envs/geoguesser/replay/frames/frames.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import { readGroups, rolloutFiles } from "../../replay/groups/read.ts";
-import { findGroup, parseGroupRef } from "../../replay/groups/find.ts";
-import { inRankOrder } from "../../replay/groups/groups.ts";
-import type { GroupEntry } from "../../replay/groups/groups-schema.ts";
-import type { ScaleRewards } from "../../replay/groups/stats.ts";
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { TaskIndex } from "../../envs/geoguesser/replay/tasks/task-index.ts";
-import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../video/group/props.ts";
-import { deferredImages, filmPrepared, framesOptionsFor, workFolder, type EarlySpec, type PreparedVideo, type RenderEpisodeOptions } from "./render-episode.ts";
-import type { Size } from "./size.ts";
+import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import { readGroups, rolloutFiles } from "../../../../replay/groups/read.ts";
+import { findGroup, parseGroupRef } from "../../../../replay/groups/find.ts";
+import { inRankOrder } from "../../../../replay/groups/groups.ts";
+import type { GroupEntry } from "../../../../replay/groups/groups-schema.ts";
+import type { ScaleRewards } from "../../../../replay/groups/stats.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { TaskIndex } from "../../replay/tasks/task-index.ts";
+import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../../../video/group/props.ts";
+import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
+import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
+import type { Size } from "../../../../src/film/size.ts";
 
 export interface RenderGroupOptions extends Omit<RenderEpisodeOptions, "episode"> {
   /** The group, as `<step>/<split>/<index>`. */

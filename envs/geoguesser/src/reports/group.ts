@@ -6,7 +6,7 @@
  * sibling is; `views` sums them. Field names are part of the interface
  * (docs/json-reports.md).
  */
-import { probeStream, type StreamInfo } from "../ffmpeg/probe.ts";
+import { probeStream, type StreamInfo } from "../../../../src/ffmpeg/probe.ts";
 import { fileFacts, type RenderReport } from "./render.ts";
 import type { GroupSiblingResult, RenderGroupResult } from "../film/render-group.ts";
 

@@ -1,5 +1,5 @@
 /** The `frames --json` report (docs/json-reports.md): fields are only ever added. */
-import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames-types.ts";
+import type { FramesResult } from "../../replay/frames/frames-types.ts";
 
 export function framesJson(r: FramesResult, propsPath: string) {
   const t = r.timeline;

@@ -1,9 +1,9 @@
 /** The `render -o DIR/ --json` lines (docs/json-reports.md): one per video, a summary; and --dry-run's plan lines. */
-import type { ManifestVideo, VideoFormat } from "../../replay/batch/manifest-schema.ts";
-import type { PlannedVideo } from "../../envs/geoguesser/replay/batch/plan.ts";
+import type { ManifestVideo, VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
+import type { PlannedVideo } from "../../replay/batch/plan.ts";
 import type { VideoOutcome } from "../batch/run-batch.ts";
 import type { RenderVideosResult } from "../batch/render-videos.ts";
-import { batchExitCode } from "./exit-codes.ts";
+import { batchExitCode } from "../../../../src/reports/exit-codes.ts";
 
 export function videoLine(r: VideoOutcome): Record<string, unknown> {
   if (r.status === "failed") {
