@@ -7,8 +7,9 @@
  *
  * hpass: each output pixel's RGB in one vector (a 4-byte load, the fourth lane ignored), one
  * multiply-add per tap instead of three. vpass: 16 bytes of a row per vector group, one
- * multiply-add per tap and 4 bytes instead of per byte. Both read up to 15 bytes past a row and
- * write up to 15 past it (the caller leaves slack; later rows overwrite what spills into them).
+ * multiply-add per tap and 4 bytes instead of per byte. Both take taps four at a time (fixed
+ * offsets, one loop step) while four remain. Both read and write up to 15 bytes past a row (the
+ * caller leaves slack; later rows overwrite what spills into them).
  */
 
 // ---- a minimal WebAssembly binary writer: only what the two functions use
@@ -41,7 +42,7 @@ const name = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, "utf
 const I32 = 0x7f;
 const V128 = 0x7b;
 const simd = (op: number) => [0xfd, ...uleb(op)];
-const memarg = (align: number) => [...uleb(align), 0];
+const memarg = (align: number, offset = 0) => [...uleb(align), ...uleb(offset)];
 
 // Instructions (the spec's opcodes).
 const get = (i: number) => [0x20, ...uleb(i)];
@@ -53,12 +54,13 @@ const mul = [0x6c];
 const shl = [0x74];
 const geS = [0x4e];
 const load = [0x28, ...memarg(2)];
+const loadAt = (offset: number) => [0x28, ...memarg(2, offset)];
 const br = (d: number) => [0x0c, ...uleb(d)];
 const brIf = (d: number) => [0x0d, ...uleb(d)];
 const end = [0x0b];
 const v128Load = [...simd(0x00), ...memarg(0)];
 const v128Store = [...simd(0x0b), ...memarg(0)];
-const load32Zero = [...simd(0x5c), ...memarg(0)];
+const load32ZeroAt = (offset: number) => [...simd(0x5c), ...memarg(0, offset)];
 const store32Lane0 = [...simd(0x5a), ...memarg(0), 0];
 const splat = simd(0x11);
 const extLowU8 = simd(0x89); // i16x8.extend_low_i8x16_u
@@ -72,9 +74,9 @@ const narrowS32 = simd(0x85); // i16x8.narrow_i32x4_s (saturating)
 const narrowU16 = simd(0x66); // i8x16.narrow_i16x8_u (saturating: clamps to 0..255)
 
 /** `for (var = 0; var < limit; var += step) body`: limit and step as instruction lists. */
-const forLoop = (v: number, limit: number[], step: number[], body: number[]): number[] => [
-  ...i32(0),
-  ...set(v),
+const forLoop = (v: number, limit: number[], step: number[], body: number[]): number[] => [...i32(0), ...set(v), ...whileLoop(v, limit, step, body)];
+/** `for (; var < limit; var += step) body`. */
+const whileLoop = (v: number, limit: number[], step: number[], body: number[]): number[] => [
   ...[0x02, 0x40, 0x03, 0x40], // block, loop
   ...get(v),
   ...limit,
@@ -121,21 +123,22 @@ function hpass(): number[] {
     [8, I32],
     [2, V128],
   ];
-  const tap = [
+  // Four taps a step while four remain, then one at a time.
+  const tap = (i: number) => [
     ...get(acc),
     ...get(p),
-    ...load32Zero,
+    ...load32ZeroAt(3 * i),
     ...extLowU8,
     ...extLowU16,
     ...get(kp),
-    ...load,
+    ...loadAt(4 * i),
     ...splat,
     ...vMul,
     ...vAdd,
     ...set(acc),
-    ...inc(p, i32(3)),
-    ...inc(kp, i32(4)),
   ];
+  const taps = [...tap(0), ...tap(1), ...tap(2), ...tap(3), ...inc(p, i32(12)), ...inc(kp, i32(16))];
+  const lastTaps = [...tap(0), ...inc(p, i32(3)), ...inc(kp, i32(4))];
   const pixel = [
     ...get(base),
     ...get(minP),
@@ -163,7 +166,8 @@ function hpass(): number[] {
     ...set(n),
     ...get(half),
     ...set(acc),
-    ...forLoop(t, get(n), i32(1), tap),
+    ...forLoop(t, [...get(n), ...i32(3), ...sub], i32(4), taps),
+    ...whileLoop(t, get(n), i32(1), lastTaps),
     ...get(o),
     ...clip(get(acc), get(acc), get(acc), get(acc)),
     ...store32Lane0,
@@ -202,9 +206,10 @@ function vpass(): number[] {
     [9, V128],
   ];
   const madd = (a: number, ext: number[], from: number) => [...get(a), ...get(from), ...ext, ...get(kv), ...vMul, ...vAdd, ...set(a)];
-  const tap = [
+  // Four taps a step while four remain, then one at a time, as in hpass: tap i reads the row i rows below p.
+  const tap = (i: number) => [
     ...get(kp),
-    ...load,
+    ...loadAt(4 * i),
     ...splat,
     ...set(kv),
     ...get(p),
@@ -221,8 +226,9 @@ function vpass(): number[] {
     ...madd(a2, extLowU16, hi),
     ...madd(a3, extHighU16, hi),
     ...inc(p, get(rowLen)),
-    ...inc(kp, i32(4)),
   ];
+  const taps = [...tap(0), ...tap(1), ...tap(2), ...tap(3), ...inc(kp, i32(16))];
+  const lastTaps = [...tap(0), ...inc(kp, i32(4))];
   const chunk = [
     ...get(half),
     ...set(a0),
@@ -238,7 +244,8 @@ function vpass(): number[] {
     ...set(p),
     ...get(kb),
     ...set(kp),
-    ...forLoop(t, get(n), i32(1), tap),
+    ...forLoop(t, [...get(n), ...i32(3), ...sub], i32(4), taps),
+    ...whileLoop(t, get(n), i32(1), lastTaps),
     ...get(o),
     ...get(j),
     ...add,
@@ -285,7 +292,7 @@ function vpass(): number[] {
 }
 
 /** The module's bytes: one growable memory and the two passes, exported as memory, hpass, vpass. */
-export function resizeModuleBytes(): Uint8Array {
+export function resizeModuleBytes(): Uint8Array<ArrayBuffer> {
   const fn = (params: number) => [0x60, ...vec(Array.from({ length: params }, () => [I32])), 0];
   const body = (b: number[]) => [...uleb(b.length), ...b];
   return Uint8Array.from([
