@@ -20,6 +20,7 @@ const benches: [string, ...string[]][] = [
   ["maps"],
   ["groups"],
   ["crops-verify"],
+  ["crops-encode"],
   ["serve"],
 ];
 let failed = 0;
