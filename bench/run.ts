@@ -20,6 +20,7 @@ const benches: [string, ...string[]][] = [
   ["maps"],
   ["groups"],
   ["crops-verify"],
+  ["crops-encode"],
   ["crops-page"],
   ["serve"],
 ];

@@ -46,9 +46,9 @@ export function drawBoxes(px: Uint8Array, W: number, H: number, view: readonly n
   return px;
 }
 
-/** The view rectangle resized to W x H without boxes (shared by every turn that keeps the view). */
-export const viewBase = (img: RgbImage, view: readonly number[], W: number, H: number): Uint8Array =>
-  resizeBicubic(img.data, img.width, img.height, W, H, view);
+/** The view rectangle resized to W x H without boxes (shared by every turn that keeps the view), into `out` when given. */
+export const viewBase = (img: RgbImage, view: readonly number[], W: number, H: number, out?: Uint8Array): Uint8Array =>
+  resizeBicubic(img.data, img.width, img.height, W, H, view, out);
 
 export function renderView(img: RgbImage, view: readonly number[], boxes: readonly DrawnBox[], W: number, H: number): Uint8Array {
   return drawBoxes(viewBase(img, view, W, H), W, H, view, boxes);
