@@ -24,7 +24,7 @@ export interface Environment {
   frames(inputs: string[], o: FramesCliOptions): Promise<void>;
   /** `georeplay report`: the board of arms, ranked, with paired deltas against --baseline. */
   report(inputs: string[], o: ReportCliOptions): Promise<void>;
-  /** `georeplay render`: an episode or a GRPO group on film. Absent: the core's pipeline films the run (GeoGuesser's, see below). */
+  /** `georeplay render`: an episode or a GRPO group on film (the core films what it prepares, src/film/film-prepared.ts). Absent: render refuses its runs. */
   render?(inputs: string[], o: RenderCliOptions, command: Command): Promise<void>;
   /** `georeplay page`: a run or a board as one offline file or a folder. Absent: the core's page writer (GeoGuesser's). */
   page?(inputs: string[], o: PageCliOptions): Promise<void>;

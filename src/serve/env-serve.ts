@@ -16,33 +16,15 @@ import { FileTail } from "./file-tail.ts";
 import { EventLog } from "./event-log.ts";
 import { markLive } from "./page-folder.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
+import { warnIfReachable, type ServeCommon, type Serving } from "./serve-common.ts";
 import type { LivePage, LivePageOptions, LiveUpdate } from "./live-page.ts";
 import type { WriterEvent } from "../page/live-events.ts";
 
-export interface EnvServeOptions {
-  inputs: string[];
+export interface EnvServeOptions extends ServeCommon {
   dataset?: string;
-  title?: string;
-  baseline?: string;
-  host: string;
-  port: number;
-  /** Poll interval, ms. */
-  pollMs: number;
-  /** Seconds without growth before the page is told the writer stopped. */
-  idleS: number;
-  signal: AbortSignal;
-  say: (line: string) => void;
 }
 
-export interface EnvServing {
-  url: string;
-  server: PageServer;
-  /** The temp folder holding the served page and the scratch files. */
-  tmp: string;
-  close(): Promise<void>;
-}
-
-const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+export type EnvServing = Serving;
 
 export async function serveEnvironment(open: (o: LivePageOptions) => Promise<LivePage>, o: EnvServeOptions): Promise<EnvServing> {
   const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
@@ -102,7 +84,7 @@ export async function serveEnvironment(open: (o: LivePageOptions) => Promise<Liv
 
     server = await startPageServer({ root, events, host: o.host, port: o.port });
     page.opened?.();
-    if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
+    warnIfReachable(o.host, o.say);
 
     let polling = false;
     let again = false;

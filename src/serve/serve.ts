@@ -34,33 +34,17 @@ import type { BoardEvent, BoardReportUpdate } from "../page/board/live-event.ts"
 import type { BoardEpisodeRow } from "../page/board/data.ts";
 import { LiveBoardEpisodes } from "./live-board-episodes.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
+import { warnIfReachable, type ServeCommon, type Serving } from "./serve-common.ts";
 
-export interface ServeOptions {
-  inputs: string[];
+export interface ServeOptions extends ServeCommon {
   tasks?: string;
   panos?: string;
   format?: InputFormat;
-  baseline?: string;
-  title?: string;
   /** Threads rendering views (default: every core; a live run's appends come in bursts). */
   jobs?: number;
-  host: string;
-  port: number;
-  /** Poll interval, ms. */
-  pollMs: number;
-  /** Seconds without growth before the page is told the writer stopped. */
-  idleS: number;
-  signal: AbortSignal;
-  say: (line: string) => void;
 }
 
-export interface Serving {
-  url: string;
-  server: PageServer;
-  /** The temp folder holding the served page and the server's scratch files. */
-  tmp: string;
-  close(): Promise<void>;
-}
+export type { Serving } from "./serve-common.ts";
 
 interface Followed {
   tail: FileTail;
@@ -75,8 +59,6 @@ const LINES_PER_EVENT = 128;
  */
 const COUNTS_EVERY_MS = 1000;
 const COUNTS_SHARE = 10;
-
-const isLoopback = (host: string) => host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 
 /** Copies each followed input's complete lines under `snap` (same names, so the page names them the same); returns the inputs to build from. */
 function snapshot(inputs: string[], sources: Source[], snap: string): { build: string[]; starts: Map<string, TailStart> } {
@@ -164,7 +146,7 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     // Made once the pool exists (below); a page cannot ask for a live episode's video before one is listed.
     let players: LivePlayers | undefined;
     server = await startPageServer({ root, events, host: o.host, port: o.port, make: (rel) => players?.file(rel) ?? null });
-    if (!isLoopback(o.host)) o.say(`warning: --host ${o.host}: the page is reachable from the network, by anyone who can reach this machine`);
+    warnIfReachable(o.host, o.say);
 
     const needsReplay = sources.some((s) => s.format !== "example");
     const jobs = o.jobs ?? defaultJobs(SMALL_RUN_BYTES);

@@ -3,11 +3,14 @@
  * episodes a second for 60 s (16 every 125 ms) to a served file while a
  * Chromium page and a raw event-stream client follow it. Every episode
  * arrives exactly once on both, and the server's resident memory at the end
- * is within 20% of what it was 10 s in (events live on disk, not in memory;
+ * is within 20% of its highest between 10 and 20 s in, once warm (events live on disk, not in memory;
  * a client that falls behind is fed from disk on drain, not queued for,
  * src/serve/event-stream.ts; glibc's malloc arenas are capped,
  * src/commands/arena-cap.ts). On a loaded machine, before that backpressure,
- * the page fell behind and the end was 1.22x; with it, 1.12x.
+ * the page fell behind and the end was 1.22x; with it, 1.12x. A fresh checkout warms up slower
+ * (one CI-shaped run: 539 MB at 10 s, 673 MB at the end, where a warm one read 617 -> 673), so
+ * the baseline is the high of the 10-20 s window, not one sample: a leak still grows through the
+ * last 40 s, two thirds of the episodes.
  */
 import { describe, expect, it, afterAll } from "vitest";
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,14 +53,15 @@ describe("georeplay serve: a soak at 128 episodes a second", () => {
     const perTick = (RATE * TICK_MS) / 1000;
     const start = Date.now();
     let written = 0;
-    let rssAt10: number | null = null;
+    let rssAt10: number | null = null; // the high of the 10-20 s window
     while (written < total) {
       // On schedule, not after each write: a slow tick is made up by the next.
       const due = Math.min(total, Math.floor(((Date.now() - start) / TICK_MS + 1) * perTick));
       let text = "";
       for (; written < due; written++) text += episodeLine((written % LINES.length) + 1, `soak-${written}`);
       if (text) appendFileSync(run, text);
-      if (rssAt10 === null && Date.now() - start >= 10_000) rssAt10 = rss(served.proc.pid!);
+      const at = Date.now() - start;
+      if (at >= 10_000 && at < 20_000) rssAt10 = Math.max(rssAt10 ?? 0, rss(served.proc.pid!));
       await new Promise((r) => setTimeout(r, TICK_MS));
     }
     const ids = () => stream.events.flatMap((e) => e.data.rows ?? []).map((r) => r.id);
@@ -81,6 +85,6 @@ describe("georeplay serve: a soak at 128 episodes a second", () => {
     expect(rows.list).toBe(String(total + 3));
     stream.close();
     expect(rssAt10).not.toBeNull();
-    expect(end / rssAt10!, `RSS ${rssAt10} kB after 10 s, ${end} kB at the end`).toBeLessThan(1.2);
+    expect(end / rssAt10!, `RSS ${rssAt10} kB at most between 10 and 20 s, ${end} kB at the end`).toBeLessThan(1.2);
   });
 });
