@@ -128,6 +128,12 @@ describe("format detection", () => {
     expect(r.stderr).toContain("train-rollouts.jsonl:1: schema_version: expected 2, got nothing (field missing)");
   });
 
+  it("a run with its tasks.jsonl and panos/ beside it needs no flags, and says what it took", () => {
+    const r = runCli(["verify", join(MIXED, "episodes.jsonl"), "--json"]);
+    expect(JSON.parse(r.stdout)).toMatchObject({ episodes: 10, mismatch: 2 });
+    expect(r.stderr).toContain(`georeplay: using --tasks ${join(MIXED, "tasks.jsonl")} and --panos ${join(MIXED, "panos")} (found beside the run`);
+  });
+
   it("example folders need no --tasks/--panos, but replayable inputs do", () => {
     const r = runCli(["verify", TRAIN]);
     expect(r.code).toBe(2);

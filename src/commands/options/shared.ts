@@ -55,8 +55,14 @@ export interface InputOptions {
 
 export function inputOptions(when = "needed to re-render eval and training episodes, not example-rollout folders"): OptionDefs<InputOptions> {
   return {
-    tasks: { flags: "--tasks <file|dir>", description: `task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (${when})` },
-    panos: { flags: "--panos <dir>", description: `panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (${when})` },
+    tasks: {
+      flags: "--tasks <file|dir>",
+      description: `task index: one .jsonl for all splits, or a dir of <split>.jsonl / <split>_pano_v3.jsonl (${when}; default: tasks.jsonl or tasks/ beside the run, or one folder up, with panos/)`,
+    },
+    panos: {
+      flags: "--panos <dir>",
+      description: `panorama folder holding <image_id>.jpg and optional <image_id>.orig.jpg (${when}; default: panos/ beside the task index found)`,
+    },
     format: { flags: "--format <format>", description: "input format (default: detected from the content)", choices: FORMATS },
   };
 }

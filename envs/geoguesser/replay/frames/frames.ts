@@ -46,7 +46,7 @@ function configOf(opts: FramesOptions): ReplayConfig {
 function replayInputs(found: FoundEpisode, opts: FramesOptions): { tasks: string; panos: string } {
   if (!opts.tasks || !opts.panos) {
     throw new GeoreplayError(
-      `${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views`,
+      `${found.file}:${found.line}: episode ${found.episode.episode_id} is a ${found.format === "train" ? "training rollout" : "recorded eval episode"}: --tasks and --panos are needed to re-render its views (none found beside the run or one folder up: tasks.jsonl or tasks/, and panos/)`,
     );
   }
   return { tasks: opts.tasks, panos: opts.panos };
