@@ -15,7 +15,7 @@ import type { EpisodeRecord } from "../envs/geoguesser/replay/formats/records.ts
 import type { InputFormat } from "../replay/formats/inputs.ts";
 import type { RenderEpisodeOptions, RenderEpisodeResult } from "../envs/geoguesser/src/film/render-episode.ts";
 import type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "../envs/geoguesser/src/batch/render-videos.ts";
-import type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+import type { BuildPageOptions, BuildPageResult } from "../envs/geoguesser/src/page/build.ts";
 import type { Report } from "../envs/geoguesser/replay/board/report-schema.ts";
 import type { GroupsReport } from "../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../replay/groups/stats.ts";
@@ -39,7 +39,7 @@ export type { FramesOptions, FramesResult, FramesStats } from "../envs/geoguesse
 export type { EpisodeRecord, RecordFormat } from "../envs/geoguesser/replay/formats/records.ts";
 export type { InputFormat } from "../replay/formats/inputs.ts";
 export type { RenderEpisodeOptions, RenderEpisodeResult } from "../envs/geoguesser/src/film/render-episode.ts";
-export type { BuildPageOptions, BuildPageResult } from "./page/build.ts";
+export type { BuildPageOptions, BuildPageResult } from "../envs/geoguesser/src/page/build.ts";
 export type { BatchPlan, PlanVideosOptions, RenderVideosOptions, RenderVideosResult } from "../envs/geoguesser/src/batch/render-videos.ts";
 export type { BatchProgress, VideoOutcome } from "../envs/geoguesser/src/batch/run-batch.ts";
 export type { Selection } from "../envs/geoguesser/replay/batch/select.ts";
@@ -82,7 +82,7 @@ export async function planBatch(opts: PlanVideosOptions): Promise<BatchPlan> {
 
 /** Writes one self-contained, offline HTML page of a run, every view verified on the way. */
 export async function buildPage(opts: BuildPageOptions): Promise<BuildPageResult> {
-  return (await import("./page/build.ts")).buildPage(opts);
+  return (await import("../envs/geoguesser/src/page/build.ts")).buildPage(opts);
 }
 
 /**

@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { dirname, resolve } from "node:path";
 import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { DEFAULT_VIEWS_MB } from "../page/page-options.ts";
+import { DEFAULT_VIEWS_MB } from "../../envs/geoguesser/src/page/page-options.ts";
 import { CHART_NAMES } from "../page/training-parts.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";

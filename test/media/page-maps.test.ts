@@ -26,14 +26,14 @@ import { PNG } from "pngjs";
 import pixelmatch from "pixelmatch";
 import { MIXED, ROOT, TRIESTE, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { PageMapCells, mapCellsElement } from "../../src/page/board/map-cells.ts";
+import { PageMapCells, mapCellsElement } from "../../envs/geoguesser/src/page/board/map-cells.ts";
 import type { TaskChunk } from "../../src/page/board/data.ts";
 import type { PlayerMeta } from "../../src/page/player/format.ts";
 import { mapRings, svgPath } from "../../video/map/paths.ts";
 import { atlasFor, cellsFor } from "../../video/map/atlas.ts";
 import { mapProjection } from "../../video/map/projection.ts";
 import { readMapCell } from "../../src/film/shared/map-data.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { PAGE_MAP_SIZE, mapSpec, revealFrame, sharedFrame, type MapSpec } from "../../src/page/geo.ts";
 import { pageCss } from "../../src/page/view/style.ts";
 

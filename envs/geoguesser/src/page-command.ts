@@ -4,8 +4,8 @@
  * check) are src/commands/page.ts.
  */
 import { episodeCount } from "../../../src/page/count-words.ts";
-import { DEFAULT_VIEWS_MB } from "../../../src/page/page-options.ts";
-import { pageExitCode, pageJson } from "../../../src/reports/page.ts";
+import { DEFAULT_VIEWS_MB } from "./page/page-options.ts";
+import { pageExitCode, pageJson } from "./reports/page.ts";
 import { withProgress } from "../../../src/commands/options/shared.ts";
 import { interruptSignal } from "../../../src/commands/interrupt.ts";
 import type { PageCliOptions } from "../../../src/commands/options/command-options.ts";
@@ -13,7 +13,7 @@ import type { PageCliOptions } from "../../../src/commands/options/command-optio
 export async function pageCommand(episodes: string[], o: PageCliOptions): Promise<void> {
   // Loaded when the command runs, so `--help` and other commands never load sharp or the page writer.
   const r = await withProgress("page", o, async (bar) =>
-    (await import("../../../src/page/build.ts")).buildPage({
+    (await import("./page/build.ts")).buildPage({
       ...o,
       signal: interruptSignal(),
       episodes,

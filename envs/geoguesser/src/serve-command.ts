@@ -3,5 +3,5 @@ import type { ServeRunOptions, Serving } from "../../../src/serve/serve-common.t
 
 export async function serveCommand(o: ServeRunOptions): Promise<Serving> {
   const { inputs, tasks, panos, format, jobs, baseline, title, host, port, pollMs, idleS, signal, say } = o;
-  return (await import("../../../src/serve/serve.ts")).serve({ inputs, tasks, panos, format, jobs, baseline, title, host, port, pollMs, idleS, signal, say });
+  return (await import("./serve/serve.ts")).serve({ inputs, tasks, panos, format, jobs, baseline, title, host, port, pollMs, idleS, signal, say });
 }

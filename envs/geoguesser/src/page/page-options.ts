@@ -2,14 +2,14 @@
  * What `buildPage` takes and gives, shared by the run page (build.ts) and the
  * board page (board/build.ts) without either importing the other.
  */
-import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../envs/geoguesser/replay/verify/verify.ts";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import type { PageForm } from "./output/target.ts";
-import type { EpisodeStats } from "./stats.ts";
-import type { TrainingGroups } from "./training.ts";
-import type { EpisodeTally } from "./count-words.ts";
-import { counted } from "./attempts.ts";
+import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import type { PageForm } from "../../../../src/page/output/target.ts";
+import type { EpisodeStats } from "../../../../src/page/stats.ts";
+import type { TrainingGroups } from "../../../../src/page/training.ts";
+import type { EpisodeTally } from "../../../../src/page/count-words.ts";
+import { counted } from "../../../../src/page/attempts.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
