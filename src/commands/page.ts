@@ -1,8 +1,7 @@
 /** `georeplay page`: one self-contained, offline HTML page for a run. */
 import { Command } from "commander";
 import { dirname, resolve } from "node:path";
-import { DEFAULT_IMAGE_SIZE } from "../page/image-size.ts";
-import { DEFAULT_VIEWS_MB } from "../../envs/geoguesser/src/page/page-options.ts";
+import { DEFAULT_IMAGE_SIZE, DEFAULT_VIEWS_MB } from "../page/image-size.ts";
 import { CHART_NAMES } from "../page/training-parts.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";

@@ -9,7 +9,7 @@
  * near the pole, a pair east-west at 60°N (both pins whole), a truth in a
  * barrio of Buenos Aires (the city named, not the barrio), and the two maps of a compare row in one shared frame.
  * A board page stores its maps as frames and pins over one table of atlas
- * cells (src/page/board/map-cells.ts): drawn from that table, each is the
+ * cells (envs/geoguesser/src/page/board/map-cells.ts): drawn from that table, each is the
  * same SVG and the same golden; the page carries the table once.
  *
  * Update after a reviewed change: UPDATE_GOLDEN=1 npx vitest run test/page-maps.test.ts

@@ -80,33 +80,17 @@ const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions
 const GEOGUESSER_DELIVERY = new Set([
   "src/film/native/view-pixels.ts",
   "src/index.ts",
-  "src/page/board/build.ts",
-  "src/page/board/compare-maps.ts",
   "src/page/board/data.ts",
-  "src/page/board/forest.ts",
-  "src/page/board/input.ts",
   "src/page/board/live-event.ts",
-  "src/page/board/play.ts",
-  "src/page/board/sections.ts",
-  "src/page/build.ts",
   "src/page/model.ts",
-  "src/page/page-options.ts",
-  "src/page/pano-table.ts",
   "src/page/player/board-episode.ts",
   "src/page/player/clock.ts",
   "src/page/player/embed.ts",
   "src/page/player/render-command.ts",
   "src/page/player/tiles.ts",
   "src/page/player/video.ts",
-  "src/page/report-cells.ts",
   "src/page/stats.ts",
-  "src/page/sweep.ts",
   "src/page/training.ts",
-  "src/serve/live-board-episodes.ts",
-  "src/serve/live-board.ts",
-  "src/serve/live-episodes.ts",
-  "src/serve/live-players.ts",
-  "src/serve/serve.ts",
   "video/api.ts",
   "video/compare/clock.ts",
   "video/compare/props.ts",
@@ -437,9 +421,8 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
  *           engines share, the engines, the engine choice and reports), batches, pages (the page
  *           model and what every page shares, the in-page player, the page template, the board
- *           page, the browser client, and the run
- *           page's writer on top), the live server (serve: the page's writer, followed inputs,
- *           HTTP), commands.
+ *           page's data, the browser client; the page writers are each environment's), the live
+ *           server (serve: followed inputs, the event log, HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
  *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
  *           compare and the page's maps: the world map among them; the group grid reuses the
@@ -449,7 +432,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
     ...[["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"]],
-    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"], ["serve"]],
+    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
   video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],
