@@ -89,7 +89,6 @@ const GEOGUESSER_DELIVERY = new Set([
   "src/page/player/render-command.ts",
   "src/page/player/tiles.ts",
   "src/page/player/video.ts",
-  "src/page/stats.ts",
   "src/page/training.ts",
   "video/api.ts",
   "video/compare/clock.ts",

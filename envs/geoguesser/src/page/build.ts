@@ -27,9 +27,9 @@ import { RunBatches, writeGroupFiles } from "../../../../src/page/output/run-bat
 import { rowOfEpisode } from "../../../../src/page/client/state/rows.ts";
 import { ImageTable, DEFAULT_IMAGE_SIZE } from "../../../../src/page/images.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../../../../src/page/model.ts";
-import { summariseRun, type EpisodeStats } from "../../../../src/page/stats.ts";
+import { summariseRun, type EpisodeStats } from "./stats.ts";
 import { scriptJson } from "../../../../src/page/escape.ts";
-import { pageParts } from "../../../../src/page/view/template.ts";
+import { pageParts } from "./view/template.ts";
 import { sweepSection } from "./view/sections.ts";
 import { trainingSection } from "./view/training.ts";
 import { summariseSweep, type Attempt } from "./sweep.ts";

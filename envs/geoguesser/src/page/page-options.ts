@@ -6,7 +6,7 @@ import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/ve
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import type { PageForm } from "../../../../src/page/output/target.ts";
-import type { EpisodeStats } from "../../../../src/page/stats.ts";
+import type { EpisodeStats } from "./stats.ts";
 import type { TrainingGroups } from "../../../../src/page/training.ts";
 import type { EpisodeTally } from "../../../../src/page/count-words.ts";
 import { counted } from "../../../../src/page/attempts.ts";

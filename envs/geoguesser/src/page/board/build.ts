@@ -27,9 +27,9 @@ import { DATA_CALLBACK, PageFolder } from "../../../../../src/page/output/folder
 import { detailText } from "../../../../../src/page/search-text.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../../../../../src/page/model.ts";
 import { analysisFields } from "../../../../../src/page/list-row.ts";
-import { summariseRun, type EpisodeStats } from "../../../../../src/page/stats.ts";
+import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../../../../../src/page/escape.ts";
-import { pageParts } from "../../../../../src/page/view/template.ts";
+import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
 import { PanoTable } from "../pano-table.ts";
 import { TaskChunks } from "./chunks.ts";
