@@ -208,6 +208,14 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
     ).toBe(false);
   });
 
+  it("the core's serve (src/serve/) imports no environment, nor a GeoGuesser file still waiting in the core: each environment serves its own runs", () => {
+    const bad = edges
+      .filter((e) => e.from.startsWith("src/serve/") && e.target)
+      .filter((e) => (folderOf(e.target!) === "envs" && !SEAM.has(e.target!)) || GEOGUESSER_DELIVERY.has(e.target!))
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
   it("video/ imports only video/, browser-safe replay modules, and the scene and painter's packages (video/remotion/: also Remotion's)", () => {
     // Scenes, layout, text and the painter: pure, for both engines.
     const scenePackages = new Set(["zod", "d3-geo", "topojson-client", "topojson-specification", "linebreak"]);

@@ -28,7 +28,7 @@ import { TrainingGroups } from "../../../../src/page/training.ts";
 import { EventLog } from "../../../../src/serve/event-log.ts";
 import { BoardMirror } from "./live-board.ts";
 import { isBoardInput } from "../page/board/input.ts";
-import { openBuiltPage } from "../../../../src/serve/page-folder.ts";
+import { openBuiltPage } from "./built-page.ts";
 import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../../../src/page/live-events.ts";
 import type { BoardEvent, BoardReportUpdate } from "../../../../src/page/board/live-event.ts";
 import type { BoardEpisodeRow } from "../../../../src/page/board/data.ts";
