@@ -27,7 +27,7 @@ import { CACHE, fmt } from "./common.ts";
 import { ensureBoard } from "./board/make.ts";
 import { DEFAULT_SHAPE } from "./board/shape.ts";
 import { reachability, timed } from "./board-page.ts";
-import { DEFAULT_EXACT_MB } from "../src/page/page-options.ts";
+import { DEFAULT_EXACT_MB } from "../envs/geoguesser/src/page/page-options.ts";
 import type { PageEpisode } from "../src/page/model.ts";
 import type { TaskChunk } from "../src/page/board/data.ts";
 import { boardVideo } from "../src/page/player/board-episode.ts";

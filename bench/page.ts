@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { buildPage } from "../src/page/build.ts";
+import { buildPage } from "../envs/geoguesser/src/page/build.ts";
 import { CACHE, fmt, generatedRun, hasReferencePython } from "./common.ts";
 
 export const CHROMIUM_ARGS = [

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
-import { buildPage } from "../src/page/build.ts";
+import { buildPage } from "../envs/geoguesser/src/page/build.ts";
 import { ROOT, fmt } from "./common.ts";
 import { timeFirstScreen } from "./page.ts";
 import { paintRate } from "./player-paint.ts";

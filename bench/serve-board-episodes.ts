@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import { createPool } from "../envs/geoguesser/replay/verify/pool.ts";
 import { verifyRun } from "../envs/geoguesser/replay/verify/verify.ts";
 import { openPanoDir } from "../envs/geoguesser/replay/panos/store.ts";
-import { LiveEpisodes } from "../src/serve/live-episodes.ts";
-import { LiveBoardEpisodes } from "../src/serve/live-board-episodes.ts";
+import { LiveEpisodes } from "../envs/geoguesser/src/serve/live-episodes.ts";
+import { LiveBoardEpisodes } from "../envs/geoguesser/src/serve/live-board-episodes.ts";
 import { MIXED, ROOT, fmt, loadavg } from "./common.ts";
 
 const { values } = parseArgs({ options: { batches: { type: "string", default: "8" } } });

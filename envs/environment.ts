@@ -11,7 +11,7 @@
 import type { Command } from "commander";
 import type { FramesCliOptions, PageCliOptions, ReportCliOptions, VerifyCliOptions } from "../src/commands/options/command-options.ts";
 import type { RenderCliOptions } from "../src/commands/options/render.ts";
-import type { LivePage, LivePageOptions } from "../src/serve/live-page.ts";
+import type { ServeRunOptions, Serving } from "../src/serve/serve-common.ts";
 
 export interface Environment {
   /** The records' `env` ("geoguesser" for records without one: the field postdates it). */
@@ -26,18 +26,13 @@ export interface Environment {
   report(inputs: string[], o: ReportCliOptions): Promise<void>;
   /** `georeplay render`: an episode or a GRPO group on film (the core films what it prepares, src/film/film-prepared.ts). Absent: render refuses its runs. */
   render?(inputs: string[], o: RenderCliOptions, command: Command): Promise<void>;
-  /** `georeplay page`: a run or a board as one offline file or a folder. Absent: the core's page writer (GeoGuesser's). */
+  /** `georeplay page`: a run or a board as one offline file or a folder. Absent: page refuses its runs. */
   page?(inputs: string[], o: PageCliOptions): Promise<void>;
   /**
-   * `georeplay serve`: the environment's live page. It writes the page's shell and verifies each batch
-   * of appended lines; the core follows the files, keeps the event log and serves (src/serve/env-serve.ts).
-   * Absent: the core's serve (GeoGuesser's).
+   * `georeplay serve`: the environment's live page, served until closed. An environment whose page
+   * fits the core's follower hands it its live page (src/serve/live-page.ts) through
+   * src/serve/env-serve.ts, which follows the files, keeps the event log and serves. Absent: serve
+   * refuses its runs.
    */
-  serve?(o: LivePageOptions): Promise<LivePage>;
-  /**
-   * Whether the core's render, page and serve pipelines, still GeoGuesser-shaped, are this
-   * environment's own: true for GeoGuesser. Otherwise a command without a body here is refused by
-   * name before any work (exit 2), saying which commands do read its runs.
-   */
-  readonly corePipelines: boolean;
+  serve?(o: ServeRunOptions): Promise<Serving>;
 }

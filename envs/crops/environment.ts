@@ -9,6 +9,5 @@ export const crops: Environment = {
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
   render: async (inputs, o, command) => (await import("./src/render-command.ts")).renderCropsCommand(inputs, o, command),
   page: async (inputs, o) => (await import("./src/page-command.ts")).writeCropsPage(inputs, o),
-  serve: async (o) => (await import("./src/serve/live-page.ts")).cropsLivePage(o),
-  corePipelines: false,
+  serve: async (o) => (await import("./src/serve-command.ts")).serveCrops(o),
 };

@@ -18,5 +18,6 @@ export const geoguesser: Environment = {
   frames: async (inputs, o) => (await import("./src/frames-command.ts")).framesCommand(inputs, withInputsBeside(inputs, o)),
   report: async (inputs, o) => (await import("./src/report-command.ts")).reportCommand(inputs, o),
   render: async (inputs, o, command) => (await import("./src/render-command.ts")).renderCommand(inputs, withInputsBeside(inputs, o), command),
-  corePipelines: true,
+  page: async (inputs, o) => (await import("./src/page-command.ts")).pageCommand(inputs, withInputsBeside(inputs, o)),
+  serve: async (o) => (await import("./src/serve-command.ts")).serveCommand(withInputsBeside(o.inputs, o)),
 };

@@ -6,7 +6,6 @@ import { declareOptions } from "./options/declare.ts";
 import { BATCH_HELP, RENDER_OPTIONS, type RenderCliOptions } from "./options/render.ts";
 import { isBatch } from "./render-batch.ts";
 import { outFolder } from "./options/out.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
 import { filmingEnvironment } from "./options/filmed-env.ts";
 
 export function registerRender(program: Command): void {
@@ -72,7 +71,6 @@ export function registerRender(program: Command): void {
         else outFolder(`-o ${o.out}`, dirname(resolve(o.out)));
         await warnMissingFonts();
         // Each environment films its own runs (envs/<env>/src/render-command.ts).
-        if (!env?.render) throw new GeoreplayError("render does not read these runs");
         return env.render(episodes, o, command);
       }),
     );

@@ -6,7 +6,6 @@ import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { interruptSignal, onInterrupt } from "./interrupt.ts";
 import { PAGE_OPTIONS, writePage, type PageCliOptions } from "./page.ts";
 import { filmingEnvironment } from "./options/filmed-env.ts";
-import type { Environment } from "../../envs/index.ts";
 
 export interface ServeCliOptions extends Omit<PageCliOptions, "out"> {
   out?: string;
@@ -105,7 +104,9 @@ export function registerServe(program: Command): void {
         const say = (line: string) => void process.stderr.write(`${line}\n`);
         let stopping: () => void = () => {};
         const stopped = new Promise<void>((resolve) => (stopping = resolve));
-        const running = env?.serve ? await serveOwn(env.serve.bind(env), inputs, o, signal, say) : await serveCore(inputs, o, signal, say);
+        // Each environment serves its own runs (envs/<env>/src/serve-command.ts).
+        const { tasks, panos, format, jobs, dataset, title, baseline, host, port } = o;
+        const running = await env.serve({ inputs, tasks, panos, format, jobs, dataset, title, baseline, host, port, pollMs: 500, idleS: o.idle, signal, say });
         // Ctrl-C: the interrupt handler awaits this cleanup (server closed, temp folder removed), then exits 130.
         const off = onInterrupt(async () => {
           await running.close();
@@ -120,22 +121,4 @@ export function registerServe(program: Command): void {
         }
       }),
     );
-}
-
-/** The core's serve: GeoGuesser's runs and boards. */
-async function serveCore(inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
-  const { serve } = await import("../serve/serve.ts");
-  return serve({ ...o, inputs, pollMs: 500, idleS: o.idle, signal, say });
-}
-
-/** An environment's own live page (its `serve` hook), followed and served by the core. */
-async function serveOwn(open: NonNullable<Environment["serve"]>, inputs: string[], o: ServeCliOptions, signal: AbortSignal, say: (line: string) => void) {
-  for (const [flag, given] of [
-    ["--tasks", o.tasks],
-    ["--panos", o.panos],
-  ] as const)
-    if (given) say(`warning: ${flag} is for GeoGuesser runs; this run reads its own dataset (--dataset)`);
-  const { serveEnvironment } = await import("../serve/env-serve.ts");
-  const { dataset, title, baseline, host, port } = o;
-  return serveEnvironment(open, { inputs, dataset, title, baseline, host, port, pollMs: 500, idleS: o.idle, signal, say });
 }

@@ -20,7 +20,7 @@ import { guessFromActions } from "../../envs/geoguesser/replay/frames/build-time
 
 /** The shared tool-call rule, re-exported for the page's users. */
 export { toolCall };
-import type { EpisodeStats } from "./stats.ts";
+import type { EpisodeStats } from "../../envs/geoguesser/src/page/stats.ts";
 
 /** A view turn's camera on an embedded panorama: the browser reprojects it (approximate; the exact bytes were verified at build). */
 export interface PanoRef {

@@ -64,6 +64,8 @@ export function bundleScript(root: string, entry: string, opts: Pick<BundleEntry
     metafile: true,
     charset: "ascii",
     legalComments: "none",
+    // Module comments name node_modules where the checkout has it, not where a symlinked node_modules really lives: same bytes from any checkout.
+    preserveSymlinks: true,
     logLevel: "silent",
   });
   // markdown-it's HTML patterns hold "<!--" in template literals: \x3C is the same character in a string,

@@ -3,6 +3,7 @@
  * core's page, env-serve.ts for an environment's own): the options of the server and its
  * following, what a started server is, and the warning a non-loopback --host gets.
  */
+import type { InputFormat } from "../../replay/formats/inputs.ts";
 import type { PageServer } from "./http-server.ts";
 
 export interface ServeCommon {
@@ -17,6 +18,18 @@ export interface ServeCommon {
   idleS: number;
   signal: AbortSignal;
   say: (line: string) => void;
+}
+
+/** What `georeplay serve` hands an environment's `serve` hook (envs/environment.ts): the common options and the inputs' own flags. */
+export interface ServeRunOptions extends ServeCommon {
+  /** GeoGuesser's inputs. */
+  tasks?: string;
+  panos?: string;
+  format?: InputFormat;
+  /** Threads rendering views. */
+  jobs?: number;
+  /** A crops run's dataset folder. */
+  dataset?: string;
 }
 
 export interface Serving {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers.ts";
-import { DEFAULT_VIEWS_MB, viewBudget } from "../../src/page/page-options.ts";
+import { DEFAULT_VIEWS_MB, viewBudget } from "../../envs/geoguesser/src/page/page-options.ts";
 
 const HELD_OUT = { restBytes: 22_725_957, zoomBytes: 17_625_392 };
 

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { SearchIndexWriter } from "../../src/page/board/search-index.ts";
+import { SearchIndexWriter } from "../../envs/geoguesser/src/page/board/search-index.ts";
 import { IndexSearcher, base64Bytes, readTable, type IndexTablePayload } from "../../src/page/search-index.ts";
 import { codeTexts, textHits } from "../../src/page/search-code.ts";
 

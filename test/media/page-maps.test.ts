@@ -9,7 +9,7 @@
  * near the pole, a pair east-west at 60°N (both pins whole), a truth in a
  * barrio of Buenos Aires (the city named, not the barrio), and the two maps of a compare row in one shared frame.
  * A board page stores its maps as frames and pins over one table of atlas
- * cells (src/page/board/map-cells.ts): drawn from that table, each is the
+ * cells (envs/geoguesser/src/page/board/map-cells.ts): drawn from that table, each is the
  * same SVG and the same golden; the page carries the table once.
  *
  * Update after a reviewed change: UPDATE_GOLDEN=1 npx vitest run test/page-maps.test.ts
@@ -26,14 +26,14 @@ import { PNG } from "pngjs";
 import pixelmatch from "pixelmatch";
 import { MIXED, ROOT, TRIESTE, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { PageMapCells, mapCellsElement } from "../../src/page/board/map-cells.ts";
+import { PageMapCells, mapCellsElement } from "../../envs/geoguesser/src/page/board/map-cells.ts";
 import type { TaskChunk } from "../../src/page/board/data.ts";
 import type { PlayerMeta } from "../../src/page/player/format.ts";
 import { mapRings, svgPath } from "../../video/map/paths.ts";
 import { atlasFor, cellsFor } from "../../video/map/atlas.ts";
 import { mapProjection } from "../../video/map/projection.ts";
 import { readMapCell } from "../../src/film/shared/map-data.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { PAGE_MAP_SIZE, mapSpec, revealFrame, sharedFrame, type MapSpec } from "../../src/page/geo.ts";
 import { pageCss } from "../../src/page/view/style.ts";
 

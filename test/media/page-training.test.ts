@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { FIXTURES, MIXED, runCli, sortedKeys as sorted } from "../helpers.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { parseAddress, formatRoute, type Route } from "../../src/page/client/state/route.ts";
 import { compileExpr } from "../../src/page/client/state/expr.ts";
 import { indexTraining, nearestStep, rankSiblings, withTrainFields, groupsPassing } from "../../src/page/client/state/training.ts";

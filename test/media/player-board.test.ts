@@ -18,7 +18,7 @@ import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, sortedKeys as sorted } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import type { PageEpisode } from "../../src/page/model.ts";

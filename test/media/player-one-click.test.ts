@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { FIXTURES, MIXED } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-one-click-"));
 const trainFile = join(dir, "train.html");

@@ -19,7 +19,7 @@ import { launchChromium } from "../browser.ts";
 import { PNG } from "pngjs";
 import { ROOT } from "../helpers.ts";
 import { cropRgb, paintNative, psnr, rolloutRegions } from "../video-helpers.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { withTextPlan } from "../../src/film/shared/text-plan.ts";

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { ROOT, FIXTURES } from "../helpers.ts";
-import { buildPage } from "../../src/page/build.ts";
+import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { timeFirstScreen } from "../../bench/page.ts";
 
 const REFERENCE = join(ROOT, "bench", "reference");

@@ -69,8 +69,8 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter, and their JSON Schemas. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/schemas.ts"]);
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter, their JSON Schemas, and their public APIs. */
+const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/schemas.ts", "envs/api.ts"]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -79,34 +79,16 @@ const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions
  */
 const GEOGUESSER_DELIVERY = new Set([
   "src/film/native/view-pixels.ts",
-  "src/index.ts",
-  "src/page/board/build.ts",
-  "src/page/board/compare-maps.ts",
   "src/page/board/data.ts",
-  "src/page/board/forest.ts",
-  "src/page/board/input.ts",
   "src/page/board/live-event.ts",
-  "src/page/board/play.ts",
-  "src/page/board/sections.ts",
-  "src/page/build.ts",
   "src/page/model.ts",
-  "src/page/page-options.ts",
-  "src/page/pano-table.ts",
   "src/page/player/board-episode.ts",
   "src/page/player/clock.ts",
   "src/page/player/embed.ts",
   "src/page/player/render-command.ts",
   "src/page/player/tiles.ts",
   "src/page/player/video.ts",
-  "src/page/report-cells.ts",
-  "src/page/stats.ts",
-  "src/page/sweep.ts",
   "src/page/training.ts",
-  "src/serve/live-board-episodes.ts",
-  "src/serve/live-board.ts",
-  "src/serve/live-episodes.ts",
-  "src/serve/live-players.ts",
-  "src/serve/serve.ts",
   "video/api.ts",
   "video/compare/clock.ts",
   "video/compare/props.ts",
@@ -203,6 +185,8 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => !(e.from === "envs/compositions.ts" && /^envs\/[^/]+\/video\//.test(e.target!)))
       // `georeplay schema` prints every environment's zod schemas as JSON Schema: schema modules only.
       .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
+      // The package's entry point (src/index.ts) gives each environment's public API: its api.ts only (the rest of it loads when a call needs it).
+      .filter((e) => !(e.from === "envs/api.ts" && /^envs\/[^/]+\/api\.ts$/.test(e.target!)))
       .map(where);
     expect(bad).toEqual([]);
   });
@@ -222,6 +206,14 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       direct.some((e) => e.target!.startsWith("envs/crops/")),
       "no core file imports the crops environment",
     ).toBe(false);
+  });
+
+  it("the core's serve (src/serve/) imports no environment, nor a GeoGuesser file still waiting in the core: each environment serves its own runs", () => {
+    const bad = edges
+      .filter((e) => e.from.startsWith("src/serve/") && e.target)
+      .filter((e) => (folderOf(e.target!) === "envs" && !SEAM.has(e.target!)) || GEOGUESSER_DELIVERY.has(e.target!))
+      .map(where);
+    expect(bad).toEqual([]);
   });
 
   it("video/ imports only video/, browser-safe replay modules, and the scene and painter's packages (video/remotion/: also Remotion's)", () => {
@@ -437,9 +429,8 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
  *           engines share, the engines, the engine choice and reports), batches, pages (the page
  *           model and what every page shares, the in-page player, the page template, the board
- *           page, the browser client, and the run
- *           page's writer on top), the live server (serve: the page's writer, followed inputs,
- *           HTTP), commands.
+ *           page's data, the browser client; the page writers are each environment's), the live
+ *           server (serve: followed inputs, the event log, HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
  *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
  *           compare and the page's maps: the world map among them; the group grid reuses the
@@ -449,7 +440,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
     ...[["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"]],
-    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"], ["serve"]],
+    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
   video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { FIXTURES, MIXED } from "../helpers.ts";
 import { resolveInputs } from "../../replay/formats/inputs.ts";
-import { boardOfInputs } from "../../src/page/board/input.ts";
+import { boardOfInputs } from "../../envs/geoguesser/src/page/board/input.ts";
 
 const boardOf = async (inputs: string[]) => boardOfInputs(await resolveInputs(inputs), inputs);
 

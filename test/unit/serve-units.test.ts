@@ -128,7 +128,7 @@ describe("the malloc arena cap of a long-running server or page build", () => {
 
 describe("the live episodes' player files", () => {
   it("are made only for data/player-<n>.js of a number the server gave, once whoever asks", async () => {
-    const { LivePlayers } = await import("../../src/serve/live-players.ts");
+    const { LivePlayers } = await import("../../envs/geoguesser/src/serve/live-players.ts");
     const dir = mkdtempSync(join(tmpdir(), "georeplay-live-players-"));
     try {
       mkdirSync(join(dir, "data"));

@@ -17,7 +17,7 @@ export interface BoardReportUpdate {
   episodes: number;
 }
 
-/** A served board's new episodes (serve/live-board-episodes.ts): list rows, details in data/chunk-<row.chunk>.js. */
+/** A served board's new episodes (envs/geoguesser/src/serve/live-board-episodes.ts): list rows, details in data/chunk-<row.chunk>.js. */
 export interface BoardEpisodesUpdate {
   rows: BoardEpisodeRow[];
   /** New entries of the exact-view table (view file paths), from index `imagesFrom` on. */

@@ -1,5 +1,5 @@
 /**
- * A board page's (and a run page folder's) one table of atlas cells (src/page/board/map-cells.ts),
+ * A board page's (and a run page folder's) one table of atlas cells (envs/geoguesser/src/page/board/map-cells.ts),
  * gunzipped once before the first chunk's maps are drawn: the maps store
  * only their frames, and their land and borders are cut from these cells by
  * the same code (video/map/paths.ts) that cut them into path data in Node.

@@ -26,7 +26,7 @@ import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell } from "../../film/shared/map-data.ts";
 import { fontsFor } from "../fonts.ts";
 import { scriptJson } from "../escape.ts";
-import { PanoTable } from "../pano-table.ts";
+import { PanoTable } from "../../../envs/geoguesser/src/page/pano-table.ts";
 import type { ImageSink } from "../images.ts";
 import { PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, PLAYER_PANOS_ID, type FileSource, type PlayerEpisode, type PlayerMeta } from "./format.ts";
 

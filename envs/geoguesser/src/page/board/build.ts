@@ -10,25 +10,25 @@
  * memory.
  */
 import { basename } from "node:path";
-import { readBoard, boardReport, type Board } from "../../../envs/geoguesser/replay/board/index.ts";
-import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
-import { geoevalReward } from "../../../envs/geoguesser/replay/rules/reward.ts";
-import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../envs/geoguesser/replay/verify/verify.ts";
-import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
-import { PanoError } from "../../../envs/geoguesser/replay/panos/store.ts";
-import type { Episode } from "../../../envs/geoguesser/replay/schema/episode.ts";
-import { tempPathFor } from "../../../replay/io/atomic.ts";
-import { onAbort } from "../../../replay/io/abort.ts";
-import { GeoreplayError, problemsByTurn } from "../../../replay/io/errors.ts";
-import { PartFile, writePage } from "../part-file.ts";
+import { readBoard, boardReport, type Board } from "../../../replay/board/index.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
+import { geoevalReward } from "../../../replay/rules/reward.ts";
+import { verifyRun, type ProblemEntry, type ViewOutcome } from "../../../replay/verify/verify.ts";
+import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { PanoError } from "../../../replay/panos/store.ts";
+import type { Episode } from "../../../replay/schema/episode.ts";
+import { tempPathFor } from "../../../../../replay/io/atomic.ts";
+import { onAbort } from "../../../../../replay/io/abort.ts";
+import { GeoreplayError, problemsByTurn } from "../../../../../replay/io/errors.ts";
+import { PartFile, writePage } from "../../../../../src/page/part-file.ts";
 import { tallyOf, unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
-import { checkTarget } from "../output/target.ts";
-import { DATA_CALLBACK, PageFolder } from "../output/folder.ts";
-import { detailText } from "../search-text.ts";
-import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
-import { analysisFields } from "../list-row.ts";
+import { checkTarget } from "../../../../../src/page/output/target.ts";
+import { DATA_CALLBACK, PageFolder } from "../../../../../src/page/output/folder.ts";
+import { detailText } from "../../../../../src/page/search-text.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../../../../../src/page/model.ts";
+import { analysisFields } from "../../../../../src/page/list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
-import { scriptJson } from "../escape.ts";
+import { scriptJson } from "../../../../../src/page/escape.ts";
 import { pageParts } from "../view/template.ts";
 import { boardSections } from "./sections.ts";
 import { PanoTable } from "../pano-table.ts";
@@ -37,8 +37,8 @@ import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import { PageMapCells, mapCellsJson, mapCellsTail } from "./map-cells.ts";
-import { BOARD_PANOS_ID, MAP_CELLS_ID, PLAYER_META_ID } from "../player/format.ts";
-import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
+import { BOARD_PANOS_ID, MAP_CELLS_ID, PLAYER_META_ID } from "../../../../../src/page/player/format.ts";
+import type { BoardData, BoardEpisodeRow, PanoRef } from "../../../../../src/page/board/data.ts";
 
 /**
  * The board's own report: the engine's object for these inputs and this

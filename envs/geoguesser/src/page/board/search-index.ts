@@ -9,7 +9,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { INDEX_KINDS, pushVarint, type IndexTablePayload } from "../search-index.ts";
+import { INDEX_KINDS, pushVarint, type IndexTablePayload } from "../../../../../src/page/search-index.ts";
 
 /** Bytes of positions held before they go to the group files. */
 const SPILL_BYTES = 32 << 20;

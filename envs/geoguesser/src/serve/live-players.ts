@@ -12,13 +12,13 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { verifyRun, type VerifiedEpisode } from "../../envs/geoguesser/replay/verify/verify.ts";
-import type { JobPool } from "../../envs/geoguesser/replay/verify/pool.ts";
-import { PlayerEmbed } from "../page/player/embed.ts";
-import { LIVE_PLAYER_KIND, type LivePlayerData } from "../page/player/format.ts";
-import { dataScript, viewFileName } from "../page/output/folder.ts";
-import { scriptJson } from "../page/escape.ts";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
+import { verifyRun, type VerifiedEpisode } from "../../replay/verify/verify.ts";
+import type { JobPool } from "../../replay/verify/pool.ts";
+import { PlayerEmbed } from "../../../../src/page/player/embed.ts";
+import { LIVE_PLAYER_KIND, type LivePlayerData } from "../../../../src/page/player/format.ts";
+import { dataScript, viewFileName } from "../../../../src/page/output/folder.ts";
+import { scriptJson } from "../../../../src/page/escape.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
 
 /** Where a live episode's record is: its batch's scratch copy (line numbers the input's) and its line. */
 export interface LiveVideoRef {

@@ -14,9 +14,9 @@ import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { ImageSink } from "../images.ts";
-import { dataScript, type PageFolder } from "../output/folder.ts";
-import { codeTexts } from "../search-code.ts";
+import type { ImageSink } from "../../../../../src/page/images.ts";
+import { dataScript, type PageFolder } from "../../../../../src/page/output/folder.ts";
+import { codeTexts } from "../../../../../src/page/search-code.ts";
 import { SearchIndexWriter } from "./search-index.ts";
 
 export class TaskChunks {

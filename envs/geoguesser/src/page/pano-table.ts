@@ -9,8 +9,8 @@
  */
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
-import { panoReadError } from "../../envs/geoguesser/replay/panos/store.ts";
-import type { ImageSink } from "./images.ts";
+import { panoReadError } from "../../replay/panos/store.ts";
+import type { ImageSink } from "../../../../src/page/images.ts";
 
 export const PANO_WIDTH = 1024;
 export const PANO_QUALITY = 50;

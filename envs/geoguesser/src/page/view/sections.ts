@@ -5,7 +5,7 @@
  * numbers the page shows. Episode links are plain `#<episode_id>` anchors the
  * client's deep-link handling opens.
  */
-import { escapeHtml } from "../escape.ts";
+import { escapeHtml } from "../../../../../src/page/escape.ts";
 import { counted, type SweepSummary } from "../sweep.ts";
 import { armCells } from "../report-cells.ts";
 

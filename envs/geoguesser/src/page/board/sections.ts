@@ -5,11 +5,11 @@
  * table, compare view). Text cells are rounded as geoeval prints them; every
  * number cell carries the exact value in `data-value`.
  */
-import { escapeHtml } from "../escape.ts";
+import { escapeHtml } from "../../../../../src/page/escape.ts";
 import { armCells, cell, fx } from "../report-cells.ts";
-import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
 import { forestPlot } from "./forest.ts";
-import { notCountedWords, reportTally, tallyWords } from "../count-words.ts";
+import { notCountedWords, reportTally, tallyWords } from "../../../../../src/page/count-words.ts";
 
 const pc = (x: number | null) => (x == null ? "nan" : `${x.toFixed(1)}%`);
 const sgn = (x: number) => (x >= 0 ? "+" : "") + x.toFixed(4);

@@ -12,29 +12,29 @@
 import { mkdirSync, mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
-import { resolveInputs, type InputFormat, type Source } from "../../replay/formats/inputs.ts";
-import { createPool, type JobPool } from "../../envs/geoguesser/replay/verify/pool.ts";
-import { defaultJobs, SMALL_RUN_BYTES } from "../../replay/verify/jobs.ts";
-import { openPanoDir } from "../../envs/geoguesser/replay/panos/store.ts";
+import { resolveInputs, type InputFormat, type Source } from "../../../../replay/formats/inputs.ts";
+import { createPool, type JobPool } from "../../replay/verify/pool.ts";
+import { defaultJobs, SMALL_RUN_BYTES } from "../../../../replay/verify/jobs.ts";
+import { openPanoDir } from "../../replay/panos/store.ts";
 import { buildPage } from "../page/build.ts";
-import { firstLines } from "./first-lines.ts";
-import { FileTail, snapshotLines, type TailStart } from "./file-tail.ts";
+import { firstLines } from "../../../../src/serve/first-lines.ts";
+import { FileTail, snapshotLines, type TailStart } from "../../../../src/serve/file-tail.ts";
 import { LiveEpisodes, type LiveEpisodesOptions, type LiveInput } from "./live-episodes.ts";
 import { LivePlayers } from "./live-players.ts";
-import type { CompleteLine } from "../../replay/io/line-reader.ts";
+import type { CompleteLine } from "../../../../replay/io/line-reader.ts";
 import type { BuildPageResult } from "../page/page-options.ts";
 import { LiveTraining } from "./live-training.ts";
-import { TrainingGroups } from "../page/training.ts";
-import { EventLog } from "./event-log.ts";
+import { TrainingGroups } from "../../../../src/page/training.ts";
+import { EventLog } from "../../../../src/serve/event-log.ts";
 import { BoardMirror } from "./live-board.ts";
 import { isBoardInput } from "../page/board/input.ts";
-import { openBuiltPage } from "./page-folder.ts";
-import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../page/live-events.ts";
-import type { BoardEvent, BoardReportUpdate } from "../page/board/live-event.ts";
-import type { BoardEpisodeRow } from "../page/board/data.ts";
+import { openBuiltPage } from "./built-page.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../../../src/page/live-events.ts";
+import type { BoardEvent, BoardReportUpdate } from "../../../../src/page/board/live-event.ts";
+import type { BoardEpisodeRow } from "../../../../src/page/board/data.ts";
 import { LiveBoardEpisodes } from "./live-board-episodes.ts";
-import { startPageServer, type PageServer } from "./http-server.ts";
-import { warnIfReachable, type ServeCommon, type Serving } from "./serve-common.ts";
+import { startPageServer, type PageServer } from "../../../../src/serve/http-server.ts";
+import { warnIfReachable, type ServeCommon, type Serving } from "../../../../src/serve/serve-common.ts";
 
 export interface ServeOptions extends ServeCommon {
   tasks?: string;
@@ -44,7 +44,7 @@ export interface ServeOptions extends ServeCommon {
   jobs?: number;
 }
 
-export type { Serving } from "./serve-common.ts";
+export type { Serving } from "../../../../src/serve/serve-common.ts";
 
 interface Followed {
   tail: FileTail;

@@ -6,9 +6,9 @@
  * here once and handed to the board page, so its report is the one the
  * engine gives for these inputs.
  */
-import { readBoard, type Board } from "../../../envs/geoguesser/replay/board/index.ts";
-import type { Source } from "../../../replay/formats/inputs.ts";
-import { GeoreplayError } from "../../../replay/io/errors.ts";
+import { readBoard, type Board } from "../../../replay/board/index.ts";
+import type { Source } from "../../../../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../../../../replay/io/errors.ts";
 
 export function isBoardInput(sources: readonly Source[]): boolean {
   return sources.length > 0 && sources.every((s) => s.format === "eval") && sources.some((s) => s.sweep !== null);

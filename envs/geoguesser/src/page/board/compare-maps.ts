@@ -7,11 +7,11 @@
  * episode; each map is its frame, colours and pins (the page's one table of
  * atlas cells holds the land and borders: map-cells.ts).
  */
-import type { Episode } from "../../../envs/geoguesser/replay/schema/episode.ts";
-import { mapSpec, sharedFrame, type LatLon, type MapPaint } from "../geo.ts";
+import type { Episode } from "../../../replay/schema/episode.ts";
+import { mapSpec, sharedFrame, type LatLon, type MapPaint } from "../../../../../src/page/geo.ts";
 import type { PageMapCells } from "./map-cells.ts";
-import { outcomeMarks } from "../model.ts";
-import type { CompareMaps } from "./data.ts";
+import { outcomeMarks } from "../../../../../src/page/model.ts";
+import type { CompareMaps } from "../../../../../src/page/board/data.ts";
 
 interface Marks {
   id: string;

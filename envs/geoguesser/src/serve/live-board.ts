@@ -11,11 +11,11 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { boardReport, readBoard } from "../../envs/geoguesser/replay/board/index.ts";
-import type { CompleteLine } from "../../replay/io/line-reader.ts";
+import { boardReport, readBoard } from "../../replay/board/index.ts";
+import type { CompleteLine } from "../../../../replay/io/line-reader.ts";
 import { boardReportSection } from "../page/board/sections.ts";
-import type { BoardReportUpdate } from "../page/board/live-event.ts";
-import { snapshotLines, type TailStart } from "./file-tail.ts";
+import type { BoardReportUpdate } from "../../../../src/page/board/live-event.ts";
+import { snapshotLines, type TailStart } from "../../../../src/serve/file-tail.ts";
 
 interface Root {
   input: string;

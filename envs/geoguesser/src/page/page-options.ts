@@ -2,14 +2,15 @@
  * What `buildPage` takes and gives, shared by the run page (build.ts) and the
  * board page (board/build.ts) without either importing the other.
  */
-import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../envs/geoguesser/replay/verify/verify.ts";
-import type { InputFormat } from "../../replay/formats/inputs.ts";
-import { GeoreplayError } from "../../replay/io/errors.ts";
-import type { PageForm } from "./output/target.ts";
+import type { VerifyProgress, ProblemEntry, VerifyReport } from "../../replay/verify/verify.ts";
+import type { InputFormat } from "../../../../replay/formats/inputs.ts";
+import { GeoreplayError } from "../../../../replay/io/errors.ts";
+import type { PageForm } from "../../../../src/page/output/target.ts";
 import type { EpisodeStats } from "./stats.ts";
-import type { TrainingGroups } from "./training.ts";
-import type { EpisodeTally } from "./count-words.ts";
-import { counted } from "./attempts.ts";
+import type { TrainingGroups } from "../../../../src/page/training.ts";
+import type { EpisodeTally } from "../../../../src/page/count-words.ts";
+import { counted } from "../../../../src/page/attempts.ts";
+import { DEFAULT_VIEWS_MB } from "../../../../src/page/image-size.ts";
 
 export interface BuildPageOptions {
   /** Eval episodes.jsonl, GRPO rollouts*.jsonl, example-rollout folders or sweep folders. */
@@ -96,15 +97,8 @@ export interface BuildPageResult {
   board?: boolean;
 }
 
-/**
- * Default budget of a one-file board page's exact views, MB, whatever the rest of the page takes
- * (--max-mb unset): zooms first, then the others. The held-out-size board (640 episodes, 1,047
- * distinct verified views, 204 of them zooms) keeps every zoom exact with it: its zooms take
- * 17.6 MB of base64, the other 843 views would take 103 MB more. Under the older default (the
- * whole page in 12 MB) its 22.7 MB of words, panoramas and maps left the views nothing: 0 of
- * 1,047 exact. The folder form (`-o DIR/`) has no budget and keeps every view.
- */
-export const DEFAULT_VIEWS_MB = 24;
+/** The default budget of a one-file board page's exact views (in the core: `page --help` says it). */
+export { DEFAULT_VIEWS_MB };
 
 /** The older default of --exact-zooms-mb (the bench's board-player still passes it). */
 export const DEFAULT_EXACT_MB = 16;

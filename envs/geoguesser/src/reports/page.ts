@@ -1,6 +1,6 @@
 /** The `page --json` report and the page's exit code. */
 import type { BuildPageResult } from "../page/build.ts";
-import { runExitCode } from "./exit-codes.ts";
+import { runExitCode } from "../../../../src/reports/exit-codes.ts";
 
 /** Exit code of a page build, by the one precedence rule (exit-codes.ts). */
 export function pageExitCode(r: BuildPageResult): number {

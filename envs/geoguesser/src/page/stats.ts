@@ -5,8 +5,8 @@
  * unscored and errored ones are counted apart ("not counted"); the views'
  * verification covers every episode that has views.
  */
-import { withinPct } from "../../envs/geoguesser/replay/board/report.ts";
-import { counted } from "./attempts.ts";
+import { withinPct } from "../../replay/board/report.ts";
+import { counted } from "../../../../src/page/attempts.ts";
 
 /** The numbers of one episode that the run summary aggregates. */
 export interface EpisodeStats {

@@ -3,8 +3,8 @@
  * as its tables round it, the exact value in `data-value`. The board's tables
  * and the sweep's share them.
  */
-import { escapeHtml } from "./escape.ts";
-import type { ReportArm } from "../../envs/geoguesser/replay/board/report-schema.ts";
+import { escapeHtml } from "../../../../src/page/escape.ts";
+import type { ReportArm } from "../../replay/board/report-schema.ts";
 
 export const cell = (stat: string, value: number | null, text: string) => `<td data-stat="${stat}" data-value="${value ?? ""}">${escapeHtml(text)}</td>`;
 export const fx = (x: number | null, d: number) => (x == null ? "nan" : x.toFixed(d));

@@ -16,8 +16,8 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ImageSink } from "../images.ts";
-import type { PageFolder } from "../output/folder.ts";
+import type { ImageSink } from "../../../../../src/page/images.ts";
+import type { PageFolder } from "../../../../../src/page/output/folder.ts";
 
 /** Views at this field of view or narrower are zooms: the first to go into a one-file page. */
 export const EXACT_MAX_FOV = 45;

@@ -9,22 +9,22 @@
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { VerifiedEpisode } from "../../../envs/geoguesser/replay/verify/verify.ts";
-import { planEpisode, PlanError } from "../../../envs/geoguesser/replay/plan/segments.ts";
-import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
-import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
-import { measuringLayouter } from "../../../video/text/layouter.ts";
-import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
-import { MapReads } from "../../film/shared/map-reads.ts";
-import { cellsFor, type Atlas } from "../../../video/map/atlas.ts";
-import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";
-import { readPlaces } from "../../film/shared/map-data.ts";
-import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
-import { scriptJson } from "../escape.ts";
-import { boardVideo } from "../player/board-episode.ts";
-import { fontsFor } from "../fonts.ts";
-import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
-import type { RenderInputs } from "../player/render-command.ts";
+import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
+import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
+import { anyPanoPath } from "../../../replay/panos/files.ts";
+import { sceneAt, type VideoSpec } from "../../../../../video/compositions.ts";
+import { measuringLayouter } from "../../../../../video/text/layouter.ts";
+import { RolloutPropsSchema } from "../../../../../video/rollout/props.ts";
+import { MapReads } from "../../../../../src/film/shared/map-reads.ts";
+import { cellsFor, type Atlas } from "../../../../../video/map/atlas.ts";
+import { minPopulation, placeCellsFor, type Place } from "../../../../../video/map/places.ts";
+import { readPlaces } from "../../../../../src/film/shared/map-data.ts";
+import type { PageEpisode, PlayRecord, PlayTurn } from "../../../../../src/page/model.ts";
+import { scriptJson } from "../../../../../src/page/escape.ts";
+import { boardVideo } from "../../../../../src/page/player/board-episode.ts";
+import { fontsFor } from "../../../../../src/page/fonts.ts";
+import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../../../../../src/page/player/format.ts";
+import type { RenderInputs } from "../../../../../src/page/player/render-command.ts";
 import type { PanoTable } from "../pano-table.ts";
 
 /** The outcome fields the timeline reads (envs/geoguesser/replay/frames/build-timeline.ts outcomeOf). */

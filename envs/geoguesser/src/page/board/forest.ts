@@ -4,8 +4,8 @@
  * Plain SVG markup written on the server (no script, no style attributes),
  * with every number in data attributes and a <title> per row.
  */
-import { escapeHtml } from "../escape.ts";
-import type { Report } from "../../../envs/geoguesser/replay/board/report-schema.ts";
+import { escapeHtml } from "../../../../../src/page/escape.ts";
+import type { Report } from "../../../replay/board/report-schema.ts";
 
 type Comparison = NonNullable<Report["paired"]>["comparisons"][number];
 

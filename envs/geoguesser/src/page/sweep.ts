@@ -8,9 +8,9 @@
  * a task's counted attempts (population std and max - min, over the same
  * recomputed rewards the report averages).
  */
-import { fmean, pstdev } from "../../replay/board/pymath.ts";
-import type { Report, ReportArm } from "../../envs/geoguesser/replay/board/report-schema.ts";
-import { byAttempt, counted } from "./attempts.ts";
+import { fmean, pstdev } from "../../../../replay/board/pymath.ts";
+import type { Report, ReportArm } from "../../replay/board/report-schema.ts";
+import { byAttempt, counted } from "../../../../src/page/attempts.ts";
 
 export interface Attempt {
   id: string;
