@@ -3,9 +3,9 @@
  * length (spec.ts) and the scene of any frame. Both engines (native, Remotion)
  * and the hold detection go through here.
  */
-import { rolloutScene } from "./rollout/scene.ts";
-import { compareScene } from "./compare/scene.ts";
-import { groupScene } from "./group/scene.ts";
+import { rolloutScene } from "../envs/geoguesser/video/rollout/scene.ts";
+import { compareScene } from "../envs/geoguesser/video/compare/scene.ts";
+import { groupScene } from "../envs/geoguesser/video/group/scene.ts";
 import type { TextLayouter } from "./text/layouter.ts";
 import type { Scene } from "./scene/types.ts";
 import type { VideoSpec } from "./spec.ts";

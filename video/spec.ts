@@ -4,12 +4,12 @@
  * (compositions.ts) so that an encoder's or a player's arithmetic loads no
  * scene code.
  */
-import type { RolloutProps } from "./rollout/props.ts";
-import type { CompareProps } from "./compare/props.ts";
-import { outputSize } from "./rollout/output-size.ts";
-import { compareClock } from "./compare/clock.ts";
-import type { GroupProps } from "./group/props.ts";
-import { groupClock } from "./group/clock.ts";
+import type { RolloutProps } from "../envs/geoguesser/video/rollout/props.ts";
+import type { CompareProps } from "../envs/geoguesser/video/compare/props.ts";
+import { outputSize } from "./scene/output-size.ts";
+import { compareClock } from "../envs/geoguesser/video/compare/clock.ts";
+import type { GroupProps } from "../envs/geoguesser/video/group/props.ts";
+import { groupClock } from "../envs/geoguesser/video/group/clock.ts";
 import { sameScene } from "./scene/same-scene.ts";
 import { envComposition, type EnvVideo } from "./env-compositions.ts";
 

@@ -14,10 +14,10 @@ import { MIXED, runCli } from "../helpers.ts";
 import { armsTimeline, textStrings, triesteTimeline, twoUpSpec, tx } from "../video-helpers.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
-import { cardReward, formatReward, REWARD_SOURCES } from "../../video/rollout/score-card.ts";
-import { compareClock } from "../../video/compare/clock.ts";
+import { cardReward, formatReward, REWARD_SOURCES } from "../../envs/geoguesser/video/rollout/score-card.ts";
+import { compareClock } from "../../envs/geoguesser/video/compare/clock.ts";
 import type { PlayerEpisode, PlayerMeta } from "../../src/page/player/format.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-score-numbers-"));

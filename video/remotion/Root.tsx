@@ -8,15 +8,15 @@
  */
 import React, { useMemo } from "react";
 import { Composition, getStaticFiles, type CalculateMetadataFunction } from "remotion";
-import { RolloutPropsSchema, outputSize, type RolloutProps } from "../rollout/props.ts";
-import { PLACEHOLDER } from "../rollout/placeholder.ts";
+import { RolloutPropsSchema, outputSize, type RolloutProps } from "../../envs/geoguesser/video/rollout/props.ts";
+import { PLACEHOLDER } from "../../envs/geoguesser/video/rollout/placeholder.ts";
 import { loadFonts } from "./fonts.ts";
-import { ComparePropsSchema, CompareSideSchema, sideLabels, type CompareProps } from "../compare/props.ts";
-import { compareClock } from "../compare/clock.ts";
-import { COMPARE_PLACEHOLDER } from "../compare/placeholder.ts";
-import { GroupPropsSchema, type GroupProps } from "../group/props.ts";
-import { groupClock } from "../group/clock.ts";
-import { GROUP_PLACEHOLDER } from "../group/placeholder.ts";
+import { ComparePropsSchema, CompareSideSchema, sideLabels, type CompareProps } from "../../envs/geoguesser/video/compare/props.ts";
+import { compareClock } from "../../envs/geoguesser/video/compare/clock.ts";
+import { COMPARE_PLACEHOLDER } from "../../envs/geoguesser/video/compare/placeholder.ts";
+import { GroupPropsSchema, type GroupProps } from "../../envs/geoguesser/video/group/props.ts";
+import { groupClock } from "../../envs/geoguesser/video/group/clock.ts";
+import { GROUP_PLACEHOLDER } from "../../envs/geoguesser/video/group/placeholder.ts";
 import { CanvasVideo } from "./CanvasVideo.tsx";
 
 /** A timeline as a two-up side holds it (the compositions own their props' schemas; the wrapper knows no environment). */

@@ -1,7 +1,7 @@
 /** What the Remotion engine's modules share: the compositions Root.tsx registers and their props. */
-import type { RolloutProps } from "../../../video/rollout/props.ts";
-import type { CompareProps } from "../../../video/compare/props.ts";
-import type { GroupProps } from "../../../video/group/props.ts";
+import type { RolloutProps } from "../../../envs/geoguesser/video/rollout/props.ts";
+import type { CompareProps } from "../../../envs/geoguesser/video/compare/props.ts";
+import type { GroupProps } from "../../../envs/geoguesser/video/group/props.ts";
 import type { X264Preset } from "../../ffmpeg/x264.ts";
 
 export type CompositionId = "Rollout" | "Compare" | "Group";

@@ -14,7 +14,7 @@ import { planEpisode, PlanError } from "../../../envs/geoguesser/replay/plan/seg
 import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
 import { sceneAt, type VideoSpec } from "../../../video/compositions.ts";
 import { measuringLayouter } from "../../../video/text/layouter.ts";
-import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../../envs/geoguesser/video/rollout/props.ts";
 import { MapReads } from "../../film/shared/map-reads.ts";
 import { cellsFor, type Atlas } from "../../../video/map/atlas.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../video/map/places.ts";

@@ -2,7 +2,7 @@
  * The player's embedded data, shared by the page writer (embed.ts) and the
  * browser side (types only there). Element ids are the contract with the page.
  */
-import type { RolloutProps } from "../../../video/rollout/props.ts";
+import type { RolloutProps } from "../../../envs/geoguesser/video/rollout/props.ts";
 import type { RenderInputs } from "./render-command.ts";
 import type { PlayerFont } from "../fonts.ts";
 
