@@ -70,7 +70,7 @@ const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
 /** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter, and their JSON Schemas. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/schemas.ts"]);
+const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/studio.ts", "envs/schemas.ts"]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -107,24 +107,15 @@ const GEOGUESSER_DELIVERY = new Set([
   "src/serve/live-episodes.ts",
   "src/serve/live-players.ts",
   "src/serve/serve.ts",
-  "video/api.ts",
-  "video/compare/clock.ts",
-  "video/compare/props.ts",
-  "video/compare/scene.ts",
-  "video/compare/side.ts",
-  "video/compare/sides.ts",
-  "video/compare/state.ts",
-  "video/group/clock.ts",
-  "video/group/props.ts",
-  "video/group/scene.ts",
-  "video/group/tile.ts",
-  "video/parts/hud.ts",
-  "video/rollout/props.ts",
-  "video/rollout/score-card.ts",
-  "video/rollout/state.ts",
-  "video/scene/lookup.ts",
-  "video/slideshow/recorded-maps.ts",
 ]);
+
+/**
+ * The Remotion entries (the bundle's entry and the package's `georeplay/video/remotion`) list every
+ * environment's compositions, so they load the seam's registrations, as the painter's threads do;
+ * nothing else of core video/ imports from envs/.
+ */
+const REMOTION_ENTRIES = new Set(["video/remotion/index.ts", "video/remotion/api.ts"]);
+const REGISTRATIONS = new Set(["envs/compositions.ts", "envs/studio.ts"]);
 
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
 const BROWSER_SAFE = [
@@ -200,7 +191,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => SEAM.has(e.from) && e.target && folderOf(e.target) === "envs" && envOf(e.target))
       .filter((e) => !(e.from === "envs/index.ts" && /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])))
       // The painter's threads register every environment's compositions before they build a scene: frame-pure code only.
-      .filter((e) => !(e.from === "envs/compositions.ts" && /^envs\/[^/]+\/video\//.test(e.target!)))
+      .filter((e) => !((e.from === "envs/compositions.ts" || e.from === "envs/studio.ts") && /^envs\/[^/]+\/video\//.test(e.target!)))
       // `georeplay schema` prints every environment's zod schemas as JSON Schema: schema modules only.
       .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
       .map(where);
@@ -239,8 +230,17 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
           return !(isRemotion(e.from) && (remotionPackages.has(pkg) || pkg.startsWith("@fontsource/")));
         }
         if (folderOf(e.target) === "video") return false;
+        if (REMOTION_ENTRIES.has(e.from) && REGISTRATIONS.has(e.target)) return false;
         return !BROWSER_SAFE.some((re) => re.test(e.target!));
       })
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("core video/ knows no environment: it imports nothing from envs/ (the Remotion entries import only the seam's registrations)", () => {
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "video" && e.target && folderOf(e.target) === "envs")
+      .filter((e) => !(REMOTION_ENTRIES.has(e.from) && REGISTRATIONS.has(e.target!)))
       .map(where);
     expect(bad).toEqual([]);
   });

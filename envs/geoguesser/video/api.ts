@@ -1,8 +1,15 @@
 /**
  * `georeplay/video`: the scenes and the painter, to draw georeplay's frames
  * on any Canvas 2D context, and the Remotion compositions (`georeplay/video/remotion`,
- * which needs Remotion installed) to register in another Remotion project.
+ * which needs Remotion installed) to register in another Remotion project. GeoGuesser's
+ * compositions (Rollout, Compare, Group) are registered on import, so `sceneAt` paints them.
  */
+import { registerEnvComposition } from "../../../video/env-compositions.ts";
+import { GEOGUESSER_COMPOSITIONS, type GeoVideoSpec } from "./composition.ts";
+
+for (const [id, c] of Object.entries(GEOGUESSER_COMPOSITIONS)) registerEnvComposition(id, c);
+
+export type { GeoVideoSpec };
 export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./rollout/props.ts";
 export { TimelineSchema, type Timeline } from "../replay/timeline/timeline-schema.ts";
 export { ComparePropsSchema, CompareSideSchema, type CompareProps, type CompareSide } from "./compare/props.ts";
