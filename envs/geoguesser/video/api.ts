@@ -4,10 +4,8 @@
  * which needs Remotion installed) to register in another Remotion project. GeoGuesser's
  * compositions (Rollout, Compare, Group) are registered on import, so `sceneAt` paints them.
  */
-import { registerEnvComposition } from "../../../video/env-compositions.ts";
-import { GEOGUESSER_COMPOSITIONS, type GeoVideoSpec } from "./composition.ts";
-
-for (const [id, c] of Object.entries(GEOGUESSER_COMPOSITIONS)) registerEnvComposition(id, c);
+import "./register.ts";
+import type { GeoVideoSpec } from "./composition.ts";
 
 export type { GeoVideoSpec };
 export { RolloutPropsSchema, outputSize, DEFAULT_WIDTH, DEFAULT_HEIGHT, type RolloutProps } from "./rollout/props.ts";

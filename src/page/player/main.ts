@@ -10,8 +10,6 @@
  *
  * Bundled on its own (bundle.ts) and inert until `mount` is first called.
  */
-// The environments' compositions, registered before any scene is built.
-import "../../../envs/compositions.ts";
 import { sceneAt } from "../../../video/compositions.ts";
 import { paint } from "../../../video/paint.ts";
 import type { TextPlan } from "../../../video/text/layouter.ts";

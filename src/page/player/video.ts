@@ -12,6 +12,8 @@
  * width a hair apart can move a break; the test compares timelines, not
  * the text plan).
  */
+// GeoGuesser's compositions (the videos this player builds), registered before any is painted; no other environment's in the bundle.
+import "../../../envs/geoguesser/video/register.ts";
 import { videoFps, videoFrames } from "../../../video/spec.ts";
 import type { GeoVideoSpec as VideoSpec } from "../../../envs/geoguesser/video/composition.ts";
 import { measuringLayouter, planLayouter, type TextLayouter, type TextPlan } from "../../../video/text/layouter.ts";
