@@ -8,7 +8,6 @@
 import "../../../compositions.ts";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import { cropsFrames, type CropsFramesResult } from "../../replay/frames.ts";
 import { openDataset, taskOf } from "../../replay/dataset.ts";
 import { datasetFor, runFiles } from "../../replay/inputs.ts";
