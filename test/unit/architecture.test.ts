@@ -441,10 +441,10 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *           page's writer on top), the live server (serve: the page's writer, followed inputs,
  *           HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
- *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
- *           compare and the page's maps: the world map among them; the group grid reuses the
- *           two-up's pieces), then the composition index,
- *           painter and APIs, and the Remotion wrapper last.
+ *           vocabulary, then the pieces every environment's compositions share (slideshow marks,
+ *           the trace pane, overlays, the group grid and two-up unit, the world map), then the
+ *           registry, the composition index and painter, and the Remotion wrapper last. The
+ *           compositions themselves are the environments' (envs/<env>/video/).
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
@@ -452,7 +452,7 @@ const INNER_ORDERS: Record<"src" | "video", string[][]> = {
     ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["page/build.ts"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
-  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],
+  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["."], ["remotion"]],
 };
 
 /** A file's rung and group in its folder's order: the longest group that holds it ("." for loose files). */
