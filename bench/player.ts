@@ -25,6 +25,7 @@ import { ROOT, fmt } from "./common.ts";
 import { timeFirstScreen } from "./page.ts";
 import { paintRate } from "./player-paint.ts";
 import type { PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
+import type { RolloutProps } from "../envs/geoguesser/video/rollout/props.ts";
 
 const ID = "90a9d3eba5ce";
 
@@ -34,11 +35,11 @@ const median = (xs: number[]) => {
 };
 
 /** The episode's props as the page embeds them (the timeline the player paints). */
-function embeddedProps(file: string, id: string): PlayerEpisode["props"] {
+function embeddedProps(file: string, id: string): RolloutProps {
   const m = /<script type="application\/json" id="gr-player">(.*?)<\/script>/s.exec(readFileSync(file, "utf8"));
   if (!m) throw new Error(`${file} has no player`);
   const meta = JSON.parse(m[1]) as PlayerMeta;
-  return (JSON.parse(gunzipSync(Buffer.from(meta.episodes[id], "base64")).toString("utf8")) as PlayerEpisode).props;
+  return (JSON.parse(gunzipSync(Buffer.from(meta.episodes[id], "base64")).toString("utf8")) as PlayerEpisode<RolloutProps>).props;
 }
 
 async function main(): Promise<void> {

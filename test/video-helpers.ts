@@ -16,14 +16,15 @@ import type { Timeline } from "../envs/geoguesser/replay/timeline/timeline-schem
 import { paint, type Ctx } from "../video/paint.ts";
 import { readMapCell, readPlaces } from "../src/film/shared/map-data.ts";
 import { rolloutLayout, type Rect } from "../video/scene/layout.ts";
-import { compareLayout } from "../video/compare/layout.ts";
+import { compareLayout } from "../video/parts/compare-layout.ts";
 import type { Box, Prim, Scene } from "../video/scene/types.ts";
 import { measuringLayouter, type TextLayouter } from "../video/text/layouter.ts";
 import { nodeMeasure } from "../src/film/shared/fonts.ts";
 import { paintFrames } from "../src/film/native/paint-frames.ts";
 import type { VideoSpec } from "../video/compositions.ts";
+import type { GeoVideoSpec } from "../envs/geoguesser/video/composition.ts";
 import type { DeferredImage } from "../src/film/shared/encode-options.ts";
-import { ComparePropsSchema } from "../video/compare/props.ts";
+import { ComparePropsSchema } from "../envs/geoguesser/video/compare/props.ts";
 import { resolveFfprobe } from "../src/ffmpeg/find.ts";
 import { cssFont } from "../video/text/fonts.ts";
 
@@ -85,7 +86,7 @@ export async function trainTimeline(publicDir: string, fps = 30): Promise<Timeli
 let layouter: TextLayouter | undefined;
 /** Skia-measured text layout (what a native render's plan holds). */
 /** The sample's two-up (armsTimeline's d37a27bd393a and ff03ebd569bb: base against ckpt200's second pass at eval #0) as a Compare spec. */
-export function twoUpSpec(a: Timeline, b: Timeline, output: { width: number; height: number }): VideoSpec {
+export function twoUpSpec(a: Timeline, b: Timeline, output: { width: number; height: number }): GeoVideoSpec {
   return {
     composition: "Compare",
     props: ComparePropsSchema.parse({

@@ -1,39 +1,24 @@
 /**
  * A video as data (which composition, its validated props) and what follows
- * from the props alone: its length, rate and size. Apart from the scenes
- * (compositions.ts) so that an encoder's or a player's arithmetic loads no
- * scene code.
+ * from the props alone: its length, rate and size, as its composition (registered
+ * by its environment, env-compositions.ts) says. Apart from the scenes
+ * (compositions.ts) so that an encoder's arithmetic reads no scene code.
  */
-import type { RolloutProps } from "./rollout/props.ts";
-import type { CompareProps } from "./compare/props.ts";
-import { outputSize } from "./rollout/output-size.ts";
-import { compareClock } from "./compare/clock.ts";
-import type { GroupProps } from "./group/props.ts";
-import { groupClock } from "./group/clock.ts";
 import { sameScene } from "./scene/same-scene.ts";
 import { envComposition, type EnvVideo } from "./env-compositions.ts";
 
-export type VideoSpec =
-  { composition: "Rollout"; props: RolloutProps } | { composition: "Compare"; props: CompareProps } | { composition: "Group"; props: GroupProps } | EnvVideo;
-
-/** The clock of a video of several episodes (a two-up's or a group's); null for one episode. */
-function sharedClock(v: VideoSpec) {
-  return v.composition === "Compare" ? compareClock(v.props) : v.composition === "Group" ? groupClock(v.props) : null;
-}
+export type VideoSpec = EnvVideo;
 
 export function videoFrames(v: VideoSpec): number {
-  if (v.composition === "Env") return envComposition(v.env).frames(v.props);
-  return v.composition === "Rollout" ? v.props.totalFrames : sharedClock(v)!.totalFrames;
+  return envComposition(v.composition).frames(v.props);
 }
 
 export function videoFps(v: VideoSpec): number {
-  if (v.composition === "Env") return envComposition(v.env).fps(v.props);
-  return v.composition === "Rollout" ? v.props.fps : sharedClock(v)!.fps;
+  return envComposition(v.composition).fps(v.props);
 }
 
 export function videoSize(v: VideoSpec): { width: number; height: number } {
-  if (v.composition === "Env") return envComposition(v.env).size(v.props);
-  return outputSize(v.props);
+  return envComposition(v.composition).size(v.props);
 }
 
 /** Fields of a spec no scene reads: the keyframes' hashes (test/spec-alike.test.ts holds it). */

@@ -27,7 +27,8 @@ export function registerRender(program: Command): void {
         "labelled RECORDED IMAGES · NOT A REPLAY on every frame, and needs no --tasks/--panos.\n\n" +
         "ffmpeg: $GEOREPLAY_FFMPEG, else ffmpeg-static's, else ffmpeg on PATH (apt-get install ffmpeg);\n" +
         "it runs with GLIBC_TUNABLES keeping the memory it frees (~10% faster here), unless you set it.\n" +
-        "--engine remotion draws the same scenes in the Remotion composition with Chromium\n" +
+        "--engine remotion draws the same scenes in the Remotion composition with Chromium, for any\n" +
+        "environment's video (GeoGuesser's episodes, two-ups and groups; a crops episode or group)\n" +
         "($GEOREPLAY_CHROMIUM or /usr/bin/chromium); it needs Remotion installed, whose licence is not\n" +
         "open source (free for individuals, non-profits and companies of up to 3 people).\n\n" +
         "Exit codes: 0 written; 1 a view drifted from its recorded hash (use --unverified to render it\n" +

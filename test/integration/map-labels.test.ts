@@ -26,7 +26,7 @@ import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
 import { TaskRowSchema } from "../../envs/geoguesser/replay/schema/task.ts";
 import { planEpisode } from "../../envs/geoguesser/replay/plan/segments.ts";
 import { buildTimeline } from "../../envs/geoguesser/replay/frames/build-timeline.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 import { sceneAt } from "../../video/compositions.ts";
 import { placeLabels } from "../../video/map/labels.ts";
 

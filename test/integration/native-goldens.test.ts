@@ -34,8 +34,8 @@ import {
 } from "../video-helpers.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
-import { RolloutPropsSchema, type RolloutProps } from "../../video/rollout/props.ts";
-import type { CompareProps } from "../../video/compare/props.ts";
+import { RolloutPropsSchema, type RolloutProps } from "../../envs/geoguesser/video/rollout/props.ts";
+import type { CompareProps } from "../../envs/geoguesser/video/compare/props.ts";
 import { rolloutLayout, type Rect } from "../../video/scene/layout.ts";
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
 import { haversineKm } from "../../video/map/frame.ts";

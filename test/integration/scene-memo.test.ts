@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { armsTimeline, triesteTimeline, twoUpSpec } from "../video-helpers.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../video/compositions.ts";
 import { Draw, identity } from "../../video/scene/draw.ts";
 import { measuringLayouter, type TextLayouter } from "../../video/text/layouter.ts";

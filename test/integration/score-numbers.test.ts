@@ -14,10 +14,10 @@ import { MIXED, runCli } from "../helpers.ts";
 import { armsTimeline, textStrings, triesteTimeline, twoUpSpec, tx } from "../video-helpers.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema, type RolloutProps } from "../../envs/geoguesser/video/rollout/props.ts";
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
-import { cardReward, formatReward, REWARD_SOURCES } from "../../video/rollout/score-card.ts";
-import { compareClock } from "../../video/compare/clock.ts";
+import { cardReward, formatReward, REWARD_SOURCES } from "../../envs/geoguesser/video/rollout/score-card.ts";
+import { compareClock } from "../../envs/geoguesser/video/compare/clock.ts";
 import type { PlayerEpisode, PlayerMeta } from "../../src/page/player/format.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-score-numbers-"));
@@ -106,7 +106,7 @@ describe("the unverified banner names the turn that drifted", () => {
     const m = /<script type="application\/json" id="gr-player">(.*?)<\/script>/s.exec(html);
     expect(m).not.toBeNull();
     const meta = JSON.parse(m![1]) as PlayerMeta;
-    const ep = JSON.parse(gunzipSync(Buffer.from(meta.episodes["0ec192c0f90d"], "base64")).toString("utf8")) as PlayerEpisode;
+    const ep = JSON.parse(gunzipSync(Buffer.from(meta.episodes["0ec192c0f90d"], "base64")).toString("utf8")) as PlayerEpisode<RolloutProps>;
     expect(ep.props.episode.verified).toBe(false);
     expect(ep.props.episode.driftedTurns).toEqual([5]);
     expect(JSON.stringify(ep.props.text)).toContain("UNVERIFIED REPLAY · TURN 5 DRIFTED");

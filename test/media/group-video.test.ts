@@ -22,9 +22,9 @@ import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { alignClock } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { advantagesOf, mean, sampleStd } from "../../replay/groups/stats.ts";
 import { haversineKm } from "../../video/map/frame.ts";
-import { groupLayout } from "../../video/group/grid.ts";
-import { groupClock } from "../../video/group/clock.ts";
-import { GroupPropsSchema, type GroupProps } from "../../video/group/props.ts";
+import { groupLayout } from "../../video/parts/group-grid.ts";
+import { groupClock } from "../../envs/geoguesser/video/group/clock.ts";
+import { GroupPropsSchema, type GroupProps } from "../../envs/geoguesser/video/group/props.ts";
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
 import type { Rect } from "../../video/scene/layout.ts";
 

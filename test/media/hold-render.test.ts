@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { armsTimeline, BT709, colourTags, triesteTimeline, twoUpSpec, tx } from "../video-helpers.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 import { sceneAt, videoFrames, type VideoSpec } from "../../video/compositions.ts";
 import { drawnView, inPaintOrder } from "../../src/film/native/views-ahead.ts";
 import type { ShownImage } from "../../src/film/shared/encode-options.ts";

@@ -21,9 +21,9 @@ import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { outcomeOf } from "../../envs/geoguesser/replay/frames/build-timeline.ts";
 import { EpisodeSchema } from "../../envs/geoguesser/replay/schema/episode.ts";
-import { cardReward, formatReward } from "../../video/rollout/score-card.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
-import { ComparePropsSchema } from "../../video/compare/props.ts";
+import { cardReward, formatReward } from "../../envs/geoguesser/video/rollout/score-card.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
+import { ComparePropsSchema } from "../../envs/geoguesser/video/compare/props.ts";
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-words-"));

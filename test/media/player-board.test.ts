@@ -33,7 +33,7 @@ import { cspHash } from "../../src/page/escape.ts";
 import { PNG } from "pngjs";
 import { cropRgb, paintNative, psnr, rolloutRegions } from "../video-helpers.ts";
 import { withTextPlan } from "../../src/film/shared/text-plan.ts";
-import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-player-board-"));
 const boardFile = join(tmp, "board.html");

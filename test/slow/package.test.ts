@@ -71,7 +71,7 @@ describe("the installed package", () => {
     for (const f of [
       "package/dist/src/cli.js",
       "package/dist/src/index.d.ts",
-      "package/dist/video/api.js",
+      "package/dist/envs/geoguesser/video/api.js",
       "package/dist/video/remotion/index.js",
       "package/dist/src/film/native/paint-worker.js",
       "package/dist/envs/geoguesser/replay/timeline/timeline-schema.d.ts",

@@ -18,9 +18,9 @@ import { BT709, colourTags } from "../video-helpers.ts";
 import { probeVideo } from "../../src/ffmpeg/probe.ts";
 import { TimelineSchema, type Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { alignClock, alignTimelines } from "../../envs/geoguesser/replay/timeline/align.ts";
-import { GROUP_PLACEHOLDER } from "../../video/group/placeholder.ts";
-import type { RolloutProps } from "../../video/rollout/props.ts";
-import type { CompareProps } from "../../video/compare/props.ts";
+import { GROUP_PLACEHOLDER } from "../../envs/geoguesser/video/group/placeholder.ts";
+import type { RolloutProps } from "../../envs/geoguesser/video/rollout/props.ts";
+import type { CompareProps } from "../../envs/geoguesser/video/compare/props.ts";
 
 // Short paths: Chromium's socket path under TMPDIR must stay within 107 bytes.
 const tmp = mkdtempSync("/tmp/grr-e2e-");

@@ -69,8 +69,8 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter, their JSON Schemas, and their public APIs. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/schemas.ts", "envs/api.ts"]);
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter (and to Remotion Studio), their JSON Schemas, and their public APIs. */
+const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/studio.ts", "envs/schemas.ts", "envs/api.ts"]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -89,24 +89,15 @@ const GEOGUESSER_DELIVERY = new Set([
   "src/page/player/tiles.ts",
   "src/page/player/video.ts",
   "src/page/training.ts",
-  "video/api.ts",
-  "video/compare/clock.ts",
-  "video/compare/props.ts",
-  "video/compare/scene.ts",
-  "video/compare/side.ts",
-  "video/compare/sides.ts",
-  "video/compare/state.ts",
-  "video/group/clock.ts",
-  "video/group/props.ts",
-  "video/group/scene.ts",
-  "video/group/tile.ts",
-  "video/parts/hud.ts",
-  "video/rollout/props.ts",
-  "video/rollout/score-card.ts",
-  "video/rollout/state.ts",
-  "video/scene/lookup.ts",
-  "video/slideshow/recorded-maps.ts",
 ]);
+
+/**
+ * The Remotion entries (the bundle's entry and the package's `georeplay/video/remotion`) list every
+ * environment's compositions, so they load the seam's registrations, as the painter's threads do;
+ * nothing else of core video/ imports from envs/.
+ */
+const REMOTION_ENTRIES = new Set(["video/remotion/index.ts", "video/remotion/api.ts"]);
+const REGISTRATIONS = new Set(["envs/compositions.ts", "envs/studio.ts"]);
 
 /** Engine modules the composition may import: browser-safe by construction (checked below). */
 const BROWSER_SAFE = [
@@ -182,7 +173,7 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => SEAM.has(e.from) && e.target && folderOf(e.target) === "envs" && envOf(e.target))
       .filter((e) => !(e.from === "envs/index.ts" && /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])))
       // The painter's threads register every environment's compositions before they build a scene: frame-pure code only.
-      .filter((e) => !(e.from === "envs/compositions.ts" && /^envs\/[^/]+\/video\//.test(e.target!)))
+      .filter((e) => !((e.from === "envs/compositions.ts" || e.from === "envs/studio.ts") && /^envs\/[^/]+\/video\//.test(e.target!)))
       // `georeplay schema` prints every environment's zod schemas as JSON Schema: schema modules only.
       .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
       // The package's entry point (src/index.ts) gives each environment's public API: its api.ts only (the rest of it loads when a call needs it).
@@ -231,8 +222,17 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
           return !(isRemotion(e.from) && (remotionPackages.has(pkg) || pkg.startsWith("@fontsource/")));
         }
         if (folderOf(e.target) === "video") return false;
+        if (REMOTION_ENTRIES.has(e.from) && REGISTRATIONS.has(e.target)) return false;
         return !BROWSER_SAFE.some((re) => re.test(e.target!));
       })
+      .map(where);
+    expect(bad).toEqual([]);
+  });
+
+  it("core video/ knows no environment: it imports nothing from envs/ (the Remotion entries import only the seam's registrations)", () => {
+    const bad = edges
+      .filter((e) => folderOf(e.from) === "video" && e.target && folderOf(e.target) === "envs")
+      .filter((e) => !(REMOTION_ENTRIES.has(e.from) && REGISTRATIONS.has(e.target!)))
       .map(where);
     expect(bad).toEqual([]);
   });
@@ -432,10 +432,10 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  *           page's data, the browser client; the page writers are each environment's), the live
  *           server (serve: followed inputs, the event log, HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
- *           vocabulary, then the compositions (slideshow marks, and the parts shared by rollout,
- *           compare and the page's maps: the world map among them; the group grid reuses the
- *           two-up's pieces), then the composition index,
- *           painter and APIs, and the Remotion wrapper last.
+ *           vocabulary, then the pieces every environment's compositions share (slideshow marks,
+ *           the trace pane, overlays, the group grid and two-up unit, the world map), then the
+ *           registry, the composition index and painter, and the Remotion wrapper last. The
+ *           compositions themselves are the environments' (envs/<env>/video/).
  */
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
@@ -443,7 +443,7 @@ const INNER_ORDERS: Record<"src" | "video", string[][]> = {
     ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
-  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["rollout"], ["compare"], ["group"], ["."], ["remotion"]],
+  video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["."], ["remotion"]],
 };
 
 /** A file's rung and group in its folder's order: the longest group that holds it ("." for loose files). */

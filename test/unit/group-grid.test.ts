@@ -5,9 +5,9 @@
  * `--group` names a group (and what it says when there is none).
  */
 import { describe, expect, it } from "vitest";
-import { gridShape, groupLayout, type GroupLayout } from "../../video/group/grid.ts";
-import { formatAdvantage, rankSiblings } from "../../video/group/rank.ts";
-import { advantageRule } from "../../video/group/score-card.ts";
+import { gridShape, groupLayout, type GroupLayout } from "../../video/parts/group-grid.ts";
+import { formatAdvantage, rankSiblings } from "../../envs/geoguesser/video/group/rank.ts";
+import { advantageRule } from "../../envs/geoguesser/video/group/score-card.ts";
 import { alignClock, alignTimelines, scoreSeconds, sideAt } from "../../envs/geoguesser/replay/timeline/align.ts";
 import { compareScoreMotion, sharedScoreMotion } from "../../video/scene/motion.ts";
 import { findGroup, parseGroupRef } from "../../replay/groups/find.ts";

@@ -1,7 +1,11 @@
 /**
- * `georeplay/video/remotion`: the Rollout, Compare and Group compositions, to
- * register in another Remotion project (needs remotion and react installed):
- * <Composition component={Rollout} schema={RolloutPropsSchema} … /> with a
- * timeline.json (or props.json) written by `georeplay frames`, its frame files in your public dir.
+ * `georeplay/video/remotion`: every environment's compositions (GeoGuesser's `Rollout`, `Compare`
+ * and `Group`, crops' `CropsRollout` and `CropsGroup`), to register in another Remotion project
+ * (needs remotion and react installed): `<RemotionRoot />` registers them all, or
+ * `<Composition component={compositionComponent("Rollout")} … />` one, with props written by
+ * `georeplay frames` (a timeline.json or props.json), its frame files in your public dir.
  */
-export { Rollout, Compare, Group, RemotionRoot } from "./Root.tsx";
+import "../../envs/compositions.ts";
+import "../../envs/studio.ts";
+
+export { RemotionRoot, compositionComponent } from "./Root.tsx";

@@ -1,6 +1,6 @@
 /**
  * `georeplay render` on a crops (detection gym) run: one episode (--episode) or one GRPO group
- * (--group), natively, to an MP4 or the format its name asks for. Same exit codes as
+ * (--group), with either engine (native, or Remotion when installed), to an MP4 or the format its name asks for. Same exit codes as
  * GeoGuesser's render: 0 written, 1 a view drifted (unless --unverified), 2 bad input.
  */
 import type { Command } from "commander";
@@ -22,7 +22,6 @@ export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, 
     throw new GeoreplayError(
       `a crops run renders one episode (--episode) or one group (--group); ${clash.join(", ")} ${clash.length > 1 ? "are" : "is"} not for crops runs`,
     );
-  if (o.engine !== "native") throw new GeoreplayError("--engine remotion films GeoGuesser's videos; a crops run renders with --engine native");
   if (/[\\/]$/.test(o.out)) throw new GeoreplayError(`-o ${o.out}: a crops render writes one file; give a file name such as ${o.out}episode.mp4`);
   if (o.group === undefined && (o.episode?.length ?? 0) !== 1)
     throw new GeoreplayError(
@@ -93,7 +92,7 @@ function report(o: RenderCliOptions, r: RenderCropsResult, f: { format: string; 
   process.stdout.write(
     `${head} · crops ${r.kind === "group" ? `group of ${r.episodes.length}` : "episode"} · ${verified ? "verified replay" : `UNVERIFIED REPLAY (${r.unverified.join(", ")})`}` +
       `${r.lines.map((l) => `\n${l}`).join("")}` +
-      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine native)\n`,
+      `\nframes ${(r.framesMs / 1000).toFixed(1)} s · video ${(r.renderMs / 1000).toFixed(1)} s (${(r.frames / (r.renderMs / 1000)).toFixed(1)} fps; ${r.painted} distinct frames painted, held frames repeated; --engine ${o.engine})\n`,
   );
 }
 

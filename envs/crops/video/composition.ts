@@ -3,16 +3,17 @@
  * episode video, and (group.ts) a GRPO group's grid. Their props were validated when made; the
  * registry hands them back untyped.
  */
-import type { EnvComposition, EnvVideo } from "../../../video/env-compositions.ts";
+import type { EnvComposition, EnvVideo, VideoProps } from "../../../video/env-compositions.ts";
 import type { CropsVideoProps } from "./props.ts";
 import { cropsScene } from "./scene.ts";
 import type { CropsGroupProps } from "./group-props.ts";
 import { cropsGroupClock } from "./group-clock.ts";
 import { cropsGroupScene } from "./group-scene.ts";
 
-export const CROPS_ROLLOUT = "crops/Rollout";
+/** The ids (Remotion's rule: letters, digits, dashes). */
+export const CROPS_ROLLOUT = "CropsRollout";
 
-const props = (p: EnvVideo["props"]) => p as unknown as CropsVideoProps;
+const props = (p: VideoProps) => p as unknown as CropsVideoProps;
 
 export const cropsRollout: EnvComposition = {
   frames: (p) => props(p).timeline.totalFrames + props(p).cardFrames,
@@ -22,11 +23,11 @@ export const cropsRollout: EnvComposition = {
 };
 
 /** A crops episode's video spec. */
-export const cropsRolloutSpec = (p: CropsVideoProps): EnvVideo => ({ composition: "Env", env: CROPS_ROLLOUT, props: p as unknown as EnvVideo["props"] });
+export const cropsRolloutSpec = (p: CropsVideoProps): EnvVideo => ({ composition: CROPS_ROLLOUT, props: p as unknown as VideoProps });
 
-export const CROPS_GROUP = "crops/Group";
+export const CROPS_GROUP = "CropsGroup";
 
-const group = (p: EnvVideo["props"]) => p as unknown as CropsGroupProps;
+const group = (p: VideoProps) => p as unknown as CropsGroupProps;
 
 export const cropsGroup: EnvComposition = {
   frames: (p) => cropsGroupClock(group(p)).totalFrames,
@@ -36,4 +37,4 @@ export const cropsGroup: EnvComposition = {
 };
 
 /** A crops group's video spec. */
-export const cropsGroupSpec = (p: CropsGroupProps): EnvVideo => ({ composition: "Env", env: CROPS_GROUP, props: p as unknown as EnvVideo["props"] });
+export const cropsGroupSpec = (p: CropsGroupProps): EnvVideo => ({ composition: CROPS_GROUP, props: p as unknown as VideoProps });

@@ -4,7 +4,7 @@
  * order (highest advantage first), plus the group's numbers. Computed in Node, handed in as data.
  */
 import { z } from "zod";
-import { OutputSizeSchema } from "../../../video/rollout/props.ts";
+import { OutputSizeSchema } from "../../../video/scene/output-schema.ts";
 import { TextPlanSchema } from "../../../video/text/text-plan-schema.ts";
 import { CropsVideoPropsSchema } from "./props.ts";
 

@@ -4,7 +4,7 @@
  * boxes, its score and advantage and its turn; then a score card ranking them, every sibling's
  * final boxes on the one image with the ground truth.
  */
-import { groupLayout } from "../../../video/group/grid.ts";
+import { groupLayout } from "../../../video/parts/group-grid.ts";
 import { C, siblingColour } from "../../../video/scene/theme.ts";
 import { Draw, font, identity, lineBox, rectOf } from "../../../video/scene/draw.ts";
 import { ramp } from "../../../video/scene/motion.ts";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { TraceEntry } from "../../../replay/trace/trace-entry.ts";
-import { OutputSizeSchema } from "../../../video/rollout/props.ts";
+import { OutputSizeSchema } from "../../../video/scene/output-schema.ts";
 import { TextPlanSchema } from "../../../video/text/text-plan-schema.ts";
 import { CropsTimelineSchema } from "../replay/frames-timeline.ts";
 

@@ -146,7 +146,7 @@ async function reportGroup(o: RenderCliOptions, r: RenderGroupResult, f: AsFile)
   if (o.json) {
     const { groupReport } = await import("./reports/group.ts");
     const { asFileReport } = await import("./reports/render.ts");
-    const { gridShape } = await import("../../../video/group/grid.ts");
+    const { gridShape } = await import("../../../video/parts/group-grid.ts");
     const report = groupReport(o.out, r, gridShape(r.siblings.length, r.size.width, r.size.height), undefined, warn);
     process.stdout.write(`${JSON.stringify(f ? asFileReport(report, f.format, f.encoded) : report, null, 2)}\n`);
     return;

@@ -7,6 +7,8 @@
 import { renameSync, rmSync } from "node:fs";
 import { GeoreplayError, errorMessage } from "../../../replay/io/errors.ts";
 import { throwIfAborted } from "../../../replay/io/abort.ts";
+// The environments' compositions, registered before a spec's length, rate or size is read.
+import "../../../envs/compositions.ts";
 import { videoFps, videoFrames, videoSize, type VideoSpec } from "../../../video/spec.ts";
 import { pipedFrames } from "../../ffmpeg/raw-encoder.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";

@@ -28,11 +28,7 @@ export interface RemotionOptions extends EncodeVideoOptions {
 export async function encodeRemotion(spec: VideoSpec, o: RemotionOptions): Promise<EncodeVideoResult> {
   const browserExecutable = resolveBrowser();
   const t0 = performance.now();
-  // An environment's composition (envs/<env>/video/) is not registered in the Remotion bundle.
-  if (spec.composition === "Env")
-    throw new GeoreplayError(`--engine remotion films GeoGuesser's videos; a ${spec.env.split("/")[0]} video renders with --engine native`);
   const planned = withTextPlan(spec);
-  if (planned.composition === "Env") throw new GeoreplayError("unreachable: an environment's video");
   const tx = planLayouter(planned.props.text ?? {}, nodeMeasure());
   const total = videoFrames(planned);
   const runs = frameRuns(planned, tx, o.holds ?? true);

@@ -56,8 +56,8 @@ export interface RenderSession {
   readonly port: number;
   select(id: CompositionId, props: CompositionProps): Promise<VideoConfig>;
   renderMp4(opts: MediaOptions): Promise<{ frames: number; ms: number }>;
-  /** `id` as a spec names it: an environment's composition ("Env") is not in the bundle and is refused. */
-  renderStillPng(id: CompositionId | "Env", props: CompositionProps | object, frame: number, output: string): Promise<void>;
+  /** `id` as a spec names it: every registered composition is in the bundle. */
+  renderStillPng(id: CompositionId, props: CompositionProps, frame: number, output: string): Promise<void>;
   /** Hold-aware render (hold-render.ts): each run of equal frames screenshotted once. */
   renderHoldAware(opts: HoldRenderOptions): Promise<HoldRenderResult>;
   close(): Promise<void>;
@@ -176,10 +176,8 @@ export async function openSession(opts: SessionOptions): Promise<RenderSession> 
         }
       },
       async renderStillPng(id, p, frame, output) {
-        if (id === "Env") throw new Error("an environment's composition is not in the Remotion bundle");
-        const props = p as CompositionProps;
-        const composition = await select(id, props);
-        await renderStill({ ...common, composition, inputProps: props, frame, output, imageFormat: "png", overwrite: true });
+        const composition = await select(id, p);
+        await renderStill({ ...common, composition, inputProps: p, frame, output, imageFormat: "png", overwrite: true });
       },
       close,
     };

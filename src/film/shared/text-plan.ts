@@ -37,9 +37,6 @@ export function planTextAndMaps(spec: VideoSpec, maps = true): { text: TextPlan;
 }
 
 /** The spec with its text plan in the props (what the Remotion composition receives). */
-export function withTextPlan(spec: VideoSpec): VideoSpec {
-  const text = planText(spec);
-  if (spec.composition === "Rollout") return { composition: "Rollout", props: { ...spec.props, text } };
-  if (spec.composition === "Env") return { ...spec, props: { ...spec.props, text } };
-  return spec.composition === "Compare" ? { composition: "Compare", props: { ...spec.props, text } } : { composition: "Group", props: { ...spec.props, text } };
+export function withTextPlan<S extends VideoSpec>(spec: S): S {
+  return { ...spec, props: { ...spec.props, text: planText(spec) } };
 }

@@ -21,7 +21,7 @@ import { buildTimeline } from "../../../envs/geoguesser/replay/frames/build-time
 import { framesDirFor, slugFor } from "../../../envs/geoguesser/replay/frames/output.ts";
 import { renderCommand, type RenderInputs } from "./render-command.ts";
 import { anyPanoPath } from "../../../envs/geoguesser/replay/panos/files.ts";
-import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../../envs/geoguesser/video/rollout/props.ts";
 import { planTextAndMaps } from "../../film/shared/text-plan.ts";
 import { readMapCell } from "../../film/shared/map-data.ts";
 import { fontsFor } from "../fonts.ts";

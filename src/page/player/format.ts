@@ -2,7 +2,7 @@
  * The player's embedded data, shared by the page writer (embed.ts) and the
  * browser side (types only there). Element ids are the contract with the page.
  */
-import type { RolloutProps } from "../../../video/rollout/props.ts";
+import type { VideoProps } from "../../../video/env-compositions.ts";
 import type { RenderInputs } from "./render-command.ts";
 import type { PlayerFont } from "../fonts.ts";
 
@@ -39,9 +39,9 @@ export type ExactView = [number, number, number, number, number];
 /** Whether a frame file is a verified view (with or without its camera). */
 export const isView = (f: FileSource): f is [number] | ExactView => f.length !== 4;
 
-export interface PlayerEpisode {
-  /** The Rollout composition's props: timeline, output size and text plan. */
-  props: RolloutProps;
+export interface PlayerEpisode<P = VideoProps> {
+  /** The composition's props (GeoGuesser's Rollout: timeline, output size and text plan). */
+  props: P;
   /** Indexed by frame file number (the plan's files are `000000.jpg`, `000001.jpg`, ... in order). */
   files: FileSource[];
   /** The `georeplay render` command for an MP4 of this episode. */

@@ -112,10 +112,10 @@ export function hasEpisode(a: PageAssets, id: string): boolean {
   return Object.prototype.hasOwnProperty.call(a.meta.episodes, id);
 }
 
-export function episodeData(a: PageAssets, id: string): Promise<PlayerEpisode> {
+export function episodeData<P>(a: PageAssets, id: string): Promise<PlayerEpisode<P>> {
   const b64 = a.meta.episodes[id];
   if (typeof b64 !== "string") throw new Error(`episode ${id} has no video in this page`);
-  return gunzipJson<PlayerEpisode>(b64);
+  return gunzipJson<PlayerEpisode<P>>(b64);
 }
 
 const decoded = new Map<string, Promise<HTMLImageElement>>();

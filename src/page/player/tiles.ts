@@ -21,9 +21,10 @@ import { isView, REPROJECTION_SIZE, type FileSource } from "./format.ts";
 import { loadVideo, type PlaySource, type PlayerVideo } from "./video.ts";
 import { measuringLayouter } from "../../../video/text/layouter.ts";
 import { cssFont } from "../../../video/text/fonts.ts";
-import { videoFrames, type VideoSpec } from "../../../video/spec.ts";
-import { groupClock } from "../../../video/group/clock.ts";
-import type { GroupInfo, GroupProps } from "../../../video/group/props.ts";
+import { videoFrames } from "../../../video/spec.ts";
+import type { GeoVideoSpec as VideoSpec } from "../../../envs/geoguesser/video/composition.ts";
+import { groupClock } from "../../../envs/geoguesser/video/group/clock.ts";
+import type { GroupInfo, GroupProps } from "../../../envs/geoguesser/video/group/props.ts";
 import type { Timeline } from "../../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 import { PLAYER_OUTPUT } from "./format.ts";
 

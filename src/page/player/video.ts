@@ -12,13 +12,17 @@
  * width a hair apart can move a break; the test compares timelines, not
  * the text plan).
  */
-import { videoFps, videoFrames, type VideoSpec } from "../../../video/spec.ts";
+// GeoGuesser's compositions (the videos this player builds), registered before any is painted; no other environment's in the bundle.
+import "../../../envs/geoguesser/video/register.ts";
+import { videoFps, videoFrames } from "../../../video/spec.ts";
+import type { GeoVideoSpec as VideoSpec } from "../../../envs/geoguesser/video/composition.ts";
 import { measuringLayouter, planLayouter, type TextLayouter, type TextPlan } from "../../../video/text/layouter.ts";
 import { cssFont } from "../../../video/text/fonts.ts";
 import type { Measure } from "../../../video/text/lines.ts";
-import type { CompareProps } from "../../../video/compare/props.ts";
-import { sideLabels } from "../../../video/compare/sides.ts";
-import { compareClock } from "../../../video/compare/clock.ts";
+import type { RolloutProps } from "../../../envs/geoguesser/video/rollout/props.ts";
+import type { CompareProps } from "../../../envs/geoguesser/video/compare/props.ts";
+import { sideLabels } from "../../../envs/geoguesser/video/compare/sides.ts";
+import { compareClock } from "../../../envs/geoguesser/video/compare/clock.ts";
 import { sideAt, slotAt } from "../../../envs/geoguesser/replay/timeline/align.ts";
 import type { PageEpisode } from "../model.ts";
 import { boardVideo } from "./board-episode.ts";
@@ -73,7 +77,7 @@ const noRecord = (e: PageEpisode) => new Error(`episode ${e.id} has no video in 
 export async function loadVideo(a: PageAssets, id: string, source: PlaySource): Promise<PlayerVideo> {
   // A live episode's tables are its own (load.ts liveAssets); its entry is the run page's.
   if (source.kind === "run" || source.kind === "live") {
-    const data = await episodeData(a, id);
+    const data = await episodeData<RolloutProps>(a, id);
     const spec: VideoSpec = { composition: "Rollout", props: data.props };
     const tx = planLayouter(data.props.text ?? {}, browserMeasure(), () =>
       console.warn("georeplay player: a line not in the text plan was laid out by the browser"),
@@ -134,7 +138,7 @@ export async function loadVideo(a: PageAssets, id: string, source: PlaySource): 
   };
 }
 
-function rollout(spec: VideoSpec & { composition: "Rollout" }, tx: TextLayouter, files: Map<string, FileSource[]>, render: string): PlayerVideo {
+function rollout(spec: Extract<VideoSpec, { composition: "Rollout" }>, tx: TextLayouter, files: Map<string, FileSource[]>, render: string): PlayerVideo {
   const props = spec.props;
   return { spec, tx, files, fps: props.fps, total: props.totalFrames, marks: turnMarks(props), turnAt: (f) => turnAt(props, f), render };
 }

@@ -156,7 +156,6 @@ export async function prepareCropsGroup(o: Omit<RenderCropsGroupOptions, "out">)
 }
 
 export function renderCropsGroupMp4(o: RenderCropsGroupOptions): Promise<RenderCropsResult> {
-  if ((o.engine ?? "native") !== "native") throw new GeoreplayError("--engine remotion films GeoGuesser's videos; a crops group renders with --engine native");
   return filmPrepared(
     o,
     () => prepareCropsGroup(o),

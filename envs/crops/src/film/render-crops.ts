@@ -1,14 +1,13 @@
 /**
  * `render` of a crops (detection gym) episode: verify every view and thumbnail and write the
  * frame files (envs/crops/replay/frames.ts, into a private folder), build the video's props
- * (crops-props.ts), then paint and encode with the native engine as GeoGuesser's videos are.
+ * (crops-props.ts), then paint and encode with either engine, as GeoGuesser's videos are.
  * Drift is exit 1 unless `unverified` (every frame then says UNVERIFIED REPLAY); nothing is
  * left at the output path or in temporary folders on failure.
  */
 import "../../../compositions.ts";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import { cropsFrames, type CropsFramesResult } from "../../replay/frames.ts";
 import { openDataset, taskOf } from "../../replay/dataset.ts";
 import { datasetFor, runFiles } from "../../replay/inputs.ts";
@@ -84,8 +83,6 @@ export async function prepareCrops(o: Omit<RenderCropsOptions, "out">): Promise<
 }
 
 export function renderCropsMp4(o: RenderCropsOptions): Promise<RenderCropsResult> {
-  if ((o.engine ?? "native") !== "native")
-    throw new GeoreplayError("--engine remotion films GeoGuesser's videos; a crops episode renders with --engine native");
   return filmPrepared(
     o,
     () => prepareCrops(o),

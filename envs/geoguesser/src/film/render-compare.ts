@@ -9,7 +9,7 @@
 import { findEpisode, prepareEpisode, writeFrames, type FramesOptions, type FramesResult, type FoundEpisode } from "../../replay/frames/frames.ts";
 import { listAttempts, pickVersusAttempt } from "../../replay/frames/versus.ts";
 import { GeoreplayError } from "../../../../replay/io/errors.ts";
-import { ComparePropsSchema, sideLabels, type CompareProps } from "../../../../video/compare/props.ts";
+import { ComparePropsSchema, sideLabels, type CompareProps } from "../../video/compare/props.ts";
 import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
 import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";

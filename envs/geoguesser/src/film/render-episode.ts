@@ -9,13 +9,13 @@ import { join } from "node:path";
 import { generateFrames, type FramesOptions, type FramesStats } from "../../replay/frames/frames.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import type { ViewSpec } from "../../replay/render/reproject.ts";
-import { RolloutPropsSchema } from "../../../../video/rollout/props.ts";
-import type { VideoSpec } from "../../../../video/compositions.ts";
+import { RolloutPropsSchema } from "../../video/rollout/props.ts";
+import type { GeoVideoSpec } from "../../video/composition.ts";
 import { filmPrepared, workFolder, type EarlySpec, type FilmOptions, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
 import type { Size } from "../../../../src/film/size.ts";
 import type { DeferredImage } from "../../../../src/film/shared/encode-options.ts";
 import type { FramesResult } from "../../replay/frames/frames.ts";
-import { framePath } from "../../../../video/parts/viewport.ts";
+import { framePath } from "../../video/parts/viewport.ts";
 
 export interface RenderEpisodeOptions extends FilmOptions {
   episodes: string[];
@@ -49,7 +49,7 @@ export function deferredImages(gen: FramesResult): DeferredImage<ViewSpec>[] {
 }
 
 export interface PreparedEpisode extends PreparedVideo {
-  spec: Extract<VideoSpec, { composition: "Rollout" }>;
+  spec: Extract<GeoVideoSpec, { composition: "Rollout" }>;
   deferred: DeferredImage<ViewSpec>[];
   timeline: Timeline;
   stats: FramesStats;

@@ -17,7 +17,7 @@ import type { GroupEntry } from "../../../../replay/groups/groups-schema.ts";
 import type { ScaleRewards } from "../../../../replay/groups/stats.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { TaskIndex } from "../../replay/tasks/task-index.ts";
-import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../../../video/group/props.ts";
+import { GroupPropsSchema, MAX_GROUP_SIZE, type GroupProps } from "../../video/group/props.ts";
 import { deferredImages, framesOptionsFor, type RenderEpisodeOptions } from "./render-episode.ts";
 import { filmPrepared, workFolder, type EarlySpec, type PreparedVideo } from "../../../../src/film/film-prepared.ts";
 import type { Size } from "../../../../src/film/size.ts";

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../../../replay/io/atomic.ts";
 import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
-import { RolloutPropsSchema } from "../../../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../video/rollout/props.ts";
 import { withTextPlan } from "../../../../src/film/shared/text-plan.ts";
 
 export function writeStudioProps(outDir: string, timeline: Timeline, size: { width: number; height: number }): string {

@@ -5,7 +5,7 @@
  * `verified` is true only when both sides are; `views` sums both sides.
  * Field names are part of the interface (docs/json-reports.md).
  */
-import { sameTask } from "../../../../video/compare/props.ts";
+import { sameTask } from "../../video/compare/props.ts";
 import { probeStream, type StreamInfo } from "../../../../src/ffmpeg/probe.ts";
 import { fileFacts, type RenderReport } from "./render.ts";
 import type { CompareSideResult, RenderCompareResult } from "../film/render-compare.ts";

@@ -12,9 +12,12 @@ import { gzipSync } from "node:zlib";
 import type { VerifiedEpisode } from "../../../replay/verify/verify.ts";
 import { planEpisode, PlanError } from "../../../replay/plan/segments.ts";
 import { anyPanoPath } from "../../../replay/panos/files.ts";
-import { sceneAt, type VideoSpec } from "../../../../../video/compositions.ts";
+// The environments' compositions, registered before any scene is built.
+import "../../../../compositions.ts";
+import { sceneAt } from "../../../../../video/compositions.ts";
+import type { GeoVideoSpec } from "../../../video/composition.ts";
 import { measuringLayouter } from "../../../../../video/text/layouter.ts";
-import { RolloutPropsSchema } from "../../../../../video/rollout/props.ts";
+import { RolloutPropsSchema } from "../../../video/rollout/props.ts";
 import { MapReads } from "../../../../../src/film/shared/map-reads.ts";
 import { cellsFor, type Atlas } from "../../../../../video/map/atlas.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../../../video/map/places.ts";
@@ -118,7 +121,7 @@ export class BoardPlayer {
    * and on the score card, each framing fixed within its segment: the first and last frames of
    * those segments show every one (the same pins once).
    */
-  private visitMaps(spec: VideoSpec & { composition: "Rollout" }): void {
+  private visitMaps(spec: Extract<GeoVideoSpec, { composition: "Rollout" }>): void {
     const tx = measuringLayouter(roughMeasure);
     const seen = new Set<string>();
     for (const s of spec.props.segments) {

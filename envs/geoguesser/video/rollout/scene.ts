@@ -4,20 +4,20 @@
  * timeline's per-frame lookups (frame-state.ts) and motion.ts.
  */
 import type { RolloutProps } from "./props.ts";
-import { outputSize } from "./output-size.ts";
-import { rolloutLayout } from "../scene/layout.ts";
+import { outputSize } from "../../../../video/scene/output-size.ts";
+import { rolloutLayout } from "../../../../video/scene/layout.ts";
 import { creditLine as creditText } from "../scene/lookup.ts";
 import { rolloutFrame } from "./state.ts";
-import { C } from "../scene/theme.ts";
-import type { FontSpec } from "../text/fonts.ts";
-import { Draw, font, identity, rectOf } from "../scene/draw.ts";
-import type { TextLayouter } from "../text/layouter.ts";
-import type { Box, Scene } from "../scene/types.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import type { FontSpec } from "../../../../video/text/fonts.ts";
+import { Draw, font, identity, rectOf } from "../../../../video/scene/draw.ts";
+import type { TextLayouter } from "../../../../video/text/layouter.ts";
+import type { Box, Scene } from "../../../../video/scene/types.ts";
 import { hudPanel } from "../parts/hud.ts";
-import { tracePane } from "../parts/trace-pane.ts";
+import { tracePane } from "../../../../video/parts/trace-pane.ts";
 import { scoreCard } from "./score-card.ts";
-import { banner, creditLine, OVERWRITTEN_NOTE, overwrittenNote, sourceBanner, unverifiedLabel } from "../parts/overlays.ts";
-import { SLIDESHOW_PROVENANCE, slideshowPill } from "../slideshow/labels.ts";
+import { banner, creditLine, OVERWRITTEN_NOTE, overwrittenNote, sourceBanner, unverifiedLabel } from "../../../../video/parts/overlays.ts";
+import { SLIDESHOW_PROVENANCE, slideshowPill } from "../../../../video/slideshow/labels.ts";
 import { viewportImages, mapPanel } from "../parts/viewport.ts";
 
 export function rolloutScene(t: RolloutProps, frame: number, tx: TextLayouter): Scene {

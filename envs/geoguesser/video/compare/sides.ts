@@ -2,7 +2,7 @@
  * What the two sides of a comparison share or are called. Apart from the
  * props' schema so that the scenes load no validator.
  */
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 
 type Side = { timeline: { episode: Pick<Timeline["episode"], "split" | "index"> } };
 

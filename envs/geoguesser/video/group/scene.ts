@@ -3,20 +3,20 @@
  * (envs/geoguesser/replay/timeline/align.ts), then one score card ranking them, as a scene.
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
-import { slotAt } from "../../envs/geoguesser/replay/timeline/align.ts";
+import { slotAt } from "../../replay/timeline/align.ts";
 import { groupClock } from "./clock.ts";
 import type { GroupProps } from "./props.ts";
-import { groupLayout } from "./grid.ts";
+import { groupLayout } from "../../../../video/parts/group-grid.ts";
 import { groupTile } from "./tile.ts";
 import { groupScoreCard } from "./score-card.ts";
 import { formatGroupReward } from "./rank.ts";
-import { outputSize } from "../rollout/output-size.ts";
+import { outputSize } from "../../../../video/scene/output-size.ts";
 import { creditLine as creditText } from "../scene/lookup.ts";
-import { C } from "../scene/theme.ts";
-import { Draw, font, identity, lineBox, rectOf } from "../scene/draw.ts";
-import type { Box, Scene } from "../scene/types.ts";
-import { creditLine } from "../parts/overlays.ts";
-import type { TextLayouter } from "../text/layouter.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import { Draw, font, identity, lineBox, rectOf } from "../../../../video/scene/draw.ts";
+import type { Box, Scene } from "../../../../video/scene/types.ts";
+import { creditLine } from "../../../../video/parts/overlays.ts";
+import type { TextLayouter } from "../../../../video/text/layouter.ts";
 
 export function groupScene(p: GroupProps, frame: number, tx: TextLayouter): Scene {
   const { width, height } = outputSize(p);

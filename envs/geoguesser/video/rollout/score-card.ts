@@ -3,14 +3,14 @@
  * framed like the environment's reveal map, with a dashed great-circle line,
  * and the numbers a researcher quotes.
  */
-import type { Outcome, Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
-import { revealFrame, pinsFrame, WORLD_FRAME } from "../map/frame.ts";
-import { isStacked } from "../scene/layout.ts";
-import { scoreMotion } from "../scene/motion.ts";
-import { C } from "../scene/theme.ts";
-import { Draw, font, lineBox } from "../scene/draw.ts";
-import { worldMap, type Marker } from "../parts/world-map.ts";
+import type { Outcome, Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { geoevalReward } from "../../replay/rules/reward.ts";
+import { revealFrame, pinsFrame, WORLD_FRAME } from "../../../../video/map/frame.ts";
+import { isStacked } from "../../../../video/scene/layout.ts";
+import { scoreMotion } from "../../../../video/scene/motion.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox } from "../../../../video/scene/draw.ts";
+import { worldMap, type Marker } from "../../../../video/parts/world-map.ts";
 
 export function formatKm(km: number): string {
   if (km < 1) return `${(km * 1000).toFixed(0)} m`;

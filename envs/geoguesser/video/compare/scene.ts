@@ -3,16 +3,16 @@
  * (envs/geoguesser/replay/timeline/align.ts), then one score card for both, as a scene.
  * Pure: (validated props, frame, text layouter) -> primitives.
  */
-import { slotAt } from "../../envs/geoguesser/replay/timeline/align.ts";
+import { slotAt } from "../../replay/timeline/align.ts";
 import { compareClock } from "./clock.ts";
 import { sameTask } from "./sides.ts";
 import type { CompareProps } from "./props.ts";
-import { compareLayout } from "./layout.ts";
-import { outputSize } from "../rollout/output-size.ts";
-import { C } from "../scene/theme.ts";
-import { Draw, font, lineBox, rectOf } from "../scene/draw.ts";
-import type { TextLayouter } from "../text/layouter.ts";
-import type { Scene } from "../scene/types.ts";
+import { compareLayout } from "../../../../video/parts/compare-layout.ts";
+import { outputSize } from "../../../../video/scene/output-size.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox, rectOf } from "../../../../video/scene/draw.ts";
+import type { TextLayouter } from "../../../../video/text/layouter.ts";
+import type { Scene } from "../../../../video/scene/types.ts";
 import { compareSide } from "./side.ts";
 import { compareScoreCard } from "./score-card.ts";
 

@@ -4,9 +4,9 @@
  * by Remotion against this schema; browser-safe.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "../rollout/props.ts";
-import { TextPlanSchema } from "../text/text-plan-schema.ts";
+import { TextPlanSchema } from "../../../../video/text/text-plan-schema.ts";
 
 export const CompareSideSchema = z.object({
   timeline: TimelineSchema,

@@ -3,7 +3,7 @@
  * object. Apart from the scene so that what only needs a video's length
  * (an encoder's arguments, a player's controls) loads no scene code.
  */
-import { alignTimelines, type CompareClock } from "../../envs/geoguesser/replay/timeline/align.ts";
+import { alignTimelines, type CompareClock } from "../../replay/timeline/align.ts";
 import type { CompareProps } from "./props.ts";
 
 const clocks = new WeakMap<CompareProps, CompareClock>();

@@ -1,11 +1,11 @@
 /** The panorama view (the generator's frame file, blended during a move) and the pins map over it. */
-import { pinsFrame, WORLD_FRAME } from "../map/frame.ts";
+import { pinsFrame, WORLD_FRAME } from "../../../../video/map/frame.ts";
 import type { ViewportFrame } from "../scene/lookup.ts";
-import { mapMotion } from "../scene/motion.ts";
-import { C } from "../scene/theme.ts";
-import type { Draw } from "../scene/draw.ts";
-import type { Box } from "../scene/types.ts";
-import { worldMap } from "./world-map.ts";
+import { mapMotion } from "../../../../video/scene/motion.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import type { Draw } from "../../../../video/scene/draw.ts";
+import type { Box } from "../../../../video/scene/types.ts";
+import { worldMap } from "../../../../video/parts/world-map.ts";
 
 /** A frame file's path relative to the public dir (what Remotion's staticFile and the native painter resolve). */
 export const framePath = (framesDir: string, file: string) => (framesDir ? `${framesDir}/${file}` : file);

@@ -3,7 +3,7 @@
  * starts together), computed once per props object. Apart from the scene so
  * that what only needs a video's length loads no scene code.
  */
-import { alignClock, type SharedClock } from "../../envs/geoguesser/replay/timeline/align.ts";
+import { alignClock, type SharedClock } from "../../replay/timeline/align.ts";
 import type { GroupProps } from "./props.ts";
 
 const clocks = new WeakMap<GroupProps, SharedClock>();

@@ -3,10 +3,10 @@
  * camera and budget numbers. Every value comes from the generator's per-frame
  * HUD state, so they move with the camera instead of jumping.
  */
-import type { HudState } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { C } from "../scene/theme.ts";
-import { Draw, font, lineBox } from "../scene/draw.ts";
-import type { Box } from "../scene/types.ts";
+import type { HudState } from "../../replay/timeline/timeline-schema.ts";
+import { C } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox } from "../../../../video/scene/draw.ts";
+import type { Box } from "../../../../video/scene/types.ts";
 
 const CARDINALS: Record<number, string> = { 0: "N", 45: "NE", 90: "E", 135: "SE", 180: "S", 225: "SW", 270: "W", 315: "NW" };
 

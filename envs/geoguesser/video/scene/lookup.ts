@@ -3,7 +3,7 @@
  * never computes camera geometry: it only picks what the generator wrote
  * for this frame (segment, frame file, HUD state, crossfade weight).
  */
-import type { HudState, Segment, Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { HudState, Segment, Timeline } from "../../replay/timeline/timeline-schema.ts";
 
 export interface FramePosition {
   index: number; // segment index

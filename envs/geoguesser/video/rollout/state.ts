@@ -3,7 +3,7 @@
  * which segment, which frame files, which HUD state, whether the map and the
  * panorama are on screen. The scene (scene/rollout.ts) is laid out from it.
  */
-import type { HudState, Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { HudState, Timeline } from "../../replay/timeline/timeline-schema.ts";
 import { hudAt, segmentAt, segmentProgress, viewportAt, type FramePosition, type ViewportFrame } from "../scene/lookup.ts";
 import { panoramaOnScreen, recordedMapFiles } from "../slideshow/recorded-maps.ts";
 

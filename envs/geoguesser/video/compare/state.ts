@@ -2,11 +2,11 @@
  * What one side of a Compare frame shows, as a pure function of (clock,
  * timeline, side, frame): the scene (scene/compare.ts) draws each side from it.
  */
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { sideAt, type CompareClock, type SideFrame } from "../../envs/geoguesser/replay/timeline/align.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
+import { sideAt, type CompareClock, type SideFrame } from "../../replay/timeline/align.ts";
 import { hudAt, viewportAt, type ViewportFrame } from "../scene/lookup.ts";
 import { panoramaOnScreen, recordedMapFiles } from "../slideshow/recorded-maps.ts";
-import type { HudState } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { HudState } from "../../replay/timeline/timeline-schema.ts";
 
 export interface CompareSideFrame {
   sf: SideFrame;

@@ -6,9 +6,9 @@
  * the scene stays frame-pure and browser-safe. Validated by both engines.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "../rollout/props.ts";
-import { TextPlanSchema } from "../text/text-plan-schema.ts";
+import { TextPlanSchema } from "../../../../video/text/text-plan-schema.ts";
 
 export const GroupSiblingSchema = z.object({
   timeline: TimelineSchema,

@@ -3,20 +3,12 @@
  * output size and text plan. Validated with this schema by both engines.
  */
 import { z } from "zod";
-import { TimelineSchema } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
-import { TextPlanSchema } from "../text/text-plan-schema.ts";
+import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
+import { TextPlanSchema } from "../../../../video/text/text-plan-schema.ts";
+import { OutputSizeSchema } from "../../../../video/scene/output-schema.ts";
 
-export { DEFAULT_HEIGHT, DEFAULT_WIDTH, outputSize } from "./output-size.ts";
-
-const EvenSide = z
-  .number()
-  .int()
-  .min(16)
-  .max(7680)
-  .refine((n) => n % 2 === 0, { message: "H.264 with yuv420p needs even dimensions" });
-
-/** Output video size; default 1280x720. */
-export const OutputSizeSchema = z.object({ width: EvenSide, height: EvenSide });
+export { DEFAULT_HEIGHT, DEFAULT_WIDTH, outputSize } from "../../../../video/scene/output-size.ts";
+export { OutputSizeSchema } from "../../../../video/scene/output-schema.ts";
 
 export const RolloutPropsSchema = TimelineSchema.extend({
   /** Output video size; default 1280x720. Layout is designed for 16:9. */

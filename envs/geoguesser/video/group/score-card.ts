@@ -4,16 +4,16 @@
  * siblings ranked by advantage with reward, advantage, distance and turns,
  * under the group's mean, std and how advantages were scaled.
  */
-import { spanFrame } from "../map/frame.ts";
+import { spanFrame } from "../../../../video/map/frame.ts";
 import type { GroupInfo, GroupProps } from "./props.ts";
 import { formatAdvantage, formatGroupReward, rankSiblings } from "./rank.ts";
 import { advantageColour } from "./tile.ts";
-import { isStacked } from "../scene/layout.ts";
-import { sharedScoreMotion } from "../scene/motion.ts";
-import { C, siblingColour } from "../scene/theme.ts";
-import { Draw, font, lineBox } from "../scene/draw.ts";
+import { isStacked } from "../../../../video/scene/layout.ts";
+import { sharedScoreMotion } from "../../../../video/scene/motion.ts";
+import { C, siblingColour } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox } from "../../../../video/scene/draw.ts";
 import { formatKm } from "../rollout/score-card.ts";
-import { worldMap, type Marker } from "../parts/world-map.ts";
+import { worldMap, type Marker } from "../../../../video/parts/world-map.ts";
 
 /** How the advantages were computed, in one line (TRL's GRPOTrainer). */
 export function advantageRule(g: Pick<GroupInfo, "scaleRewards">): string {

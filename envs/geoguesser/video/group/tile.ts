@@ -4,18 +4,18 @@
  * done while others play on), and a HUD with the reward and advantage the
  * trainer used beside the camera numbers.
  */
-import type { SharedClock } from "../../envs/geoguesser/replay/timeline/align.ts";
-import type { HudState, TraceEntry } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { SharedClock } from "../../replay/timeline/align.ts";
+import type { HudState, TraceEntry } from "../../replay/timeline/timeline-schema.ts";
 import type { GroupSibling } from "./props.ts";
-import type { GroupTile } from "./grid.ts";
+import type { GroupTile } from "../../../../video/parts/group-grid.ts";
 import { compareSideFrame, type CompareSideFrame } from "../compare/state.ts";
 import { formatAdvantage, formatGroupReward } from "./rank.ts";
-import { C, siblingColour } from "../scene/theme.ts";
-import { Draw, font, lineBox, rectOf } from "../scene/draw.ts";
-import type { Box } from "../scene/types.ts";
+import { C, siblingColour } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox, rectOf } from "../../../../video/scene/draw.ts";
+import type { Box } from "../../../../video/scene/types.ts";
 import { compactHudValues } from "../parts/hud.ts";
-import { banner, guessedMarker, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../parts/overlays.ts";
-import { toolCallText } from "../parts/trace-pane.ts";
+import { banner, guessedMarker, SLIDESHOW_LABEL, UNVERIFIED_LABEL } from "../../../../video/parts/overlays.ts";
+import { toolCallText } from "../../../../video/parts/trace-pane.ts";
 import { mapPanel, viewportImages } from "../parts/viewport.ts";
 
 /** The colour an advantage is written in: above the group's mean green, below red, on it dim. */

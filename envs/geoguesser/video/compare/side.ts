@@ -1,18 +1,18 @@
 /** One side of a two-up frame: caption, viewport (with its stamps), credit, compact HUD and trace strip. */
-import type { CompareClock } from "../../envs/geoguesser/replay/timeline/align.ts";
-import type { TraceEntry } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { CompareClock } from "../../replay/timeline/align.ts";
+import type { TraceEntry } from "../../replay/timeline/timeline-schema.ts";
 import type { CompareSide } from "./props.ts";
-import type { CompareColumn } from "./layout.ts";
+import type { CompareColumn } from "../../../../video/parts/compare-layout.ts";
 import { compareSideFrame } from "./state.ts";
 import { creditLine as creditText } from "../scene/lookup.ts";
-import { traceStripAppear } from "../scene/motion.ts";
-import { printable } from "../text/lines.ts";
-import { C, SIDE_COLOURS, SIDE_TEXT, panelAlpha } from "../scene/theme.ts";
-import { Draw, font, identity, lineBox, rectOf } from "../scene/draw.ts";
-import type { Box } from "../scene/types.ts";
+import { traceStripAppear } from "../../../../video/scene/motion.ts";
+import { printable } from "../../../../video/text/lines.ts";
+import { C, SIDE_COLOURS, SIDE_TEXT, panelAlpha } from "../../../../video/scene/theme.ts";
+import { Draw, font, identity, lineBox, rectOf } from "../../../../video/scene/draw.ts";
+import type { Box } from "../../../../video/scene/types.ts";
 import { compactHud } from "../parts/hud.ts";
-import { banner, creditLine, guessedMarker, SLIDESHOW_LABEL, unverifiedLabel } from "../parts/overlays.ts";
-import { replyText, statusLabel, toolCallText } from "../parts/trace-pane.ts";
+import { banner, creditLine, guessedMarker, SLIDESHOW_LABEL, unverifiedLabel } from "../../../../video/parts/overlays.ts";
+import { replyText, statusLabel, toolCallText } from "../../../../video/parts/trace-pane.ts";
 import { mapPanel, viewportImages } from "../parts/viewport.ts";
 
 export function compareSide(

@@ -1,5 +1,5 @@
 /** A slideshow shows recorded images, maps among them: which of its frame files are maps, and when a panorama is on screen. */
-import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
+import type { Timeline } from "../../replay/timeline/timeline-schema.ts";
 import type { ViewportFrame } from "../scene/lookup.ts";
 
 /**

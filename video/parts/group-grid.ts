@@ -9,7 +9,7 @@
  * empty (3 siblings: 2x2 with the last cell empty).
  */
 import type { Rect } from "../scene/layout.ts";
-import { compareUnit } from "../compare/layout.ts";
+import { compareUnit } from "./compare-layout.ts";
 
 export interface GridShape {
   rows: number;

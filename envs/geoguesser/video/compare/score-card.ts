@@ -3,15 +3,15 @@
  * by arm, framed by the shared rule), and both sides' distance, geoeval
  * reward, stored env reward and turns.
  */
-import { spanFrame } from "../map/frame.ts";
+import { spanFrame } from "../../../../video/map/frame.ts";
 import { sameTask } from "./sides.ts";
 import type { CompareProps, CompareSide } from "./props.ts";
-import { isStacked } from "../scene/layout.ts";
-import { compareScoreMotion } from "../scene/motion.ts";
-import { C, SIDE_COLOURS, SIDE_TEXT } from "../scene/theme.ts";
-import { Draw, font, lineBox } from "../scene/draw.ts";
+import { isStacked } from "../../../../video/scene/layout.ts";
+import { compareScoreMotion } from "../../../../video/scene/motion.ts";
+import { C, SIDE_COLOURS, SIDE_TEXT } from "../../../../video/scene/theme.ts";
+import { Draw, font, lineBox } from "../../../../video/scene/draw.ts";
 import { cardReward, formatKm, formatReward } from "../rollout/score-card.ts";
-import { worldMap, type Marker } from "../parts/world-map.ts";
+import { worldMap, type Marker } from "../../../../video/parts/world-map.ts";
 
 /** The numbers one side's column shows (null: unknown). */
 export function sideResult(s: CompareSide, turns: number): { distanceKm: number | null; envReward: number | null; reward: number | null; turns: number } {
