@@ -10,6 +10,7 @@ const benches: [string, ...string[]][] = [
   ["render"],
   ["crops-render"],
   ["batch"],
+  ["batch", "--crops"],
   ["page"],
   ["player"],
   ["report"],

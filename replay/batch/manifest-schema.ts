@@ -12,8 +12,8 @@ export const VIDEO_FORMATS = ["mp4", "webm", "gif", "webp"] as const;
 export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 
 export const ManifestInput = z.object({
-  /** record: one episode's line (sha256 of its validated content); tasks / panorama / image: a file (size and mtime). */
-  role: z.enum(["record", "tasks", "panorama", "image"]),
+  /** record: one episode's line (sha256 of its validated content); tasks / panorama / image / ground_truth (a crops dataset's gt.jsonl): a file (size and mtime). */
+  role: z.enum(["record", "tasks", "panorama", "image", "ground_truth"]),
   path: z.string(),
   line: z.number().int().nullable(),
   bytes: z.number().int().nullable(),

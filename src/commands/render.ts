@@ -48,7 +48,8 @@ export function registerRender(program: Command): void {
         "between the recorded views, the boxes drawn in their labels' colours, the HUD with the thumbnail\n" +
         "and the running shaping sum, the trace, then a score card of matches, misses and false alarms)\n" +
         "or one --group (the siblings in a grid, then a card ranking them); its dataset is --dataset\n" +
-        "(default: the run folder's parent); native engine only, one video at a time (docs/crops.md).",
+        "(default: the run folder's parent); native engine only; many episodes into -o DIR/ as below\n" +
+        "(several --episode, --all, --shard, --poster: the score card), no two-up yet (docs/crops.md).",
     )
     .argument("<inputs...>", "recordings: eval episodes.jsonl, training rollouts*.jsonl (or a run's folder of them), an example-rollout or sweep folder");
   declareOptions(cmd, RENDER_OPTIONS)
@@ -62,7 +63,8 @@ export function registerRender(program: Command): void {
         "  georeplay render base/ ckpt200/ --episode 5e3f5bd32061 --versus-arm ckpt200 --tasks tasks/ --panos panos/ -o two-up.mp4\n" +
         "  georeplay render run/traces/ --group 12/eval/3 --tasks tasks/ --panos panos/ -o group.mp4\n" +
         "  georeplay render crops/eval/episodes.jsonl --episode c46800576146 -o crops.mp4\n" +
-        "  georeplay render crops/train/ --group 0/train/0 -o crops-group.mp4",
+        "  georeplay render crops/train/ --group 0/train/0 -o crops-group.mp4\n" +
+        "  georeplay render crops/eval/ --all --poster -o crops-videos/",
     )
     .action(
       replayAction<RenderCliOptions>(async (episodes, o, command) => {

@@ -68,10 +68,10 @@ describe("render of a crops episode (native engine)", () => {
     expect(probeVideo(out)).toMatchObject({ codec: "h264", width: 640, height: 360 });
   }, 240_000);
 
-  it("says what a crops render does not take: GeoGuesser's inputs, a batch (exit 2, one line)", () => {
+  it("says what a crops render does not take: GeoGuesser's inputs, a two-up (exit 2, one line)", () => {
     for (const [args, msg] of [
       [["--episode", EPISODE, "--tasks", "t.jsonl"], /--tasks is not for crops runs/],
-      [["--episode", EPISODE, "--episode", "#2"], /one --episode at a time/],
+      [["--episode", EPISODE, "--versus", "#2"], /--versus is not for crops runs/],
     ] as const) {
       const r = runCli(["render", EVAL, ...args, "-o", join(tmp, "x.mp4")]);
       expect(r.code).toBe(2);

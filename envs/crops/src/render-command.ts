@@ -1,7 +1,8 @@
 /**
  * `georeplay render` on a crops (detection gym) run: one episode (--episode) or one GRPO group
- * (--group), with either engine (native, or Remotion when installed), to an MP4 or the format its name asks for. Same exit codes as
- * GeoGuesser's render: 0 written, 1 a view drifted (unless --unverified), 2 bad input.
+ * (--group), with either engine (native, or Remotion when installed), to an MP4 or the format its
+ * name asks for; or many episodes into a folder (render-batch.ts). Same exit codes as GeoGuesser's
+ * render: 0 written, 1 a view drifted (unless --unverified), 2 bad input.
  */
 import type { Command } from "commander";
 import { relative } from "node:path";
@@ -9,26 +10,38 @@ import { GeoreplayError } from "../../../replay/io/errors.ts";
 import { warn, withProgress } from "../../../src/commands/options/shared.ts";
 import { givenFlags, OTHER_VIDEOS, splitFormats, type RenderCliOptions } from "../../../src/commands/options/render.ts";
 import { interruptSignal } from "../../../src/commands/interrupt.ts";
+import { isBatch } from "../../../src/commands/render-batch.ts";
 import type { RenderCropsResult } from "./film/render-crops.ts";
 import type { Encoded } from "../../../src/ffmpeg/transcode.ts";
 import type { Progress } from "../../../src/commands/progress.ts";
 
-/** GeoGuesser's render options that choose what a crops video has no use for. */
-const NOT_FOR_CROPS: readonly [keyof RenderCliOptions, string][] = [["tasks", "--tasks"], ["panos", "--panos"], ...OTHER_VIDEOS];
+/** GeoGuesser's render options that choose what a crops video has no use for (yet: a two-up). */
+const NOT_FOR_CROPS: readonly [keyof RenderCliOptions, string][] = [
+  ["tasks", "--tasks"],
+  ["panos", "--panos"],
+  ["versus", "--versus"],
+  ["versusArm", "--versus-arm"],
+  ["pass", "--pass"],
+];
 
 export async function renderCropsCommand(inputs: string[], o: RenderCliOptions, command: Command): Promise<void> {
   const clash = givenFlags(o, NOT_FOR_CROPS);
   if (clash.length)
     throw new GeoreplayError(
-      `a crops run renders one episode (--episode) or one group (--group); ${clash.join(", ")} ${clash.length > 1 ? "are" : "is"} not for crops runs`,
+      `a crops run renders episodes (--episode, or many into -o DIR/) or one group (--group); ${clash.join(", ")} ${clash.length > 1 ? "are" : "is"} not for crops runs`,
     );
+  if (o.group !== undefined) {
+    const others = givenFlags(o, [["episode", "--episode"], ...OTHER_VIDEOS]);
+    if (others.length) throw new GeoreplayError(`--group renders one group's siblings; it does not go with ${others.join(", ")}`);
+  } else {
+    if (o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
+    if (isBatch(o)) return (await import("./render-batch.ts")).renderCropsBatch(inputs, o, command);
+  }
   if (/[\\/]$/.test(o.out)) throw new GeoreplayError(`-o ${o.out}: a crops render writes one file; give a file name such as ${o.out}episode.mp4`);
-  if (o.group === undefined && (o.episode?.length ?? 0) !== 1)
+  if (o.group === undefined && o.episode === undefined)
     throw new GeoreplayError(
-      o.episode?.length ? "a crops run renders one --episode at a time" : "give --episode <id|#n> (or --group <step/split/index> for a training run)",
+      "give --episode <id|#n> (or --group <step/split/index> for a training run; for many videos into -o DIR/: several --episode, or --all)",
     );
-  if (o.group !== undefined && o.episode !== undefined) throw new GeoreplayError("--group renders one group's siblings; it does not go with --episode");
-  if (o.group === undefined && o.scaleRewards !== undefined) throw new GeoreplayError("--scale-rewards goes with --group (the advantages a group video shows)");
   const { videoFormat } = splitFormats(o.format);
   const { defaultsFor, fileFormat, renderAsFile } = await import("../../../src/film/render-file.ts");
   const format = fileFormat(o.out, videoFormat);

@@ -179,6 +179,8 @@ export const BATCH_HELP =
   "reported and the others written; exit 1 if any drifted, else 2 if any failed, else 0.\n" +
   "--format mp4|webm|gif|webp (the input formats stay accepted too); gif/webp default to\n" +
   "480x270 at 10 fps and fit --max-mb (default 8, per file), lowering fps and size and saying so.\n" +
-  "--shard i/n renders a deterministic share balanced by frame count. --json: one line per video,\n" +
+  "--shard i/n renders a deterministic share balanced by frame count. --poster: each video's last\n" +
+  "frame (the score card) as <name>.png beside it. A crops run's batch is several --episode or\n" +
+  "--all (no two-up selections yet). --json: one line per video,\n" +
   "then a summary (docs/json-reports.md). CI examples: docs/github-actions-render.yml (a matrix\n" +
   "of shards) and docs/k8s-render-job.yml (a Kubernetes Indexed Job).\n";

@@ -6,21 +6,12 @@
  */
 import { slugFor } from "../frames/output.ts";
 
+export { uniqueStems } from "../../../../replay/batch/names.ts";
+
 export type StemOf = { kind: "rollout"; episodeId: string } | { kind: "compare"; split: string; index: number; a: string; b: string };
 
 export function videoStem(v: StemOf): string {
   if (v.kind === "rollout") return slugFor(v.episodeId);
   const idx = Number.isSafeInteger(v.index) ? String(v.index) : slugFor(String(v.index));
   return `${slugFor(v.split)}-${idx}-${slugFor(v.a)}-vs-${slugFor(v.b)}`;
-}
-
-/** Stems made unique in order: a later duplicate gets `-2`, `-3`, ... (case-insensitively, for case-folding file systems). */
-export function uniqueStems(stems: string[]): string[] {
-  const seen = new Set<string>();
-  return stems.map((s) => {
-    let name = s;
-    for (let k = 2; seen.has(name.toLowerCase()); k++) name = `${s}-${k}`;
-    seen.add(name.toLowerCase());
-    return name;
-  });
 }

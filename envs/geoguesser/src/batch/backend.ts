@@ -1,8 +1,7 @@
 /**
- * The seam between the batch runner and a video engine. The runner overlaps
- * `prepare(next)` with `encode(current)`: prepare finds and verifies the
- * episodes and writes their frame files (CPU on the pool's workers), encode
- * paints and encodes them (the painter's worker and ffmpeg).
+ * GeoGuesser's video engines behind the batch runner's seam (src/batch/backend.ts): prepare finds
+ * and verifies the episodes and writes their frame files (CPU on the pool's workers), encode paints
+ * and encodes them (the painter's worker and ffmpeg).
  */
 import { availableParallelism } from "node:os";
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";
@@ -10,6 +9,7 @@ import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import { throwIfAborted } from "../../../../replay/io/abort.ts";
 import type { ManifestSide } from "../../../../replay/batch/manifest-schema.ts";
 import type { Size } from "../../../../src/film/size.ts";
+import type { PreparedJob as CorePreparedJob, VideoBackend as CoreVideoBackend } from "../../../../src/batch/backend.ts";
 import type { Engine } from "../../../../src/film/engine.ts";
 import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
 import type { PreparedEpisode } from "../film/render-episode.ts";
@@ -32,33 +32,9 @@ export interface VideoJob {
   unverified: boolean;
 }
 
-export interface RenderedVideo {
-  out: string;
-  frames: number;
-  fps: number;
-  width: number;
-  height: number;
-  episodeIds: string[];
-  /** Per side: every view reproduced its recorded hash (false for an --unverified drift and for slideshows). */
-  verified: boolean[];
-  /** Per side, for the manifest: arm, pass, replay or slideshow, view counts. */
-  sides?: ManifestSide[];
-}
-
-/** Whatever a backend carries from prepare to encode; the runner only passes it through. */
-export interface PreparedJob {
-  job: VideoJob;
-}
-
-export interface VideoBackend {
-  /** A short name recorded in the manifest (a change re-renders). */
-  readonly name: string;
-  /** CPU work that can run while the previous video encodes (find, verify, frame files). */
-  prepare(job: VideoJob, signal: AbortSignal): Promise<PreparedJob>;
-  /** Encode a prepared job to an MP4 at `out` (atomic). */
-  encode(p: PreparedJob, out: string, signal: AbortSignal, onFrames?: (done: number, total: number) => void): Promise<RenderedVideo>;
-  close(): Promise<void>;
-}
+export type { RenderedVideo } from "../../../../src/batch/backend.ts";
+export type PreparedJob = CorePreparedJob<VideoJob>;
+export type VideoBackend = CoreVideoBackend<VideoJob>;
 
 export interface EngineBackendOptions {
   engine?: Engine;

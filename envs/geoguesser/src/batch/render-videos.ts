@@ -4,9 +4,7 @@
  * and render into a folder with the batch runner. `georeplay render -o DIR/`
  * is this plus a progress bar, Ctrl-C and exit codes.
  */
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";
 import type { VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
 import type { Candidate, Selection } from "../../replay/batch/select.ts";
@@ -16,6 +14,7 @@ import { packageVersion } from "../../../../src/install/package-info.ts";
 import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
 import type { Size } from "../../../../src/film/size.ts";
 import { defaultsFor } from "../../../../src/film/render-file.ts";
+import { checkBatchOptions, checkPosterCount, makeBatchFolder } from "../../../../src/batch/check-options.ts";
 import type { BatchProgress, BatchResult, VideoOutcome } from "./run-batch.ts";
 
 export interface PlanVideosOptions {
@@ -99,14 +98,7 @@ export async function planBatch(o: PlanVideosOptions): Promise<BatchPlan> {
   return { candidates, planned, shards, mine, fps };
 }
 
-/** Options that contradict each other, refused before any work. */
-export function checkBatchOptions(o: Pick<RenderVideosOptions, "format" | "maxMb" | "poster" | "posterFrame">): void {
-  const format = o.format ?? "mp4";
-  if (o.maxMb !== undefined && o.maxMb !== null && format !== "gif" && format !== "webp")
-    throw new GeoreplayError(`--max-mb sets the budget of gif and webp files (this batch writes ${format})`);
-  if (o.posterFrame !== undefined && o.posterFrame !== null && (o.poster === undefined || o.poster === null))
-    throw new GeoreplayError("--poster-frame goes with --poster");
-}
+export { checkBatchOptions };
 
 /** Plans the selection and renders this shard's videos into `dir`; a video that fails is in `failed`, the others are written. */
 export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideosResult> {
@@ -116,14 +108,8 @@ export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideos
   const defaults = await defaultsFor(format);
   const plan = await planBatch({ ...o, fps: o.fps ?? defaults.fps });
   const poster = o.poster ?? null;
-  if (poster !== null && poster !== "beside" && plan.mine.length !== 1)
-    throw new GeoreplayError(`--poster ${poster}: one file for ${plan.mine.length} videos; give --poster alone to write <name>.png beside each video`);
-  const dir = resolve(o.dir);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (e) {
-    throw new GeoreplayError(`-o ${o.dir}: cannot create the folder (${(e as Error).message})`);
-  }
+  checkPosterCount(poster, plan.mine.length);
+  const dir = makeBatchFolder(o.dir);
   // A missing ffmpeg (or Remotion/Chromium for the remotion engine) stops the batch before any video.
   await (await import("../../../../src/film/engine.ts")).checkEngine(o.engine);
   const { engineBackend } = await import("./backend.ts");

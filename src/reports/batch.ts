@@ -1,13 +1,16 @@
-/** The `render -o DIR/ --json` lines (docs/json-reports.md): one per video, a summary; and --dry-run's plan lines. */
-import type { ManifestVideo, VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
-import type { PlannedVideo } from "../../replay/batch/plan.ts";
-import type { VideoOutcome } from "../batch/run-batch.ts";
-import type { RenderVideosResult } from "../batch/render-videos.ts";
-import { batchExitCode } from "../../../../src/reports/exit-codes.ts";
+/** The `render -o DIR/ --json` lines of any environment's batch (docs/json-reports.md): one per video, a summary; and --dry-run's plan lines. */
+import type { ManifestVideo, VideoFormat } from "../../replay/batch/manifest-schema.ts";
+import type { BatchResult, BatchVideo, VideoOutcome } from "../batch/run-batch.ts";
+import { batchExitCode } from "./exit-codes.ts";
+
+/** A batch's result with its plan: the whole selection and this shard's share. */
+export interface PlannedResult extends BatchResult {
+  plan: { planned: readonly unknown[]; mine: readonly unknown[] };
+}
 
 export function videoLine(r: VideoOutcome): Record<string, unknown> {
   if (r.status === "failed") {
-    const v: PlannedVideo = r.video;
+    const v: BatchVideo = r.video;
     return {
       type: "video",
       status: "failed",
@@ -21,7 +24,7 @@ export function videoLine(r: VideoOutcome): Record<string, unknown> {
   return { type: "video", status: r.status, ...e };
 }
 
-export function planLine(v: PlannedVideo, format: VideoFormat, shard: string | null) {
+export function planLine(v: BatchVideo, format: VideoFormat, shard: string | null) {
   return {
     type: "plan",
     file: `${v.stem}.${format}`,
@@ -36,7 +39,7 @@ export function planLine(v: PlannedVideo, format: VideoFormat, shard: string | n
   };
 }
 
-export function planSummary(planned: PlannedVideo[], mine: PlannedVideo[], shard: string | null) {
+export function planSummary(planned: readonly BatchVideo[], mine: readonly BatchVideo[], shard: string | null) {
   return {
     type: "summary",
     dry_run: true,
@@ -47,7 +50,7 @@ export function planSummary(planned: PlannedVideo[], mine: PlannedVideo[], shard
   };
 }
 
-export function batchSummary(result: RenderVideosResult, o: { dir: string; format: VideoFormat; shard: string | null }) {
+export function batchSummary(result: PlannedResult, o: { dir: string; format: VideoFormat; shard: string | null }) {
   const all = [...result.written, ...result.skipped];
   const videoSeconds = result.written.reduce((s, v) => s + v.duration_s, 0);
   return {
