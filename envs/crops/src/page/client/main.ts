@@ -77,11 +77,14 @@ function mark(flag: "firstScreen" | "ready"): void {
   (window as unknown as Record<string, number>)[flag === "ready" ? "grReadyAt" : "grFirstScreenAt"] = performance.now();
 }
 
-/** All the rows of the folder form's data/cr-<k>.js files, read in parallel, in list order. */
+/** All the rows of the folder form's data/cr-<k>.js files, read in parallel (each file's rows built as it arrives), in list order. */
 async function readRows(files: number): Promise<CropsRow[]> {
-  const parts = await Promise.all(Array.from({ length: files }, (_, k) => dataFile<RowColumns>(ROWS_KIND, k, { keep: false })));
-  return parts.flatMap(rowsOfColumns);
+  const parts = await Promise.all(Array.from({ length: files }, (_, k) => dataFile<RowColumns>(ROWS_KIND, k, { keep: false }).then(rowsOfColumns)));
+  return parts.flat();
 }
+
+/** Resolves after the next frame is painted: what is in the document now is on screen. */
+const painted = (): Promise<void> => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
 
 async function start(): Promise<void> {
   const doc = document;
@@ -148,14 +151,15 @@ async function start(): Promise<void> {
     // The folder form's first screen: the header and board (HTML), and the top of the list from
     // index.html's own rows, painted before the row files are read. An address with a search,
     // filter or sort needs every row for its list: its first screen is the whole page.
-    const rest = readRows(data.rowFiles.files);
     const plain = KEYS.every((k) => !addr.list[k]);
     if (plain) {
       list.pending(data.rowFiles.rows);
       list.render(null);
       mark("firstScreen");
+      // The row files are read once that screen is painted: their scripts would otherwise run before the paint.
+      await painted();
     }
-    const all = await rest;
+    const all = await readRows(data.rowFiles.files);
     // The same array (the list and the live stream hold it), now every row.
     data.rows.length = 0;
     for (const r of all) data.rows.push(r);
