@@ -143,10 +143,10 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
     const training = cropsTraining(rollouts);
     withGroups(rows, training);
     const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
-    // The folder form's rows go to data files as columns; index.html keeps the top of the list for its first screen.
-    const rowFiles = folder ? writeRowFiles(folder, rows) : null;
+    // The folder form's rows go to data files as columns; index.html keeps the top of the list for its first screen (all of a short list).
+    const rowFiles = folder && rows.length > FIRST_ROWS ? writeRowFiles(folder, rows) : null;
     const data: CropsPageData = {
-      rows: folder ? rows.slice(0, FIRST_ROWS) : rows,
+      rows: rowFiles ? rows.slice(0, FIRST_ROWS) : rows,
       rowFiles,
       details,
       detailChunk: folder ? DETAIL_CHUNK : null,
