@@ -23,6 +23,7 @@ import { cropsPageHtml, type CropsPageData } from "./template.ts";
 import { cropsPlayProps, playEntry } from "./play.ts";
 import { PLAY_KIND, PLAYS_PER_FILE, type CropsPlayTable } from "./play-table.ts";
 import { cropsTraining, cropsTrainingRollout, withGroups, type CropsTrainingRollout } from "./training.ts";
+import { FIRST_ROWS, ROWS_KIND, ROWS_PER_FILE, rowColumns } from "./row-columns.ts";
 
 export interface CropsPageOptions {
   inputs: string[];
@@ -88,7 +89,6 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
     // Each episode's video props for the in-page player (play.ts), by page key: inline in one
     // file; in the folder form, PLAYS_PER_FILE episodes a data file in list order.
     const plays: Record<string, string> = {};
-    const playFiles: Record<string, number> = {};
     let playChunk: Record<string, string> = {};
     let playCount = 0;
     const flushPlays = () => {
@@ -124,7 +124,7 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
         const entry = playEntry(cropsPlayProps(seen));
         if (!folder) plays[row.key] = entry;
         else {
-          playFiles[row.key] = Math.floor(playCount++ / PLAYS_PER_FILE);
+          playCount++;
           playChunk[row.key] = entry;
           if (playCount % PLAYS_PER_FILE === 0) flushPlays();
         }
@@ -143,7 +143,17 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
     const training = cropsTraining(rollouts);
     withGroups(rows, training);
     const title = opts.title ?? `${opts.inputs.map((f) => basename(f)).join(", ")} · ${[...new Set(rows.map((r) => r.arm))].join(", ")} · georeplay`;
-    const data: CropsPageData = { rows, details, detailChunk: folder ? DETAIL_CHUNK : null, report, verify: verifySummary(verify), training };
+    // The folder form's rows go to data files as columns; index.html keeps the top of the list for its first screen (all of a short list).
+    const rowFiles = folder && rows.length > FIRST_ROWS ? writeRowFiles(folder, rows) : null;
+    const data: CropsPageData = {
+      rows: rowFiles ? rows.slice(0, FIRST_ROWS) : rows,
+      rowFiles,
+      details,
+      detailChunk: folder ? DETAIL_CHUNK : null,
+      report,
+      verify: verifySummary(verify),
+      training,
+    };
     // Images by name: in one file, data: URLs of the exact bytes; in the folder form the client
     // names a view views/<sha256>.jpg itself, and only the dataset images are listed.
     const images: Record<string, string> = {};
@@ -156,7 +166,7 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
       const png = readFileSync(join(dsDir, file));
       pictures[id] = folder ? folder.addView(png) : `data:image/png;base64,${png.toString("base64")}`;
     }
-    const play: CropsPlayTable = folder ? { files: playFiles } : { entries: plays };
+    const play: CropsPlayTable = folder ? { perFile: PLAYS_PER_FILE } : { entries: plays };
     const html = cropsPageHtml(title, data, { images, pictures }, target.form, play);
     const path = folder ? join(folder.tmp, "index.html") : target.path;
     const bytes = await writePage(path, [html], opts.signal);
@@ -182,6 +192,14 @@ export async function buildCropsPage(opts: CropsPageOptions): Promise<CropsPageR
     folder?.remove();
     throw e;
   }
+}
+
+/** The rows as data/cr-<k>.js files of ROWS_PER_FILE rows each, as columns (row-columns.ts), in list order. */
+function writeRowFiles(folder: PageFolder, rows: readonly CropsRow[]): { files: number; rows: number } {
+  let k = 0;
+  for (let i = 0; i < rows.length; i += ROWS_PER_FILE, k++)
+    folder.write(`data/${ROWS_KIND}-${k}.js`, dataScript(ROWS_KIND, k, scriptJson(rowColumns(rows.slice(i, i + ROWS_PER_FILE)))));
+  return { files: k, rows: rows.length };
 }
 
 function verifySummary(r: CropsVerifyReport): VerifySummary {

@@ -20,10 +20,14 @@ import type { CropsPlayTable } from "./play-table.ts";
 import { cropsTrainingSection } from "./training-section.ts";
 
 export interface CropsPageData {
+  /** Every row; in the folder form with row files (rowFiles), the first FIRST_ROWS only (row-columns.ts). */
   rows: CropsRow[];
+  /** The folder form: how many data/cr-<k>.js files hold all the rows as columns, and how many rows there are (null: `rows` is all). */
+  rowFiles?: { files: number; rows: number } | null;
   /** Every episode's detail in one file; empty in the folder form, whose data/cd-<n>.js hold `detailChunk` episodes each, in row order. */
   details: CropsDetail[];
   detailChunk: number | null;
+  /** The board's numbers, written as its tables (the client does not read them: they are not in the page's data). */
   report: CropsReport;
   verify: VerifySummary;
   /** A GRPO run's groups and steps (null for eval runs and boards). */
@@ -135,7 +139,7 @@ ${data.training ? cropsTrainingSection(data.training) : ""}
 <main class="detail" id="gr-detail" tabindex="-1"><p class="empty">Select an episode. Keys: <kbd>n</kbd>/<kbd>p</kbd> next/previous episode, <kbd>/</kbd> search.</p></main>
 </div>
 <footer>Views and thumbnails are re-rendered by georeplay from the dataset image, the recorded view and boxes, and checked against the recorded sha256 before they are shown: the page shows the re-rendered bytes. Ground truth is the dataset's gt.jsonl (the model never saw it).</footer>
-<script type="application/json" id="gr-crops">${scriptJson(data)}</script>
+<script type="application/json" id="gr-crops">${scriptJson({ ...data, report: undefined })}</script>
 <script type="application/json" id="gr-crops-images">${scriptJson(images)}</script>
 ${plays ? `<script type="application/json" id="${PLAY_TABLE_ID}">${scriptJson(plays)}</script>\n` : ""}
 <script>${script}</script>

@@ -70,6 +70,8 @@ export class CropsList {
   private built = "";
   /** Rows in the table: a window from the top, grown by "show more" or to reach the open episode. */
   private shownCount = LIST_WINDOW;
+  /** While the folder form reads its row files: how many rows the page has (the table holds the first few). */
+  private total: number | null = null;
   private readonly columns: CropsColumn[];
   constructor(
     private readonly doc: Document,
@@ -106,6 +108,11 @@ export class CropsList {
     (doc.getElementById("f-csv") as HTMLElement).addEventListener("click", () => this.download());
   }
 
+  /** The list holds the top rows of `total` until null is given (the rest are being read): no means, no "show more" meanwhile. */
+  pending(total: number | null): void {
+    this.total = total;
+  }
+
   /** Renders from the state; returns the rows shown (the previous ones when the expression is wrong, its error shown). */
   render(openId: string | null): CropsRow[] {
     const s = this.state();
@@ -140,10 +147,15 @@ export class CropsList {
     const at = openId === null ? -1 : this.rows.findIndex((r) => r.key === openId);
     if (at >= this.shownCount) this.shownCount = Math.ceil((at + 1) / LIST_WINDOW) * LIST_WINDOW;
     this.fill(openId);
-    this.summarise();
     const count = this.doc.getElementById("gr-count") as HTMLElement;
-    count.textContent = `${this.rows.length} of ${this.all.length} episodes`;
-    count.dataset.rows = String(this.rows.length);
+    if (this.total !== null) {
+      count.textContent = `the first ${this.rows.length} of ${this.total} episodes (reading the rest…)`;
+      delete count.dataset.rows;
+    } else {
+      this.summarise();
+      count.textContent = `${this.rows.length} of ${this.all.length} episodes`;
+      count.dataset.rows = String(this.rows.length);
+    }
     for (const th of Array.from(this.doc.querySelectorAll<HTMLElement>("#gr-head th"))) {
       const m = /^([a-zA-Z]+):(-?1)$/.exec(s.sort);
       if (m && th.dataset.key === m[1]) th.setAttribute("aria-sort", m[2] === "1" ? "ascending" : "descending");
@@ -182,7 +194,7 @@ export class CropsList {
       tr.appendChild(td);
       this.body.appendChild(tr);
     }
-    if (upTo < this.rows.length) {
+    if (upTo < this.rows.length && this.total === null) {
       const tr = el("tr", "more");
       const td = el("td");
       td.setAttribute("colspan", String(this.columns.length + 1));

@@ -14,6 +14,7 @@ import { followCrops } from "./live.ts";
 import { CropsGroups } from "./groups.ts";
 import { PLAY_KIND, type CropsPlayTable } from "../play-table.ts";
 import type { CropsTrainingData } from "../training.ts";
+import { ROWS_KIND, rowsOfColumns, type RowColumns } from "../row-columns.ts";
 
 /** The crops player's bundle (player-bundle.ts), inert until the first Play. */
 interface CropsPlayerModule {
@@ -26,7 +27,9 @@ declare global {
 }
 
 interface Data {
+  /** All rows; with rowFiles, the first FIRST_ROWS until the files are read (then all, in the same array). */
   rows: CropsRow[];
+  rowFiles?: { files: number; rows: number } | null;
   details: CropsDetail[];
   /** The folder form: episodes per data/cd-<n>.js, in row order (details is then empty). */
   detailChunk: number | null;
@@ -68,14 +71,29 @@ function addressOf(a: Address): string {
   return "#" + encodeURIComponent(a.route).replace(/%2F/g, "/") + (q ? "?" + q : "");
 }
 
-function start(): void {
+/** The page's own clock at its first screen and when it is whole (what bench/first-screen.ts reads). */
+function mark(flag: "firstScreen" | "ready"): void {
+  document.documentElement.dataset[flag] = "1";
+  (window as unknown as Record<string, number>)[flag === "ready" ? "grReadyAt" : "grFirstScreenAt"] = performance.now();
+}
+
+/** All the rows of the folder form's data/cr-<k>.js files, read in parallel (each file's rows built as it arrives), in list order. */
+async function readRows(files: number): Promise<CropsRow[]> {
+  const parts = await Promise.all(Array.from({ length: files }, (_, k) => dataFile<RowColumns>(ROWS_KIND, k, { keep: false }).then(rowsOfColumns)));
+  return parts.flat();
+}
+
+/** Resolves after the next frame is painted: what is in the document now is on screen (at once in a hidden tab, which paints no frame). */
+const painted = (): Promise<void> => new Promise((r) => (document.hidden ? r() : requestAnimationFrame(() => setTimeout(r, 0))));
+
+async function start(): Promise<void> {
   const doc = document;
   const data = readJson<Data>("gr-crops");
   const imgs = readJson<Images>("gr-crops-images");
   if (isFolderForm()) imgs.images = folderViews();
   const byId = new Map(data.details.map((d) => [d.key, d]));
   // Row positions as written (the folder form's detail files follow them); a served page adds rows and details live.
-  const rowAt = new Map(data.rows.map((r, i) => [r.key, i]));
+  let rowAt = new Map(data.rows.map((r, i) => [r.key, i]));
   const known = (key: string) => rowAt.has(key) || byId.has(key);
   // The folder form's details arrive by file, a file when one of its episodes is first needed.
   const chunk = data.detailChunk;
@@ -129,6 +147,26 @@ function start(): void {
     (patch) => go({ ...addr, list: { ...addr.list, ...patch } }, false),
     (id) => go({ ...addr, route: id }, true),
   );
+  if (data.rowFiles) {
+    // The folder form's first screen: the header and board (HTML), and the top of the list from
+    // index.html's own rows, painted before the row files are read. An address with a search,
+    // filter or sort needs every row for its list: its first screen is the whole page.
+    const plain = KEYS.every((k) => !addr.list[k]);
+    if (plain) {
+      list.pending(data.rowFiles.rows);
+      list.render(null);
+      mark("firstScreen");
+      // The row files are read once that screen is painted: their scripts would otherwise run before the paint.
+      await painted();
+    }
+    const all = await readRows(data.rowFiles.files);
+    // The same array (the list and the live stream hold it), now every row.
+    data.rows.length = 0;
+    for (const r of all) data.rows.push(r);
+    rowAt = new Map(data.rows.map((r, i) => [r.key, i]));
+    list.pending(null);
+    list.invalidate();
+  }
   // A training page: a step's groups (`#step/<n>` opens one; the list and the open episode stay as they are).
   const groupsRoot = doc.getElementById("gr-crops-groups");
   const groups =
@@ -151,8 +189,8 @@ function start(): void {
   const entryOf = async (key: string): Promise<string | undefined> => {
     plays ??= readJson<CropsPlayTable>("gr-crops-play");
     if ("entries" in plays) return plays.entries[key];
-    const n = plays.files[key];
-    return n === undefined ? undefined : (await dataFile<Record<string, string>>(PLAY_KIND, n))[key];
+    const at = rowAt.get(key);
+    return at === undefined ? undefined : (await dataFile<Record<string, string>>(PLAY_KIND, Math.floor(at / plays.perFile)))[key];
   };
   const playFor = (key: string) => (host: HTMLElement) => {
     player ??= window.grCropsPlayerLoad!();
@@ -252,11 +290,16 @@ function start(): void {
   });
   live = followCrops(doc, { rows: data.rows, byId, imgs }, { render: () => render(false), waiting: (w) => void (waiting = w) });
   render();
-  // Ready once the open episode is shown (in the folder form, after its detail file arrives).
+  if (!doc.documentElement.dataset.firstScreen) mark("firstScreen");
+  // Ready once every row is in and the open episode is shown (in the folder form, after its detail file arrives).
   const first = known(addr.route) ? addr.route : data.rows[0]?.key;
   const loading = first === undefined ? null : ensure([first]);
-  if (loading) void loading.then(() => (doc.documentElement.dataset.ready = "1"));
-  else doc.documentElement.dataset.ready = "1";
+  if (loading) void loading.then(() => mark("ready"));
+  else mark("ready");
 }
 
-start();
+void start().catch((e: Error) => {
+  const count = document.getElementById("gr-count");
+  if (count) count.textContent = e.message;
+  throw e;
+});
