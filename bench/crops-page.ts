@@ -14,7 +14,7 @@
  */
 import { rmSync, statSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { CACHE, fmt, folderSize, loadavg } from "./common.ts";
 import { hasReference, tenThousand } from "./crops-data.ts";
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     options: { opens: { type: "string", default: "5" }, dataset: { type: "string" }, run: { type: "string", default: "eval" }, built: { type: "string" } },
   });
   if (values.built) {
-    const opened = await opens(values.built, Number(values.opens));
+    const opened = await opens(resolve(values.built), Number(values.opens));
     if (opened > 1) process.exitCode = 1;
     return;
   }
