@@ -595,7 +595,7 @@ describe("georeplay page (CLI)", () => {
     const script = join(dir, "build.mts");
     writeFileSync(
       script,
-      `import { buildPage } from ${JSON.stringify(join(ROOT, "src", "page", "build.ts"))};\n` +
+      `import { buildPage } from ${JSON.stringify(join(ROOT, "envs", "geoguesser", "src", "page", "build.ts"))};\n` +
         `await buildPage({ episodes: [${JSON.stringify(join(TRIESTE, "episodes.jsonl"))}], tasks: ${JSON.stringify(join(TRIESTE, "tasks.jsonl"))}, panos: ${JSON.stringify(join(TRIESTE, "panos"))}, out: ${JSON.stringify(out)} });\n`,
     );
     const r = spawnSync(process.execPath, ["--import", "tsx", script], { cwd: ROOT, encoding: "utf8" });
