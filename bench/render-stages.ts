@@ -26,6 +26,8 @@ import { planVideo } from "../src/film/native/plan-video.ts";
 import { inPaintOrder } from "../src/film/native/views-ahead.ts";
 import { readMapCell } from "../src/film/shared/map-data.ts";
 import { paint, type Ctx } from "../video/paint.ts";
+// Every environment's compositions, registered before a spec is read.
+import "../envs/compositions.ts";
 import { videoSize } from "../video/compositions.ts";
 import type { Scene } from "../video/scene/types.ts";
 import { wordStore } from "../src/film/native/view-pixels.ts";

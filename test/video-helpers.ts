@@ -6,6 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { expect } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../envs/compositions.ts";
 import pixelmatch from "pixelmatch";
 import { join } from "node:path";
 import { createCanvas, loadImage, Path2D, type Image } from "@napi-rs/canvas";

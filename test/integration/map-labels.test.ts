@@ -10,6 +10,8 @@
  * bar's round lengths and the cells a view reads.
  */
 import { describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import fc from "fast-check";
 import { Draw, lineBox } from "../../video/scene/draw.ts";
 import { measuringLayouter } from "../../video/text/layouter.ts";

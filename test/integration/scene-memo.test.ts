@@ -8,6 +8,8 @@
  * fresh layouter of its own (no hits), and the hits do happen.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -6,6 +6,8 @@
  * cards' pixels are test/native-goldens.test.ts's (rollout-score*.png, compare-*score.png).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -7,6 +7,8 @@
  * for a native render, never keeps a command that does not paint alive.
  */
 import { afterAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -8,6 +8,8 @@
  * PSNR over the whole frame must reach MIN_PSNR_DB.
  */
 import { afterAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -6,6 +6,8 @@
  * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/media/crops-video.test.ts
  */
 import { afterAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -12,6 +12,8 @@
  * Update goldens after a reviewed layout change: UPDATE_GOLDEN=1 npx vitest run test/group-video.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

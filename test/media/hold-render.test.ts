@@ -10,6 +10,8 @@
  * and a cancelled encode leaves nothing behind.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";

@@ -10,6 +10,8 @@
  * pinned; --no-player leaves it all out.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -13,6 +13,8 @@
  * Studio's default props from the public dir, invalid props refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Every environment's compositions, registered before a scene is built.
+import "../../envs/compositions.ts";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -8,7 +8,7 @@
  * All tiles read their frame files through one FrameSource, so the page
  * holds one WebGL context however many tiles there are. Once the longest
  * has ended, the group's ranked score card follows, painted by the group
- * video's own scene (video/group/score-card.ts) as `render --group` ends.
+ * video's own scene (envs/geoguesser/video/group/score-card.ts) as `render --group` ends.
  * Tiles are never narrower than 480 px in the page; theatre (`f`) lays
  * them out to fill the screen.
  */
