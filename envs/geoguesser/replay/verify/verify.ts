@@ -169,7 +169,9 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
   const totalBytes = sources.reduce((n, s) => n + s.size, 0);
   const needsReplay = sources.some((s) => s.format !== "example");
   if (needsReplay && (!opts.tasks || !opts.panos)) {
-    throw new GeoreplayError("--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images); when not given they are looked for beside the run and one folder up (tasks.jsonl or tasks/, and panos/)");
+    throw new GeoreplayError(
+      "--tasks and --panos are needed to re-render eval and training episodes (only example-rollout folders carry their images); when not given they are looked for beside the run and one folder up (tasks.jsonl or tasks/, and panos/)",
+    );
   }
   const jobs = Math.max(1, opts.jobs ?? defaultJobs(totalBytes));
   const ownPool = needsReplay && !opts.pool;
