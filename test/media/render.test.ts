@@ -9,7 +9,7 @@
  * test/remotion-parity.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFileSync } from "node:child_process";
@@ -533,7 +533,11 @@ describe("georeplay render (native engine)", () => {
     ]);
     expect(noEpisode.code).toBe(2);
     expect(noEpisode.stderr).toMatch(/not found/);
-    const noTasks = runCli(["render", join(TRIESTE, "episodes.jsonl"), "--episode", "#1", "-o", out]);
+    // A run with no task index or panoramas beside it (the Trieste fixture has both: they would be used).
+    const lone = join(tmp, "lone");
+    mkdirSync(lone, { recursive: true });
+    copyFileSync(join(TRIESTE, "episodes.jsonl"), join(lone, "episodes.jsonl"));
+    const noTasks = runCli(["render", join(lone, "episodes.jsonl"), "--episode", "#1", "-o", out]);
     expect(noTasks.code, noTasks.stderr).toBe(2);
     expect(noTasks.stderr).toMatch(/--tasks and --panos are needed/);
     expect(!existsSync(bad) || readdirSync(bad).length === 0, "nothing written").toBe(true);
