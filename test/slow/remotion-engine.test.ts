@@ -66,7 +66,7 @@ describe("render --engine remotion", () => {
 });
 
 describe("Studio: the compositions with the public dir `georeplay frames` writes", () => {
-  it("bundles video/remotion/index.ts and lists Rollout and Compare with the sample's props and durations", async () => {
+  it("bundles video/remotion/index.ts and lists every registered composition (Rollout and Compare with the sample's props and durations)", async () => {
     const publicDir = join(tmp, "public");
     // As `npm run demo` does: the Trieste episode, and two attempts at one task for Compare.
     const frames = (episode: string, out?: string) => {
@@ -96,7 +96,8 @@ describe("Studio: the compositions with the public dir `georeplay frames` writes
 
     const serveUrl = await bundle({ entryPoint: join(ROOT, "video", "remotion", "index.ts"), publicDir, outDir: join(tmp, "bundle") });
     const comps = await getCompositions(serveUrl, { browserExecutable: "/usr/bin/chromium", chromeMode: "chrome-for-testing", logLevel: "error" });
-    expect(comps.map((c) => c.id).sort()).toEqual(["Compare", "Group", "Rollout"]);
+    // The root lists every environment's registered compositions: GeoGuesser's and the detection gym's.
+    expect(comps.map((c) => c.id).sort()).toEqual(["Compare", "CropsGroup", "CropsRollout", "Group", "Rollout"]);
 
     const rollout = comps.find((c) => c.id === "Rollout")!;
     expect([rollout.durationInFrames, rollout.fps, rollout.width, rollout.height]).toEqual([trieste.totalFrames, 10, 1280, 720]);
