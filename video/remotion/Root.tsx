@@ -35,6 +35,9 @@ const readJson = async (src: string): Promise<unknown> => (await fetch(src)).jso
 /** Duration, fps and size from the props (the Studio's preview first, when the environment has one). */
 function metadata(c: EnvComposition, studio: StudioComposition | null): CalculateMetadataFunction<VideoProps> {
   return async ({ props }) => {
+    // Studio lists every composition without props; one registered without Studio parts (no placeholder, no
+    // preview) has nothing to measure until a render passes its props: it lists as one frame at the default size.
+    if (!studio && Object.keys(props ?? {}).length === 0) return { durationInFrames: 1, fps: 30, width: 1280, height: 720 };
     const p = studio?.preview ? await studio.preview(props, getStaticFiles(), readJson) : props;
     const { width, height } = c.size(p);
     return { durationInFrames: c.frames(p), fps: c.fps(p), width, height, props: p };
