@@ -77,7 +77,11 @@ export async function startPageServer(opts: PageServerOptions): Promise<PageServ
     const size = fileSize(rel);
     if (size !== null) return send(req, res, rel, size);
     const making = opts.make?.(rel);
-    if (!making) return notFound(res);
+    if (!making) {
+      // Browsers ask for an icon the page never names; a 404 there is a console error in every tab.
+      if (rel === "favicon.ico") return void res.writeHead(204, { "cache-control": "max-age=86400" }).end();
+      return notFound(res);
+    }
     making.then(
       () => {
         const made = fileSize(rel);

@@ -88,3 +88,24 @@ describe("an event stream whose client stops reading", () => {
     }
   });
 });
+
+describe("what a browser asks for that the page never names", () => {
+  it("answers /favicon.ico with 204 (no console error in the tab), other missing files with 404", async () => {
+    const log = new EventLog(join(dir, "events-icon"));
+    const server = await startPageServer({ root: dir, events: log, host: "127.0.0.1", port: 0 });
+    try {
+      const port = Number(new URL(server.url).port);
+      const status = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          get({ host: "127.0.0.1", port, path, agent: false }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on("error", reject);
+        });
+      expect(await status("/favicon.ico")).toBe(204);
+      expect(await status("/missing.js")).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
