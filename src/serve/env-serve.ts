@@ -7,7 +7,7 @@
  * opens later (a reload, a new tab, a link) catches up from the event log, which holds everything.
  * Knows no environment: what a record is and how it is verified is the hook's.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -16,9 +16,9 @@ import { FileTail } from "./file-tail.ts";
 import { EventLog } from "./event-log.ts";
 import { markLive } from "./page-folder.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
+import { startPollLoop, type PollLoop } from "./poll-loop.ts";
 import { warnIfReachable, type ServeCommon, type Serving } from "./serve-common.ts";
 import type { LivePage, LivePageOptions, LiveUpdate } from "./live-page.ts";
-import type { WriterEvent } from "../page/live-events.ts";
 
 export interface EnvServeOptions extends ServeCommon {
   dataset?: string;
@@ -29,16 +29,14 @@ export type EnvServing = Serving;
 export async function serveEnvironment(open: (o: LivePageOptions) => Promise<LivePage>, o: EnvServeOptions): Promise<EnvServing> {
   const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
   let server: PageServer | undefined;
-  const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let loop: PollLoop | undefined;
   let closed = false;
   let closing: Promise<void> | null = null;
   // One closing, whoever asks (the abort and the interrupt cleanup both do): each caller waits until the folder is gone.
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       closed = true;
-      clearTimeout(timer);
-      for (const w of watchers) w.close();
+      loop?.stop();
       try {
         await server?.close();
       } finally {
@@ -61,8 +59,6 @@ export async function serveEnvironment(open: (o: LivePageOptions) => Promise<Liv
       for (const e of u.events) events.append(e.type, e.data);
     };
 
-    let lastGrowth = Date.now();
-    let stopped = false;
     /** One pass over the files: what each grew by, in batches; returns whether any grew. */
     const readAll = async (): Promise<boolean> => {
       let grew = false;
@@ -86,43 +82,16 @@ export async function serveEnvironment(open: (o: LivePageOptions) => Promise<Liv
     page.opened?.();
     warnIfReachable(o.host, o.say);
 
-    let polling = false;
-    let again = false;
-    const poll = async () => {
-      if (closed) return;
-      if (polling) return void (again = true);
-      polling = true;
-      try {
-        if (await readAll()) lastGrowth = Date.now();
-        const idle = Date.now() - lastGrowth > o.idleS * 1000;
-        if (idle !== stopped && !closed) {
-          stopped = idle;
-          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() } satisfies WriterEvent));
-        }
-      } catch (e) {
-        if (!signal.aborted) o.say(`warning: reading the inputs: ${(e as Error).message}`);
-      } finally {
-        polling = false;
-      }
-      if (again) {
-        again = false;
-        void poll();
-      }
-    };
-    const tick = () => {
-      void poll().finally(() => {
-        if (!closed) timer = setTimeout(tick, o.pollMs);
-      });
-    };
-    timer = setTimeout(tick, o.pollMs);
-    // fs.watch wakes the poll early; the interval poll is what serving relies on (watch events are lost on some filesystems).
-    for (const f of page.files) {
-      try {
-        watchers.push(watch(f, { persistent: false }, () => void poll()).on("error", () => undefined));
-      } catch {
-        /* the interval poll covers it */
-      }
-    }
+    loop = startPollLoop({
+      files: page.files,
+      pollMs: o.pollMs,
+      idleS: o.idleS,
+      events,
+      pass: readAll,
+      onError: (e) => {
+        if (!signal.aborted) o.say(`warning: reading the inputs: ${e.message}`);
+      },
+    });
     return { url: server.url, server, tmp, close };
   } catch (e) {
     await close();

@@ -9,7 +9,7 @@
  * it relies on (watch events are lost on some filesystems). Everything
  * lives in the temp folder, removed when the server stops.
  */
-import { mkdirSync, mkdtempSync, rmSync, watch, type FSWatcher } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, relative } from "node:path";
 import { resolveInputs, type InputFormat, type Source } from "../../../../replay/formats/inputs.ts";
@@ -29,11 +29,12 @@ import { EventLog } from "../../../../src/serve/event-log.ts";
 import { BoardMirror } from "./live-board.ts";
 import { isBoardInput } from "../page/board/input.ts";
 import { openBuiltPage } from "./built-page.ts";
-import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../../../src/page/live-events.ts";
+import type { EpisodesEvent, TrainingEvent } from "../../../../src/page/live-events.ts";
 import type { BoardEvent, BoardReportUpdate } from "../../../../src/page/board/live-event.ts";
 import type { BoardEpisodeRow } from "../../../../src/page/board/data.ts";
 import { LiveBoardEpisodes } from "./live-board-episodes.ts";
 import { startPageServer, type PageServer } from "../../../../src/serve/http-server.ts";
+import { startPollLoop, type PollLoop } from "../../../../src/serve/poll-loop.ts";
 import { warnIfReachable, type ServeCommon, type Serving } from "../../../../src/serve/serve-common.ts";
 
 export interface ServeOptions extends ServeCommon {
@@ -92,16 +93,14 @@ export async function serve(o: ServeOptions): Promise<Serving> {
   const tmp = mkdtempSync(join(tmpdir(), "georeplay-serve-"));
   let pool: JobPool | undefined;
   let server: PageServer | undefined;
-  const watchers: FSWatcher[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let loop: PollLoop | undefined;
   let closed = false;
   let closing: Promise<void> | null = null;
   // One closing, whoever asks (the abort and the interrupt cleanup both do): each caller waits until the folder is gone.
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       closed = true;
-      clearTimeout(timer);
-      for (const w of watchers) w.close();
+      loop?.stop();
       try {
         await server?.close();
         await pool?.close().catch(() => undefined);
@@ -207,7 +206,6 @@ export async function serve(o: ServeOptions): Promise<Serving> {
     };
 
     const reportSaid = new Set<string>();
-    let lastGrowth = Date.now();
     // The header's counts are over the whole run: owed after new episodes, due at most once a second and a tenth of the time.
     let countsOwed = false;
     let countsDue = 0;
@@ -217,118 +215,97 @@ export async function serve(o: ServeOptions): Promise<Serving> {
       countsDue = Date.now() + Math.max(COUNTS_EVERY_MS, COUNTS_SHARE * live.countsMs);
       return c;
     };
-    let stopped = false;
-    let polling = false;
-    let again = false;
-    const poll = async () => {
-      if (closed) return;
-      if (polling) return void (again = true);
-      polling = true;
-      try {
-        await newShards();
-        let boardGrew = false;
-        const pending = { rows: [] as BoardEpisodeRow[], problems: [] as string[] };
-        /** The board's new episodes so far, and the report when it is computed (null: rows only, the report follows). */
-        const boardEvent = (report: BoardReportUpdate | null) => {
-          for (const p of pending.problems) o.say(`warning: ${p}`);
-          const event: BoardEvent = { ...pending, ...boardEpisodes!.takeTables(), report, at: new Date().toISOString() };
-          events.append("board", JSON.stringify(event));
-          pending.rows = [];
-          pending.problems = [];
-        };
-        for (const f of followed) {
-          const r = f.tail.poll();
-          if (r.grew) lastGrowth = Date.now();
-          if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
-          if (board && boardEpisodes) {
-            // A board's lines are verified as `verify` does and their episodes written as its chunks;
-            // its numbers are the report's over the mirror. A backlog's rows go out in steps, the report after.
-            board.append(f.input.file, r.lines, r.restarted);
-            boardGrew ||= r.lines.length > 0 || r.restarted;
-            // As a run's: the next batch is verified (worker threads) while this one is written (the main thread).
-            const verify = (i: number) => {
-              if (i >= r.lines.length) return null;
-              const p = live.verified(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
-              void p.catch(() => undefined);
-              return p;
-            };
-            let next = verify(0);
-            for (let i = 0; next && !closed; i += LINES_PER_EVENT) {
-              const verified = await next;
-              next = verify(i + LINES_PER_EVENT);
-              if (pending.rows.length >= LINES_PER_EVENT) boardEvent(null);
-              const shown = await boardEpisodes.show(verified);
-              pending.rows.push(...shown.rows);
-              pending.problems.push(...verified.problems, ...shown.problems);
-            }
-            continue;
+    /** One pass over the followed files; resolves whether any grew. */
+    const pass = async (): Promise<boolean> => {
+      let grew = false;
+      await newShards();
+      let boardGrew = false;
+      const pending = { rows: [] as BoardEpisodeRow[], problems: [] as string[] };
+      /** The board's new episodes so far, and the report when it is computed (null: rows only, the report follows). */
+      const boardEvent = (report: BoardReportUpdate | null) => {
+        for (const p of pending.problems) o.say(`warning: ${p}`);
+        const event: BoardEvent = { ...pending, ...boardEpisodes!.takeTables(), report, at: new Date().toISOString() };
+        events.append("board", JSON.stringify(event));
+        pending.rows = [];
+        pending.problems = [];
+      };
+      for (const f of followed) {
+        const r = f.tail.poll();
+        if (r.grew) grew = true;
+        if (r.restarted) o.say(`${relative(process.cwd(), f.input.file) || f.input.file}: truncated or replaced; reading it again from the start`);
+        if (board && boardEpisodes) {
+          // A board's lines are verified as `verify` does and their episodes written as its chunks;
+          // its numbers are the report's over the mirror. A backlog's rows go out in steps, the report after.
+          board.append(f.input.file, r.lines, r.restarted);
+          boardGrew ||= r.lines.length > 0 || r.restarted;
+          // As a run's: the next batch is verified (worker threads) while this one is written (the main thread).
+          const verify = (i: number) => {
+            if (i >= r.lines.length) return null;
+            const p = live.verified(f.input, r.lines.slice(i, i + LINES_PER_EVENT));
+            void p.catch(() => undefined);
+            return p;
+          };
+          let next = verify(0);
+          for (let i = 0; next && !closed; i += LINES_PER_EVENT) {
+            const verified = await next;
+            next = verify(i + LINES_PER_EVENT);
+            if (pending.rows.length >= LINES_PER_EVENT) boardEvent(null);
+            const shown = await boardEpisodes.show(verified);
+            pending.rows.push(...shown.rows);
+            pending.problems.push(...verified.problems, ...shown.problems);
           }
-          // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
-          // Two stages: the next batch is verified (worker threads) while this one is shown (the main thread).
-          const batches: CompleteLine[][] = [];
-          for (let i = 0; i < r.lines.length; i += LINES_PER_EVENT) batches.push(r.lines.slice(i, i + LINES_PER_EVENT));
-          let next = batches.length ? live.verified(f.input, batches[0]) : null;
-          // A stop in the middle leaves the next verification to its abort: nobody awaits it.
+          continue;
+        }
+        // A backlog goes out in steps: the pages see episodes as they are verified, not all at the end.
+        // Two stages: the next batch is verified (worker threads) while this one is shown (the main thread).
+        const batches: CompleteLine[][] = [];
+        for (let i = 0; i < r.lines.length; i += LINES_PER_EVENT) batches.push(r.lines.slice(i, i + LINES_PER_EVENT));
+        let next = batches.length ? live.verified(f.input, batches[0]) : null;
+        // A stop in the middle leaves the next verification to its abort: nobody awaits it.
+        void next?.catch(() => undefined);
+        for (let k = 0; k < batches.length && !closed; k++) {
+          const verified = await next!;
+          next = k + 1 < batches.length ? live.verified(f.input, batches[k + 1]) : null;
           void next?.catch(() => undefined);
-          for (let k = 0; k < batches.length && !closed; k++) {
-            const verified = await next!;
-            next = k + 1 < batches.length ? live.verified(f.input, batches[k + 1]) : null;
-            void next?.catch(() => undefined);
-            const b = await live.show(verified);
-            countsOwed ||= b.rows.length > 0;
-            if (countsOwed && Date.now() >= countsDue) Object.assign(b, takeCounts());
-            for (const p of b.problems) o.say(`warning: ${p}`);
-            if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
-            // After its rows: a page merging the groups already lists their rollouts.
-            const t = liveTraining.take();
-            if (t) events.append("training", JSON.stringify(t satisfies TrainingEvent));
-          }
+          const b = await live.show(verified);
+          countsOwed ||= b.rows.length > 0;
+          if (countsOwed && Date.now() >= countsDue) Object.assign(b, takeCounts());
+          for (const p of b.problems) o.say(`warning: ${p}`);
+          if (b.rows.length || b.problems.length) events.append("episodes", JSON.stringify({ ...b, at: new Date().toISOString() } satisfies EpisodesEvent));
+          // After its rows: a page merging the groups already lists their rollouts.
+          const t = liveTraining.take();
+          if (t) events.append("training", JSON.stringify(t satisfies TrainingEvent));
         }
-        // Counts held back while the episodes came: they follow as soon as they are due, new episodes or not.
-        if (countsOwed && Date.now() >= countsDue && !closed) {
-          const at = new Date().toISOString();
-          events.append("episodes", JSON.stringify({ rows: [], imagesFrom: 0, images: [], problems: [], ...takeCounts(), at } satisfies EpisodesEvent));
-        }
-        if (board && (boardGrew || pending.problems.length) && !closed) {
-          let report: BoardReportUpdate | null = null;
-          try {
-            report = await board.report(o.baseline, o.signal);
-          } catch (e) {
-            // The report cannot be read now (the page keeps the last numbers): said once per message.
-            const text = board.named((e as Error).message);
-            if (!reportSaid.has(text) && !o.signal.aborted) o.say(`warning: the board's report: ${text}`);
-            reportSaid.add(text);
-          }
-          if (report || pending.rows.length || pending.problems.length) boardEvent(report);
-        }
-        const idle = Date.now() - lastGrowth > o.idleS * 1000;
-        if (idle !== stopped) {
-          stopped = idle;
-          events.append("writer", JSON.stringify({ stopped, since: new Date(lastGrowth).toISOString() } satisfies WriterEvent));
-        }
-      } catch (e) {
-        if (!o.signal.aborted) o.say(`warning: reading the inputs: ${(e as Error).message}`);
-      } finally {
-        polling = false;
       }
-      if (again) {
-        again = false;
-        void poll();
+      // Counts held back while the episodes came: they follow as soon as they are due, new episodes or not.
+      if (countsOwed && Date.now() >= countsDue && !closed) {
+        const at = new Date().toISOString();
+        events.append("episodes", JSON.stringify({ rows: [], imagesFrom: 0, images: [], problems: [], ...takeCounts(), at } satisfies EpisodesEvent));
       }
+      if (board && (boardGrew || pending.problems.length) && !closed) {
+        let report: BoardReportUpdate | null = null;
+        try {
+          report = await board.report(o.baseline, o.signal);
+        } catch (e) {
+          // The report cannot be read now (the page keeps the last numbers): said once per message.
+          const text = board.named((e as Error).message);
+          if (!reportSaid.has(text) && !o.signal.aborted) o.say(`warning: the board's report: ${text}`);
+          reportSaid.add(text);
+        }
+        if (report || pending.rows.length || pending.problems.length) boardEvent(report);
+      }
+      return grew;
     };
-    const tick = () => {
-      void poll().finally(() => {
-        if (!closed) timer = setTimeout(tick, o.pollMs);
-      });
-    };
-    timer = setTimeout(tick, o.pollMs);
-    for (const f of followed) {
-      try {
-        watchers.push(watch(f.input.file, { persistent: false }, () => void poll()).on("error", () => undefined));
-      } catch {
-        /* the interval poll covers it */
-      }
-    }
+    loop = startPollLoop({
+      files: followed.map((f) => f.input.file),
+      pollMs: o.pollMs,
+      idleS: o.idleS,
+      events,
+      pass,
+      onError: (e) => {
+        if (!o.signal.aborted) o.say(`warning: reading the inputs: ${e.message}`);
+      },
+    });
     return { url: server.url, server, tmp, close };
   } catch (e) {
     await close();
