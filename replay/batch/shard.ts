@@ -26,3 +26,10 @@ export function assignShards(items: Weighted[], count: number): number[] {
   }
   return out;
 }
+
+/** Each item's 0-based shard and shard `index`'s items, in order (without a shard: all of them, shard 0). */
+export function takeShard<T extends Weighted>(items: T[], shard: { index: number; count: number } | null | undefined): { shards: number[]; mine: T[] } {
+  if (!shard) return { shards: items.map(() => 0), mine: items };
+  const shards = assignShards(items, shard.count);
+  return { shards, mine: items.filter((_, i) => shards[i] === shard.index - 1) };
+}

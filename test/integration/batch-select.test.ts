@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCli, MIXED, FIXTURES } from "../helpers.ts";
 import { assignShards } from "../../envs/geoguesser/replay/batch/shard.ts";
+import { takeShard } from "../../replay/batch/shard.ts";
 import { rankTasksByDelta } from "../../envs/geoguesser/replay/batch/select.ts";
 import { uniqueStems, videoStem } from "../../envs/geoguesser/replay/batch/names.ts";
 import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
@@ -180,6 +181,18 @@ describe("batch shards", () => {
     const rev = [...items].reverse();
     const b = assignShards(rev, 4);
     expect(rev.map((it, i) => [it.stem, b[i]]).sort()).toEqual(items.map((it, i) => [it.stem, a[i]]).sort());
+  });
+
+  it("takeShard: each shard's items in input order, every item in exactly one; no shard is all of them", () => {
+    const items = Array.from({ length: 9 }, (_, i) => ({ stem: `v${i}`, frames: (i % 4) * 10 + 5 }));
+    const a = assignShards(items, 3);
+    const parts = [1, 2, 3].map((index) => takeShard(items, { index, count: 3 }));
+    for (const [k, p] of parts.entries()) {
+      expect(p.shards).toEqual(a);
+      expect(p.mine).toEqual(items.filter((_, i) => a[i] === k));
+    }
+    expect(parts.flatMap((p) => p.mine.map((it) => it.stem)).sort()).toEqual(items.map((it) => it.stem).sort());
+    expect(takeShard(items, null)).toEqual({ shards: items.map(() => 0), mine: items });
   });
 });
 

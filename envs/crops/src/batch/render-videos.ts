@@ -3,16 +3,14 @@
  * from the camera plans), take this shard's share, and render into a folder with the core batch
  * runner (src/batch/run-batch.ts): GeoGuesser's names, manifest, resume, posters and formats.
  */
-import { resolve } from "node:path";
 import type { VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
-import { assignShards } from "../../../../replay/batch/shard.ts";
+import { takeShard } from "../../../../replay/batch/shard.ts";
 import type { Shard } from "../../../../replay/io/shard.ts";
 import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
-import type { Size } from "../../../../src/film/size.ts";
 import { defaultsFor } from "../../../../src/film/render-file.ts";
 import { checkBatchOptions, checkPosterCount, makeBatchFolder } from "../../../../src/batch/check-options.ts";
-import { runBatch, type BatchProgress, type BatchResult, type VideoOutcome } from "../../../../src/batch/run-batch.ts";
-import { packageVersion } from "../../../../src/install/package-info.ts";
+import { runBatch, type BatchResult } from "../../../../src/batch/run-batch.ts";
+import { batchOutput, type BatchOutputOptions } from "../../../../src/batch/output-options.ts";
 import { openDataset, type Dataset } from "../../replay/dataset.ts";
 import { datasetFor, runFiles } from "../../replay/inputs.ts";
 import {
@@ -52,19 +50,8 @@ export interface CropsBatchPlan {
   dataset: Dataset;
 }
 
-export interface RenderCropsVideosOptions extends PlanCropsOptions {
-  dir: string;
-  size?: Size;
-  unverified?: boolean;
-  maxMb?: number | null;
-  /** null: no poster; "beside": `<name>.png` beside each video; else this file (one video). */
-  poster?: null | "beside" | string;
-  /** 0-based frame for the poster; default the last (the score card). */
-  posterFrame?: number | null;
+export interface RenderCropsVideosOptions extends PlanCropsOptions, BatchOutputOptions<CropsPlanned> {
   preset?: X264Preset;
-  generator?: string;
-  onVideo?: (o: VideoOutcome<CropsPlanned>) => void;
-  onProgress?: (p: BatchProgress) => void;
 }
 
 export interface RenderCropsVideosResult extends BatchResult {
@@ -80,8 +67,7 @@ export async function planCropsBatch(o: PlanCropsOptions): Promise<CropsBatchPla
   const candidates = await listCropsCandidates(files, o.signal);
   const selected = selectCropsVideos(candidates, o.selection);
   const planned = await planCropsVideos(files, selected, { fps, cardFrames: Math.round(CARD_S * fps), dataset, signal: o.signal });
-  const shards = o.shard ? assignShards(planned, o.shard.count) : planned.map(() => 0);
-  const mine = o.shard ? planned.filter((_, i) => shards[i] === o.shard!.index - 1) : planned;
+  const { shards, mine } = takeShard(planned, o.shard);
   return { candidates, planned, shards, mine, fps, dataset };
 }
 
@@ -89,11 +75,9 @@ export async function planCropsBatch(o: PlanCropsOptions): Promise<CropsBatchPla
 export async function renderCropsVideos(o: RenderCropsVideosOptions): Promise<RenderCropsVideosResult> {
   checkBatchOptions(o);
   const format = o.format ?? "mp4";
-  const animated = format === "gif" || format === "webp";
   const defaults = await defaultsFor(format);
   const plan = await planCropsBatch({ ...o, fps: o.fps ?? defaults.fps });
-  const poster = o.poster ?? null;
-  checkPosterCount(poster, plan.mine.length);
+  checkPosterCount(o.poster ?? null, plan.mine.length);
   const dir = makeBatchFolder(o.dir);
   // A missing ffmpeg stops the batch before any video.
   await (await import("../../../../src/film/engine.ts")).checkEngine("native");
@@ -113,19 +97,8 @@ export async function renderCropsVideos(o: RenderCropsVideosOptions): Promise<Re
         fps: plan.fps,
         unverified,
       }),
-      dir,
-      format,
-      size,
-      fps: plan.fps,
-      unverified,
-      maxMb: animated ? (o.maxMb === undefined ? 8 : o.maxMb) : null,
-      poster: poster === null || poster === "beside" ? poster : resolve(poster),
-      posterFrame: o.posterFrame ?? null,
+      ...batchOutput(o, { dir, format, size, fps: plan.fps }),
       backend,
-      generator: o.generator ?? `georeplay ${packageVersion()}`,
-      signal: o.signal ?? new AbortController().signal,
-      onVideo: o.onVideo,
-      onProgress: o.onProgress,
     });
     return { ...result, dir, plan };
   } finally {

@@ -4,18 +4,16 @@
  * and render into a folder with the batch runner. `georeplay render -o DIR/`
  * is this plus a progress bar, Ctrl-C and exit codes.
  */
-import { resolve } from "node:path";
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";
 import type { VideoFormat } from "../../../../replay/batch/manifest-schema.ts";
 import type { Candidate, Selection } from "../../replay/batch/select.ts";
 import type { PlannedVideo } from "../../replay/batch/plan.ts";
 import type { Engine } from "../../../../src/film/engine.ts";
-import { packageVersion } from "../../../../src/install/package-info.ts";
 import type { X264Preset } from "../../../../src/ffmpeg/x264.ts";
-import type { Size } from "../../../../src/film/size.ts";
 import { defaultsFor } from "../../../../src/film/render-file.ts";
 import { checkBatchOptions, checkPosterCount, makeBatchFolder } from "../../../../src/batch/check-options.ts";
-import type { BatchProgress, BatchResult, VideoOutcome } from "./run-batch.ts";
+import type { BatchResult } from "./run-batch.ts";
+import { batchOutput, type BatchOutputOptions } from "../../../../src/batch/output-options.ts";
 
 export interface PlanVideosOptions {
   /** The recordings (eval episodes.jsonl, training rollouts, example-rollout or sweep folders). */
@@ -44,32 +42,16 @@ export interface BatchPlan {
   fps: number;
 }
 
-export interface RenderVideosOptions extends PlanVideosOptions {
+export interface RenderVideosOptions extends PlanVideosOptions, BatchOutputOptions<PlannedVideo> {
   tasks?: string;
   panos?: string;
-  /** The output folder (created if missing); one batch per folder. */
-  dir: string;
-  /** Default 1280x720, or 480x270 for gif/webp. */
-  size?: Size;
-  /** Render even if a view drifted (every frame then says UNVERIFIED REPLAY). */
-  unverified?: boolean;
-  /** gif/webp: budget per file in MB (default 8); null for none. */
-  maxMb?: number | null;
-  /** null: no poster; "beside": `<name>.png` beside each video; else this file (one video). */
-  poster?: null | "beside" | string;
-  /** 0-based frame for the poster; default the last (the score card). */
-  posterFrame?: number | null;
   engine?: Engine;
   preset?: X264Preset;
   /** Worker threads for the frame files. */
   jobs?: number;
   /** --engine remotion: Chromium tabs. */
   concurrency?: number;
-  /** Recorded in the manifest, so another generator re-renders; default "georeplay <version>". */
-  generator?: string;
   onWarning?: (message: string) => void;
-  onVideo?: (o: VideoOutcome) => void;
-  onProgress?: (p: BatchProgress) => void;
 }
 
 export interface RenderVideosResult extends BatchResult {
@@ -82,7 +64,7 @@ export async function planBatch(o: PlanVideosOptions): Promise<BatchPlan> {
   const fps = o.fps ?? (await defaultsFor(o.format ?? "mp4")).fps;
   const { listCandidates, planVideos } = await import("../../replay/batch/plan.ts");
   const { selectVideos } = await import("../../replay/batch/select.ts");
-  const { assignShards } = await import("../../replay/batch/shard.ts");
+  const { takeShard } = await import("../../../../replay/batch/shard.ts");
   const candidates = await listCandidates(o.episodes, o.inputFormat, o.signal);
   let report;
   if (o.selection.by === "delta") {
@@ -93,8 +75,7 @@ export async function planBatch(o: PlanVideosOptions): Promise<BatchPlan> {
   }
   const selected = selectVideos(candidates, o.selection, report);
   const planned = await planVideos(o.episodes, selected, { fps, format: o.inputFormat, signal: o.signal });
-  const shards = o.shard ? assignShards(planned, o.shard.count) : planned.map(() => 0);
-  const mine = o.shard ? planned.filter((_, i) => shards[i] === o.shard!.index - 1) : planned;
+  const { shards, mine } = takeShard(planned, o.shard);
   return { candidates, planned, shards, mine, fps };
 }
 
@@ -104,11 +85,9 @@ export { checkBatchOptions };
 export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideosResult> {
   checkBatchOptions(o);
   const format = o.format ?? "mp4";
-  const animated = format === "gif" || format === "webp";
   const defaults = await defaultsFor(format);
   const plan = await planBatch({ ...o, fps: o.fps ?? defaults.fps });
-  const poster = o.poster ?? null;
-  checkPosterCount(poster, plan.mine.length);
+  checkPosterCount(o.poster ?? null, plan.mine.length);
   const dir = makeBatchFolder(o.dir);
   // A missing ffmpeg (or Remotion/Chromium for the remotion engine) stops the batch before any video.
   await (await import("../../../../src/film/engine.ts")).checkEngine(o.engine);
@@ -123,19 +102,8 @@ export async function renderVideos(o: RenderVideosOptions): Promise<RenderVideos
       inputFormat: o.inputFormat,
       candidates: plan.candidates,
       videos: plan.mine,
-      dir,
-      format,
-      size: o.size ?? defaults.size,
-      fps: plan.fps,
-      unverified: Boolean(o.unverified),
-      maxMb: animated ? (o.maxMb === undefined ? 8 : o.maxMb) : null,
-      poster: poster === null || poster === "beside" ? poster : resolve(poster),
-      posterFrame: o.posterFrame ?? null,
+      ...batchOutput(o, { dir, format, size: o.size ?? defaults.size, fps: plan.fps }),
       backend,
-      generator: o.generator ?? `georeplay ${packageVersion()}`,
-      signal: o.signal ?? new AbortController().signal,
-      onVideo: o.onVideo,
-      onProgress: o.onProgress,
     });
     return { ...result, dir, plan };
   } finally {
