@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { OutputSizeSchema } from "../../../video/scene/output-schema.ts";
 import { TextPlanSchema } from "../../../video/text/text-plan-schema.ts";
+import { GroupInfoSchema } from "../../../video/scene/group-info-schema.ts";
 import { CropsVideoPropsSchema } from "./props.ts";
 
 export const CropsSiblingSchema = z.object({
@@ -21,17 +22,7 @@ export const CropsSiblingSchema = z.object({
 export type CropsSibling = z.infer<typeof CropsSiblingSchema>;
 
 export const CropsGroupPropsSchema = z.object({
-  group: z.object({
-    run: z.string(),
-    step: z.number().int().nonnegative(),
-    split: z.string(),
-    index: z.number().int().nonnegative(),
-    groupId: z.string().nullable(),
-    scaleRewards: z.enum(["group", "batch", "none"]),
-    mean: z.number(),
-    std: z.number().nullable(),
-    zeroStd: z.boolean(),
-  }),
+  group: GroupInfoSchema,
   siblings: z.array(CropsSiblingSchema).min(1).max(16),
   cardFrames: z.number().int().nonnegative(),
   output: OutputSizeSchema,

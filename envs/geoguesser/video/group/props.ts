@@ -9,6 +9,7 @@ import { z } from "zod";
 import { TimelineSchema } from "../../replay/timeline/timeline-schema.ts";
 import { OutputSizeSchema } from "../rollout/props.ts";
 import { TextPlanSchema } from "../../../../video/text/text-plan-schema.ts";
+import { GroupInfoSchema, type GroupInfo } from "../../../../video/scene/group-info-schema.ts";
 
 export const GroupSiblingSchema = z.object({
   timeline: TimelineSchema,
@@ -21,21 +22,7 @@ export const GroupSiblingSchema = z.object({
 });
 export type GroupSibling = z.infer<typeof GroupSiblingSchema>;
 
-export const GroupInfoSchema = z.object({
-  run: z.string(),
-  step: z.number().int().nonnegative(),
-  split: z.string(),
-  index: z.number().int().nonnegative(),
-  groupId: z.string().nullable(),
-  /** TRL's scale_rewards: what the advantages were divided by. */
-  scaleRewards: z.enum(["group", "batch", "none"]),
-  mean: z.number(),
-  /** Sample std of the rewards; null for a group of one. */
-  std: z.number().nullable(),
-  /** isclose(std, 0): the group gave no learning signal. */
-  zeroStd: z.boolean(),
-});
-export type GroupInfo = z.infer<typeof GroupInfoSchema>;
+export { GroupInfoSchema, type GroupInfo };
 
 /** A grid of at most 64 tiles (8x8): past that a tile is too small to read. */
 export const MAX_GROUP_SIZE = 64;
