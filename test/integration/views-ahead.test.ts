@@ -14,7 +14,7 @@ import { Worker } from "node:worker_threads";
 import { ROOT, triesteDeferred } from "../helpers.ts";
 import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
-import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
+import { viewPixels, wordStore } from "../../envs/geoguesser/src/film/view-pixels.ts";
 
 const dist = (p: string) => pathToFileURL(join(ROOT, "dist", p)).href;
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-ahead-"));

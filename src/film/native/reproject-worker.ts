@@ -8,7 +8,7 @@
 import { parentPort } from "node:worker_threads";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { fillRing, type AheadRing } from "./views-ahead.ts";
-import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "./view-pixels.ts";
+import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "../../../envs/geoguesser/src/film/view-pixels.ts";
 
 export interface ReprojectJob {
   ring: AheadRing;

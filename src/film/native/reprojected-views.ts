@@ -11,7 +11,7 @@
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
-import type { ViewStore } from "./view-pixels.ts";
+import type { ViewStore } from "../../../envs/geoguesser/src/film/view-pixels.ts";
 
 export interface ReprojectedViews {
   has(src: string): boolean;
@@ -31,7 +31,7 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
   let store: ViewStore | null = null;
   // Loaded on the first view this thread makes (with a ring, usually none): the painter's thread
   // then starts without sharp (~0.1 s of loading).
-  let made: typeof import("./view-pixels.ts") | null = null;
+  let made: typeof import("../../../envs/geoguesser/src/film/view-pixels.ts") | null = null;
   let image: ImageData | null = null;
   const spare: Canvas[] = [];
   let prefetched = -1;
@@ -44,7 +44,7 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
       if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
       const words = new Uint32Array(image.data.buffer, image.data.byteOffset, w * h);
       if (!ahead?.take(i, words)) {
-        made ??= await import("./view-pixels.ts");
+        made ??= await import("../../../envs/geoguesser/src/film/view-pixels.ts");
         store ??= made.wordStore();
         if (!ahead) {
           made.prefetchPanos(store, deferred, Math.max(prefetched + 1, i), i + made.LOOKAHEAD);

@@ -5,9 +5,9 @@
  * a panorama decoded to RGBA words so that a pixel is one copy. Used by the
  * painter's own thread and by the thread that reprojects ahead of it.
  */
-import { PanoStore } from "../../../envs/geoguesser/replay/panos/store.ts";
-import { viewWords, type ViewSpec } from "../../../envs/geoguesser/replay/render/reproject.ts";
-import type { DeferredImage } from "../shared/encode-options.ts";
+import { PanoStore } from "../../replay/panos/store.ts";
+import { viewWords, type ViewSpec } from "../../replay/render/reproject.ts";
+import type { DeferredImage } from "../../../../src/film/shared/encode-options.ts";
 
 /** Views ahead of the one being made whose panorama starts decoding now. */
 export const LOOKAHEAD = 24;
