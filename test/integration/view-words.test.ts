@@ -89,7 +89,7 @@ describe("in-between views as RGBA words", () => {
         ])
           views.push({ headingDeg, pitchDeg, fovDeg: 90, width, height });
     for (const view of views) {
-      const d = { src: "x", pano, view };
+      const d = { src: "x", env: "geoguesser", pano, view };
       expect(Buffer.compare(await words(store, d), await expected(rgb, d)), JSON.stringify(view)).toBe(0);
     }
   });

@@ -69,8 +69,16 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter (and to Remotion Studio), their JSON Schemas, and their public APIs. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/studio.ts", "envs/schemas.ts", "envs/api.ts"]);
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter (and to Remotion Studio), their JSON Schemas, their public APIs, and the makers of the native painter's deferred views. */
+const SEAM = new Set([
+  "envs/environment.ts",
+  "envs/index.ts",
+  "envs/compositions.ts",
+  "envs/studio.ts",
+  "envs/schemas.ts",
+  "envs/api.ts",
+  "envs/deferred-views.ts",
+]);
 
 /**
  * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
@@ -78,7 +86,6 @@ const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions
  * leave it, and no other file may join it.
  */
 const GEOGUESSER_DELIVERY = new Set([
-  "src/film/native/view-pixels.ts",
   "src/page/board/data.ts",
   "src/page/board/live-event.ts",
   "src/page/model.ts",
@@ -178,6 +185,15 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
       // The package's entry point (src/index.ts) gives each environment's public API: its api.ts only (the rest of it loads when a call needs it).
       .filter((e) => !(e.from === "envs/api.ts" && /^envs\/[^/]+\/api\.ts$/.test(e.target!)))
+      // The native painter's threads make an environment's deferred views with its maker (src/film/): loaded lazily, when a video has some.
+      .filter(
+        (e) =>
+          !(
+            e.from === "envs/deferred-views.ts" &&
+            /^envs\/[^/]+\/src\/film\/[^/]+\.ts$/.test(e.target!) &&
+            /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])
+          ),
+      )
       .map(where);
     expect(bad).toEqual([]);
   });
@@ -549,10 +565,13 @@ describe("the native painter's threads load only what they use", () => {
     expect([...painter].filter((p) => p === "zod" || p === "sharp")).toEqual([]);
   });
 
-  it("the reprojecting worker loads sharp (it decodes the panoramas) and no validator", () => {
+  it("the reprojecting worker loads no validator, nor does GeoGuesser's maker of its views, which loads sharp (it decodes the panoramas)", () => {
     const reprojector = loadedPackages("src/film/native/reproject-worker.ts");
-    expect(reprojector.has("sharp")).toBe(true);
     expect(reprojector.has("zod")).toBe(false);
+    // The worker loads the environment's maker (envs/deferred-views.ts) as it starts: GeoGuesser's.
+    const panoramas = loadedPackages("envs/geoguesser/src/film/view-pixels.ts");
+    expect(panoramas.has("sharp")).toBe(true);
+    expect(panoramas.has("zod")).toBe(false);
   });
 });
 
