@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import { dirname, resolve } from "node:path";
 import { DEFAULT_IMAGE_SIZE, DEFAULT_VIEWS_MB } from "../page/image-size.ts";
-import { CHART_NAMES } from "../page/training-parts.ts";
+import { CHART_NAMES } from "../../envs/geoguesser/src/page/training-parts.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { outFolder } from "./options/out.ts";

@@ -8,8 +8,8 @@
  * are compared on the sample episode in test/player.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { exactViewsFor, overlaps, overlayExact, readablePixels } from "../../src/page/player/exact.ts";
-import type { FileSource } from "../../src/page/player/format.ts";
+import { exactViewsFor, overlaps, overlayExact, readablePixels } from "../../envs/geoguesser/src/page/player/exact.ts";
+import type { FileSource } from "../../envs/geoguesser/src/page/player/format.ts";
 
 /** A deterministic, non-flat picture (so a shifted sample would show). */
 function picture(w: number, h: number): Uint8ClampedArray {

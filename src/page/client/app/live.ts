@@ -8,8 +8,8 @@
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
-import type { BoardEvent } from "../../board/live-event.ts";
+import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../../../envs/geoguesser/src/page/live-events.ts";
+import type { BoardEvent } from "../../../../envs/geoguesser/src/page/board/live-event.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
