@@ -18,7 +18,7 @@ import { markLive } from "./page-folder.ts";
 import { startPageServer, type PageServer } from "./http-server.ts";
 import { warnIfReachable, type ServeCommon, type Serving } from "./serve-common.ts";
 import type { LivePage, LivePageOptions, LiveUpdate } from "./live-page.ts";
-import type { WriterEvent } from "../../envs/geoguesser/src/page/live-events.ts";
+import type { WriterEvent } from "../page/live-stream.ts";
 
 export interface EnvServeOptions extends ServeCommon {
   dataset?: string;

@@ -32,7 +32,14 @@ import type { PageEpisode, PageTurn } from "../../envs/geoguesser/src/page/model
 import type { BoardData, BoardEpisodeRow } from "../../envs/geoguesser/src/page/board/data.ts";
 import { reprojectRgba } from "../../src/page/reproject.ts";
 import { sortedOrder, parseTableSort } from "../../envs/geoguesser/src/page/client/app/report/sort.ts";
-import { episodesByTask, formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters } from "../../envs/geoguesser/src/page/client/app/tasks/rows.ts";
+import {
+  episodesByTask,
+  formatTaskOrder,
+  nextTaskOrder,
+  parseTaskOrder,
+  taskRows,
+  type TaskFilters,
+} from "../../envs/geoguesser/src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../../envs/geoguesser/replay/render/reproject.ts";
 
 const turn = (reply: string | null, reasoning: string | null = null, extra: Partial<PageTurn> = {}): PageTurn =>

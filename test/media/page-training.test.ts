@@ -256,6 +256,8 @@ describe("the training page in Chromium", () => {
     expect(help.code).toBe(0);
     const flat = help.stdout.replace(/\s+/g, " ");
     for (const name of Object.values(CHART_NAMES)) expect(flat, name).toContain(name);
+    // In the page's order, all of them (--help writes them out: it loads no environment).
+    expect(flat).toContain(`charts: ${Object.values(CHART_NAMES).join(", ")};`);
     expect(flat).not.toContain("in-group spread");
     const { page, log, close } = await open(pageFile);
     try {

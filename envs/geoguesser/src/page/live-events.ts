@@ -1,8 +1,9 @@
 /**
- * What `georeplay serve` sends a live page over its event stream (/events),
- * typed once for the server (src/serve) and the browser client
- * (client/app/live.ts). Each event's data is one line of JSON. A board's
- * event (`board`) is typed beside the board page's data: board/live-event.ts.
+ * What `georeplay serve` sends a live GeoGuesser page over its event stream (/events),
+ * typed once for the server (../serve) and the browser client
+ * (client/app/run.ts, over the core's stream: src/page/client/app/live.ts). Each event's data is
+ * one line of JSON. A board's event (`board`) is typed beside the board page's data:
+ * board/live-event.ts; the writer's, every environment's, in the core (src/page/live-stream.ts).
  */
 import type { RunRow } from "./output/run-batches.ts";
 import type { TrainingUpdate } from "./training.ts";
@@ -29,12 +30,6 @@ export interface EpisodesEvent {
   summary: string;
   /** When the server read them (ISO 8601). */
   at: string;
-}
-
-/** `event: writer`: whether the inputs stopped growing (for the server's --idle seconds), and since when. */
-export interface WriterEvent {
-  stopped: boolean;
-  since: string;
 }
 
 /**

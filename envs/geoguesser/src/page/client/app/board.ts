@@ -24,7 +24,8 @@ import { episodesByTask } from "./tasks/rows.ts";
 import { bindLightbox, enlarge, lightboxOpen } from "./detail/lightbox.ts";
 import { bindKeys, episodeKeyMap } from "../keys.ts";
 import { enlargeKey } from "./keys.ts";
-import { isLive, startLive } from "../../../../../../src/page/client/app/live.ts";
+import { isLive, startLive, type LiveCounts } from "../../../../../../src/page/client/app/live.ts";
+import type { BoardEvent } from "../../board/live-event.ts";
 
 export function startBoard(): void {
   const doc = document;
@@ -140,7 +141,7 @@ export function startBoard(): void {
   // Served live: new episodes join the list, the per-task table and the compare view, and the report's
   // tables and per-task numbers follow the sweep (the reader's sorts, filters, scroll and open episode stay).
   if (live)
-    startLive(doc, {
+    startLive<LiveCounts, never, BoardEvent>(doc, {
       caughtUp: () => detail.setWaiting(false),
       board: (e) => {
         // The tables first: a new row's detail points into them.

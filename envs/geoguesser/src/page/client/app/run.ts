@@ -27,6 +27,7 @@ import { indexTraining, trainFieldsOf, withTrainFields } from "../state/training
 import { TrainingView } from "./training/view.ts";
 import { groupLine } from "./training/group.ts";
 import { isLive, startLive } from "../../../../../../src/page/client/app/live.ts";
+import type { EpisodesEvent, TrainingEvent } from "../../live-events.ts";
 import { LIVE_PLAYER_KIND, type LivePlayerData } from "../../player/format.ts";
 import type { PlaySource } from "../../player/video.ts";
 
@@ -175,7 +176,7 @@ export function startRun(): void {
     }
     if (live) {
       const add = live;
-      startLive(doc, {
+      startLive<EpisodesEvent, TrainingEvent>(doc, {
         caughtUp: () => detail.setWaiting(false),
         episodes: (e) => {
           media.extend(e.imagesFrom, e.images);
