@@ -1,5 +1,5 @@
 /**
- * In-between frames drawn from the exact views (src/page/player/exact.ts),
+ * In-between frames drawn from the exact views (envs/geoguesser/src/page/player/exact.ts),
  * as pure maths on real pixels: which verified views a frame file reads
  * (the nearest before and after on its panorama, narrower first), and the
  * overlay: a view at the frame's own camera gives back its own pixels, a

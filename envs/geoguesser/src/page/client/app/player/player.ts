@@ -3,7 +3,7 @@
  * under the episode's heading, the player started at a moment when the address
  * names one (`#<episode_id>/t=<seconds>`), the transcript's current turn
  * following the player, and a click on a turn's card seeking to its start.
- * The player itself (src/page/player/) loads only on the first play.
+ * The player itself (../../../player/) loads only on the first play.
  */
 import type { PageEpisode } from "../../../model.ts";
 import type { PageState } from "../../state/store.ts";
