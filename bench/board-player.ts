@@ -28,9 +28,9 @@ import { ensureBoard } from "./board/make.ts";
 import { DEFAULT_SHAPE } from "./board/shape.ts";
 import { reachability, timed } from "./board-page.ts";
 import { DEFAULT_EXACT_MB } from "../envs/geoguesser/src/page/page-options.ts";
-import type { PageEpisode } from "../src/page/model.ts";
-import type { TaskChunk } from "../src/page/board/data.ts";
-import { boardVideo } from "../src/page/player/board-episode.ts";
+import type { PageEpisode } from "../envs/geoguesser/src/page/model.ts";
+import type { TaskChunk } from "../envs/geoguesser/src/page/board/data.ts";
+import { boardVideo } from "../envs/geoguesser/src/page/player/board-episode.ts";
 import { paintRate, type PaintRun } from "./player-paint.ts";
 
 const GOAL = 1.25;

@@ -25,7 +25,7 @@ import { median, timedProcess, type Timed } from "./timed.ts";
 import { timeReady } from "./first-screen.ts";
 import { ensureTrainingRun } from "./training/make.ts";
 import { DEFAULT_TRAINING } from "./training/shape.ts";
-import { RUN_BATCH } from "../src/page/output/run-batches.ts";
+import { RUN_BATCH } from "../envs/geoguesser/src/page/output/run-batches.ts";
 
 const CLI = join(ROOT, "dist", "src", "cli.js");
 

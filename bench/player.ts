@@ -24,7 +24,7 @@ import { buildPage } from "../envs/geoguesser/src/page/build.ts";
 import { ROOT, fmt } from "./common.ts";
 import { timeFirstScreen } from "./page.ts";
 import { paintRate } from "./player-paint.ts";
-import type { PlayerEpisode, PlayerMeta } from "../src/page/player/format.ts";
+import type { PlayerEpisode, PlayerMeta } from "../envs/geoguesser/src/page/player/format.ts";
 import type { RolloutProps } from "../envs/geoguesser/video/rollout/props.ts";
 
 const ID = "90a9d3eba5ce";

@@ -30,7 +30,7 @@ import { paint, type Ctx } from "../video/paint.ts";
 import "../envs/compositions.ts";
 import { videoSize } from "../video/compositions.ts";
 import type { Scene } from "../video/scene/types.ts";
-import { wordStore } from "../src/film/native/view-pixels.ts";
+import { wordStore } from "../envs/geoguesser/src/film/view-pixels.ts";
 import { viewWords } from "../envs/geoguesser/replay/render/reproject.ts";
 import { pipedFrames } from "../src/ffmpeg/raw-encoder.ts";
 

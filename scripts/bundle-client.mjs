@@ -1,9 +1,9 @@
-// `npm run build`, after tsc: bundles the page client (src/page/client/*.ts) and the in-page player
-// (src/page/player/main.ts), and the crops page's client and player, with esbuild into dist/src/page/*.bundle.json, so the installed package
+// `npm run build`, after tsc: bundles GeoGuesser's page client (envs/geoguesser/src/page/client/*.ts) and its in-page player
+// (envs/geoguesser/src/page/player/main.ts), and the crops page's client and player, with esbuild into dist/src/page/*.bundle.json, so the installed package
 // needs no esbuild at run time.
 import { writeBundle } from "../dist/src/page/script-bundle.js";
-import { CLIENT_BUNDLE } from "../dist/src/page/view/client.js";
-import { PLAYER_BUNDLE } from "../dist/src/page/player/bundle.js";
+import { CLIENT_BUNDLE } from "../dist/envs/geoguesser/src/page/view/client.js";
+import { PLAYER_BUNDLE } from "../dist/envs/geoguesser/src/page/player/bundle.js";
 import { CROPS_CLIENT_BUNDLE } from "../dist/envs/crops/src/page/client-bundle.js";
 import { CROPS_PLAYER_BUNDLE } from "../dist/envs/crops/src/page/player-bundle.js";
 

@@ -2,7 +2,6 @@
 import { Command } from "commander";
 import { dirname, resolve } from "node:path";
 import { DEFAULT_IMAGE_SIZE, DEFAULT_VIEWS_MB } from "../page/image-size.ts";
-import { CHART_NAMES } from "../page/training-parts.ts";
 import { inputOptions, nonNegativeNumber, positiveInt, replayAction, runOptions } from "./options/shared.ts";
 import { declareOptions, type OptionDefs } from "./options/declare.ts";
 import { outFolder } from "./options/out.ts";
@@ -51,6 +50,24 @@ export const PAGE_OPTIONS: OptionDefs<PageCliOptions> = {
 };
 
 /** Names joined by ", " in lines of at most 94 characters (the help's width). */
+/**
+ * A GeoGuesser training page's charts, by the names the page gives them (its CHART_NAMES,
+ * envs/geoguesser/src/page/training-parts.ts: the page test holds the two the same). Written out:
+ * --help loads no environment.
+ */
+const GEOGUESSER_CHARTS = [
+  "mean env reward",
+  "frac_reward_zero_std",
+  "median group std",
+  "mean group std (TRL's reward_std)",
+  "advantage multiplier",
+  "turns used",
+  "action cost",
+  "distance",
+  "never guessed",
+  "tool-call mix",
+];
+
 function wrapList(names: string[]): string {
   const lines: string[] = [];
   for (const n of names) {
@@ -95,7 +112,7 @@ export function registerPage(program: Command): void {
         "plot), then a per-task table of any two arms (click a header to sort; filter by country,\n" +
         "verdict or text), a compare view (#compare/<task>/<armA>/<armB>: both arms' attempts side by\n" +
         "side) and every episode. GRPO training traces add per-step charts:\n" +
-        wrapList(Object.values(CHART_NAMES)) +
+        wrapList(GEOGUESSER_CHARTS) +
         ";\nthe list gets step, group mean, group std, advantage and zero spread columns (the filter's\n" +
         "step, group_mean, group_std, advantage, zero_spread). Example-rollout folders show their\n" +
         'recorded images as they are (badged "recorded image"; no --tasks/--panos needed).\n\n' +

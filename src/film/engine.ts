@@ -40,7 +40,7 @@ export async function warmUp(engine: Engine = "native"): Promise<PainterThreads 
   // The painter's worker only: the one that reprojects in-between views starts with the planning
   // (encodeVideo), once it is known whether there are any; started now, its loading would slow the
   // verification on a two-core machine and it would wait anyway.
-  return (await import("./native/painter-threads.ts")).startPainterThreads(false);
+  return (await import("./native/painter-threads.ts")).startPainterThreads();
 }
 
 /**

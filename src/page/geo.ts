@@ -4,7 +4,7 @@
  * meet nothing and scale bar as a video's map. The page gets a map as
  * primitives already laid out: land and borders as SVG path data for just
  * what the map shows, then the circles, lines and text the scene part drew
- * (src/page/client/maps.ts writes them as SVG).
+ * (GeoGuesser's client, envs/geoguesser/src/page/client/maps.ts, writes them as SVG).
  */
 import { worldMap, type Marker } from "../../video/parts/world-map.ts";
 import { mapRings, svgPath } from "../../video/map/paths.ts";

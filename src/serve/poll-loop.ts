@@ -6,7 +6,7 @@
  */
 import { watch, type FSWatcher } from "node:fs";
 import type { EventLog } from "./event-log.ts";
-import type { WriterEvent } from "../page/live-events.ts";
+import type { WriterEvent } from "../page/live-stream.ts";
 
 export interface PollLoopOptions {
   /** The files to watch for an early wake. */

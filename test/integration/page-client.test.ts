@@ -21,18 +21,25 @@ import {
   UNKNOWN,
   compareBy,
   type ListRow,
-} from "../../src/page/client/state/rows.ts";
-import { compareHash, episodeHash, parseHash, parseAddress, formatAddress } from "../../src/page/client/state/route.ts";
-import { compileExpr, ExprError } from "../../src/page/client/state/expr.ts";
-import { pairAttempts } from "../../src/page/client/app/compare/pair.ts";
-import { stepIndex } from "../../src/page/client/keys.ts";
-import { CLIENT_BUNDLE, clientScript } from "../../src/page/view/client.ts";
+} from "../../envs/geoguesser/src/page/client/state/rows.ts";
+import { compareHash, episodeHash, parseHash, parseAddress, formatAddress } from "../../envs/geoguesser/src/page/client/state/route.ts";
+import { compileExpr, ExprError } from "../../envs/geoguesser/src/page/client/state/expr.ts";
+import { pairAttempts } from "../../envs/geoguesser/src/page/client/app/compare/pair.ts";
+import { stepIndex } from "../../envs/geoguesser/src/page/client/keys.ts";
+import { CLIENT_BUNDLE, clientScript } from "../../envs/geoguesser/src/page/view/client.ts";
 import { bundleScript } from "../../src/page/script-bundle.ts";
-import type { PageEpisode, PageTurn } from "../../src/page/model.ts";
-import type { BoardData, BoardEpisodeRow } from "../../src/page/board/data.ts";
+import type { PageEpisode, PageTurn } from "../../envs/geoguesser/src/page/model.ts";
+import type { BoardData, BoardEpisodeRow } from "../../envs/geoguesser/src/page/board/data.ts";
 import { reprojectRgba } from "../../src/page/reproject.ts";
-import { sortedOrder, parseTableSort } from "../../src/page/client/app/report/sort.ts";
-import { episodesByTask, formatTaskOrder, nextTaskOrder, parseTaskOrder, taskRows, type TaskFilters } from "../../src/page/client/app/tasks/rows.ts";
+import { sortedOrder, parseTableSort } from "../../envs/geoguesser/src/page/client/app/report/sort.ts";
+import {
+  episodesByTask,
+  formatTaskOrder,
+  nextTaskOrder,
+  parseTaskOrder,
+  taskRows,
+  type TaskFilters,
+} from "../../envs/geoguesser/src/page/client/app/tasks/rows.ts";
 import { indexMapExact } from "../../envs/geoguesser/replay/render/reproject.ts";
 
 const turn = (reply: string | null, reasoning: string | null = null, extra: Partial<PageTurn> = {}): PageTurn =>
@@ -235,7 +242,7 @@ describe("client bundle", () => {
     const b = bundleScript(ROOT, CLIENT_BUNDLE.entry);
     expect(a.script).toBe(b.script);
     expect(a.script).not.toMatch(/<\/script|<!--/i);
-    expect(Object.keys(a.inputs)).toContain("src/page/client/main.ts");
+    expect(Object.keys(a.inputs)).toContain("envs/geoguesser/src/page/client/main.ts");
     // Type-only imports from the page model leave nothing behind: the client, the one attempt rule, the one search text, the views' reprojection
     // (shared with the player), markdown-it, the video's font names and map geometry (the page's maps are the video's maps),
     // of the player only its play-button hook, clock and number formats (its own bundle is separate), and the one rule
@@ -243,22 +250,25 @@ describe("client bundle", () => {
     // training-parts.ts, charts.ts: the server writes them as escaped HTML, a live page builds them as DOM), the episode
     // count's one set of words (count-words.ts), the folder form's coded search texts (search-code.ts) and its search index (search-index.ts).
     // (`includes`: a worktree's node_modules may be a link outside the checkout.)
-    const outside = Object.keys(a.inputs).filter((p) => !p.startsWith("src/page/client/") && !p.includes("node_modules/"));
+    // GeoGuesser's client (envs/geoguesser/src/page/client/) is built on the core's (src/page/client/: the DOM helpers, the data files, the live stream).
+    const outside = Object.keys(a.inputs).filter(
+      (p) => !p.startsWith("envs/geoguesser/src/page/client/") && !p.startsWith("src/page/client/") && !p.includes("node_modules/"),
+    );
     expect(outside.sort()).toEqual([
+      "envs/geoguesser/src/page/list-row.ts",
+      "envs/geoguesser/src/page/player/clock.ts",
+      "envs/geoguesser/src/page/player/format.ts",
+      "envs/geoguesser/src/page/player/hook.ts",
+      "envs/geoguesser/src/page/search-text.ts",
+      "envs/geoguesser/src/page/training-parts.ts",
       "src/page/attempts.ts",
       "src/page/charts.ts",
       "src/page/count-words.ts",
       "src/page/escape-html.ts",
-      "src/page/list-row.ts",
       "src/page/markup.ts",
-      "src/page/player/clock.ts",
-      "src/page/player/format.ts",
-      "src/page/player/hook.ts",
       "src/page/reproject.ts",
       "src/page/search-code.ts",
       "src/page/search-index.ts",
-      "src/page/search-text.ts",
-      "src/page/training-parts.ts",
       "video/map/atlas.ts",
       "video/map/frame.ts",
       "video/map/paths.ts",

@@ -20,7 +20,7 @@ import { RolloutPropsSchema, type RolloutProps } from "../../envs/geoguesser/vid
 import { sceneAt, type VideoSpec } from "../../video/compositions.ts";
 import { cardReward, formatReward, REWARD_SOURCES } from "../../envs/geoguesser/video/rollout/score-card.ts";
 import { compareClock } from "../../envs/geoguesser/video/compare/clock.ts";
-import type { PlayerEpisode, PlayerMeta } from "../../src/page/player/format.ts";
+import type { PlayerEpisode, PlayerMeta } from "../../envs/geoguesser/src/page/player/format.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-score-numbers-"));
 const publicDir = join(tmp, "public");

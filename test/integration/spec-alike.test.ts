@@ -98,7 +98,7 @@ describe("a provisional layout, laid out while the views are verified", () => {
 
   it("the painter's thread plans a spec once: a final spec that paints alike gets the provisional plan", async () => {
     const { startPainterThreads } = (await import(dist("src/film/native/painter-threads.js"))) as typeof import("../../src/film/native/painter-threads.ts");
-    const threads = startPainterThreads(false)!;
+    const threads = startPainterThreads()!;
     try {
       const prov = rolloutSpec(run.provisional[0], undefined);
       const final = rolloutSpec(run.final, undefined);

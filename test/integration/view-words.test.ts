@@ -15,7 +15,7 @@ import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts
 import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
 import { PanoStore, decodePano } from "../../envs/geoguesser/replay/panos/store.ts";
 import { indexMap, type ViewSpec } from "../../envs/geoguesser/replay/render/reproject.ts";
-import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
+import { viewPixels, wordStore } from "../../envs/geoguesser/src/film/view-pixels.ts";
 import type { DeferredImage } from "../../src/film/shared/encode-options.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-words-"));
@@ -89,7 +89,7 @@ describe("in-between views as RGBA words", () => {
         ])
           views.push({ headingDeg, pitchDeg, fovDeg: 90, width, height });
     for (const view of views) {
-      const d = { src: "x", pano, view };
+      const d = { src: "x", env: "geoguesser", pano, view };
       expect(Buffer.compare(await words(store, d), await expected(rgb, d)), JSON.stringify(view)).toBe(0);
     }
   });

@@ -14,7 +14,9 @@ import { Worker } from "node:worker_threads";
 import { ROOT, triesteDeferred } from "../helpers.ts";
 import type { FramesResult } from "../../envs/geoguesser/replay/frames/frames.ts";
 import { deferredImages } from "../../envs/geoguesser/src/film/render-episode.ts";
-import { viewPixels, wordStore } from "../../src/film/native/view-pixels.ts";
+import { viewPixels, wordStore } from "../../envs/geoguesser/src/film/view-pixels.ts";
+import type { ReprojectWorkerData } from "../../src/film/native/reproject-worker.ts";
+import { deferredViewsOf } from "../../envs/deferred-views.ts";
 
 const dist = (p: string) => pathToFileURL(join(ROOT, "dist", p)).href;
 const tmp = mkdtempSync(join(tmpdir(), "georeplay-ahead-"));
@@ -23,7 +25,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 describe("views reprojected ahead of the painter", () => {
   it("hands over views in order, frees skipped slots, leaves revisits and views past a failure to the painter", async () => {
     const { aheadRing, ringReader } = (await import(dist("src/film/native/views-ahead.js"))) as typeof import("../../src/film/native/views-ahead.ts");
-    const views = Array.from({ length: 20 }, (_, i) => ({ src: `f${i}`, pano: "p", view: { headingDeg: 0, pitchDeg: 0, fovDeg: 90, width: 8, height: 4 } }));
+    const views = Array.from({ length: 20 }, (_, i) => ({
+      src: `f${i}`,
+      env: "geoguesser",
+      pano: "p",
+      view: { headingDeg: 0, pitchDeg: 0, fovDeg: 90, width: 8, height: 4 },
+    }));
     const ring = aheadRing(views);
     // The producer fills view i with i + 1000 and fails at view 15.
     const producer = new Worker(
@@ -45,7 +52,7 @@ describe("views reprojected ahead of the painter", () => {
 
   it("a producer that never starts costs one bounded wait, then the painter makes every view", async () => {
     const { aheadRing, ringReader } = (await import(dist("src/film/native/views-ahead.js"))) as typeof import("../../src/film/native/views-ahead.ts");
-    const ring = aheadRing([{ src: "f0", pano: "p", view: { headingDeg: 0, pitchDeg: 0, fovDeg: 90, width: 2, height: 2 } }]);
+    const ring = aheadRing([{ src: "f0", env: "geoguesser", pano: "p", view: { headingDeg: 0, pitchDeg: 0, fovDeg: 90, width: 2, height: 2 } }]);
     const reader = ringReader(ring, 100);
     const out = new Uint32Array(4);
     const t0 = performance.now();
@@ -53,6 +60,19 @@ describe("views reprojected ahead of the painter", () => {
     expect(reader.take(1, out)).toBe(false);
     expect(reader.take(2, out)).toBe(false);
     expect(performance.now() - t0).toBeLessThan(1000); // one wait of 100 ms, not one per view
+  });
+
+  it("views of an environment with no maker: the producer stops at once, and the painter's thread names the environment", async () => {
+    const { aheadRing, ringReader } = (await import(dist("src/film/native/views-ahead.js"))) as typeof import("../../src/film/native/views-ahead.ts");
+    const deferred = [{ src: "f0", env: "crops", pano: "p", view: { width: 2, height: 2 } }];
+    const ring = aheadRing(deferred);
+    const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")), { workerData: { env: "crops" } satisfies ReprojectWorkerData });
+    producer.postMessage({ ring, deferred });
+    // The failure flag, not the reader's bounded wait (given 60 s here): the producer failed on its first view.
+    expect(ringReader(ring, 60_000).take(0, new Uint32Array(4))).toBe(false);
+    await producer.terminate();
+    await expect(deferredViewsOf("crops")).rejects.toThrow('a deferred view of "crops", an environment that defers none');
+    expect((await deferredViewsOf("geoguesser")).lookahead).toBeGreaterThan(0);
   });
 
   describe("the real producer", () => {
@@ -65,7 +85,8 @@ describe("views reprojected ahead of the painter", () => {
       const { aheadRing, ringReader } = (await import(dist("src/film/native/views-ahead.js"))) as typeof import("../../src/film/native/views-ahead.ts");
       const deferred = deferredImages(frames);
       const ring = aheadRing(deferred);
-      const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")));
+      // Started as the painter's threads start it: naming the environment whose maker makes the views.
+      const producer = new Worker(new URL(dist("src/film/native/reproject-worker.js")), { workerData: { env: "geoguesser" } satisfies ReprojectWorkerData });
       producer.postMessage({ ring, deferred });
       const reader = ringReader(ring);
       const store = wordStore();

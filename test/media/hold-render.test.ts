@@ -119,7 +119,7 @@ describe("runs of equal scenes", () => {
       }
     // The deferred views in that order; a view no frame shows comes last.
     const view = { width: 2, height: 2, headingDeg: 0, pitchDeg: 0, fovDeg: 90 };
-    const d = (src: string) => ({ src, pano: "p.jpg", view });
+    const d = (src: string) => ({ src, env: "geoguesser", pano: "p.jpg", view });
     const at = (src: string) => ({ src, w: 2, h: 2 });
     expect(inPaintOrder([d("c"), d("x"), d("a"), d("b")], [at("a"), at("q"), at("b"), at("c")]).map((v) => v.src)).toEqual(["a", "b", "c", "x"]);
   });
@@ -135,7 +135,7 @@ describe("runs of equal scenes", () => {
     const wide = { ...view, width: 640, height: 480 };
     expect(drawnView(wide, 628, 471)).toEqual({ ...wide, width: 628, height: 471 });
     // In paint order, each view takes the size of the box it is first drawn into: a rollout's viewport (628 px at 1280x720).
-    const d = { src: "e/frames/000007.jpg", pano: "p.jpg", view };
+    const d = { src: "e/frames/000007.jpg", env: "geoguesser", pano: "p.jpg", view };
     expect(inPaintOrder([d], [{ src: d.src, w: 628, h: 628 }])).toEqual([{ ...d, view: { ...view, width: 628, height: 628 } }]);
     expect(rolloutLayout(1280, 720, view).viewport).toMatchObject({ width: 628, height: 628 });
     for (const size of [SIZE, { width: 1280, height: 720 }]) {

@@ -23,7 +23,7 @@ import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
 import type { Report } from "../../envs/geoguesser/replay/board/report-schema.ts";
-import type { TaskChunk } from "../../src/page/board/data.ts";
+import type { TaskChunk } from "../../envs/geoguesser/src/page/board/data.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-app-"));
 const boardOut = join(dir, "board.html");

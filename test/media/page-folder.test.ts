@@ -19,12 +19,12 @@ import { type Browser } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
-import { detailText } from "../../src/page/search-text.ts";
+import { detailText } from "../../envs/geoguesser/src/page/search-text.ts";
 import { decodeTexts } from "../../src/page/search-code.ts";
-import type { PageEpisode } from "../../src/page/model.ts";
-import type { ListRow } from "../../src/page/list-row.ts";
+import type { PageEpisode } from "../../envs/geoguesser/src/page/model.ts";
+import type { ListRow } from "../../envs/geoguesser/src/page/list-row.ts";
 import { PageFolder } from "../../src/page/output/folder.ts";
-import { ROWS_PER_FILE, RUN_BATCH, RunBatches, rowsOfDataScript } from "../../src/page/output/run-batches.ts";
+import { ROWS_PER_FILE, RUN_BATCH, RunBatches, rowsOfDataScript } from "../../envs/geoguesser/src/page/output/run-batches.ts";
 
 const dir = join(tmpdir(), `georeplay-page-folder-${process.pid}`);
 const board = join(dir, "board");

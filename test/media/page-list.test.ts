@@ -18,7 +18,7 @@ import { launchChromium } from "../browser.ts";
 import { MIXED, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
 import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";
-import { CSV_COLUMNS } from "../../src/page/client/state/rows.ts";
+import { CSV_COLUMNS } from "../../envs/geoguesser/src/page/client/state/rows.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "georeplay-page-list-"));
 const runFile = join(dir, "run", "episodes.jsonl");

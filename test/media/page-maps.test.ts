@@ -1,6 +1,6 @@
 /**
  * The pages' maps are the video's maps: the map module's primitives
- * (src/page/geo.ts) written as SVG by the page client (src/page/client/maps.ts),
+ * (src/page/geo.ts) written as SVG by the page client (envs/geoguesser/src/page/client/maps.ts),
  * screenshotted in Debian's Chromium (playwright-core) and compared with
  * reviewed goldens: the Trieste run page's outcome map (619 m) and its pin
  * map at turn 3 from a real page, then the client's drawMap alone (bundled
@@ -27,8 +27,8 @@ import pixelmatch from "pixelmatch";
 import { MIXED, ROOT, TRIESTE, runCli } from "../helpers.ts";
 import { makeFourArmBoard } from "../board-fixture.ts";
 import { PageMapCells, mapCellsElement } from "../../envs/geoguesser/src/page/board/map-cells.ts";
-import type { TaskChunk } from "../../src/page/board/data.ts";
-import type { PlayerMeta } from "../../src/page/player/format.ts";
+import type { TaskChunk } from "../../envs/geoguesser/src/page/board/data.ts";
+import type { PlayerMeta } from "../../envs/geoguesser/src/page/player/format.ts";
 import { mapRings, svgPath } from "../../video/map/paths.ts";
 import { atlasFor, cellsFor } from "../../video/map/atlas.ts";
 import { mapProjection } from "../../video/map/projection.ts";
@@ -49,7 +49,7 @@ beforeAll(async () => {
   const esbuild = createRequire(import.meta.url)("esbuild") as typeof import("esbuild");
   drawMapJs = esbuild.buildSync({
     stdin: {
-      contents: `import { drawMap } from "./src/page/client/maps.ts"; import { loadMapCells } from "./src/page/client/map-cells.ts"; Object.assign(globalThis, { drawMap, loadMapCells });`,
+      contents: `import { drawMap } from "./envs/geoguesser/src/page/client/maps.ts"; import { loadMapCells } from "./envs/geoguesser/src/page/client/map-cells.ts"; Object.assign(globalThis, { drawMap, loadMapCells });`,
       resolveDir: ROOT,
       loader: "ts",
     },

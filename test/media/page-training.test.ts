@@ -18,16 +18,16 @@ import { type Browser, type Page } from "playwright-core";
 import { launchChromium } from "../browser.ts";
 import { FIXTURES, MIXED, runCli, sortedKeys as sorted } from "../helpers.ts";
 import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
-import { parseAddress, formatRoute, type Route } from "../../src/page/client/state/route.ts";
-import { compileExpr } from "../../src/page/client/state/expr.ts";
-import { indexTraining, nearestStep, rankSiblings, withTrainFields, groupsPassing } from "../../src/page/client/state/training.ts";
-import { listRowOf, type ListRow } from "../../src/page/list-row.ts";
-import { TrainingGroups, type TrainingData } from "../../src/page/training.ts";
-import { CHART_NAMES } from "../../src/page/training-parts.ts";
-import { tileFrame } from "../../src/page/player/tiles.ts";
+import { parseAddress, formatRoute, type Route } from "../../envs/geoguesser/src/page/client/state/route.ts";
+import { compileExpr } from "../../envs/geoguesser/src/page/client/state/expr.ts";
+import { indexTraining, nearestStep, rankSiblings, withTrainFields, groupsPassing } from "../../envs/geoguesser/src/page/client/state/training.ts";
+import { listRowOf, type ListRow } from "../../envs/geoguesser/src/page/list-row.ts";
+import { TrainingGroups, type TrainingData } from "../../envs/geoguesser/src/page/training.ts";
+import { CHART_NAMES } from "../../envs/geoguesser/src/page/training-parts.ts";
+import { tileFrame } from "../../envs/geoguesser/src/page/player/tiles.ts";
 import type { GroupsReport } from "../../replay/groups/groups-schema.ts";
-import type { PageEpisode } from "../../src/page/model.ts";
-import { boardVideo } from "../../src/page/player/board-episode.ts";
+import type { PageEpisode } from "../../envs/geoguesser/src/page/model.ts";
+import { boardVideo } from "../../envs/geoguesser/src/page/player/board-episode.ts";
 import { generateFrames } from "../../envs/geoguesser/replay/frames/frames.ts";
 import type { Timeline } from "../../envs/geoguesser/replay/timeline/timeline-schema.ts";
 
@@ -256,6 +256,8 @@ describe("the training page in Chromium", () => {
     expect(help.code).toBe(0);
     const flat = help.stdout.replace(/\s+/g, " ");
     for (const name of Object.values(CHART_NAMES)) expect(flat, name).toContain(name);
+    // In the page's order, all of them (--help writes them out: it loads no environment).
+    expect(flat).toContain(`charts: ${Object.values(CHART_NAMES).join(", ")};`);
     expect(flat).not.toContain("in-group spread");
     const { page, log, close } = await open(pageFile);
     try {

@@ -20,7 +20,7 @@ import { buildPage } from "../../envs/geoguesser/src/page/build.ts";
 import { scriptJson, escapeHtml } from "../../src/page/escape.ts";
 import { revealFrame, pinsFrame, haversineKm, mapSpec } from "../../src/page/geo.ts";
 import { median, summariseRun } from "../../envs/geoguesser/src/page/stats.ts";
-import { toolCall } from "../../src/page/model.ts";
+import { toolCall } from "../../envs/geoguesser/src/page/model.ts";
 import { summaryTable } from "../../envs/geoguesser/src/page/view/template.ts";
 import { summariseSweep } from "../../envs/geoguesser/src/page/sweep.ts";
 import { geoevalReward } from "../../envs/geoguesser/replay/rules/reward.ts";

@@ -28,11 +28,11 @@ import { withTextPlan } from "../../src/film/shared/text-plan.ts";
 import { RolloutPropsSchema } from "../../envs/geoguesser/video/rollout/props.ts";
 import type { VideoSpec } from "../../video/compositions.ts";
 import { segmentAt, viewportAt } from "../../envs/geoguesser/video/scene/lookup.ts";
-import { rangeKey, type PlayerEpisode, type PlayerMeta } from "../../src/page/player/format.ts";
-import { clockText, frameAt, parseTimeHash, stepTurnFrame, timeHash, turnAt, turnMarks } from "../../src/page/player/clock.ts";
-import { renderCommand } from "../../src/page/player/embed.ts";
+import { rangeKey, type PlayerEpisode, type PlayerMeta } from "../../envs/geoguesser/src/page/player/format.ts";
+import { clockText, frameAt, parseTimeHash, stepTurnFrame, timeHash, turnAt, turnMarks } from "../../envs/geoguesser/src/page/player/clock.ts";
+import { renderCommand } from "../../envs/geoguesser/src/page/player/embed.ts";
 import { cspHash } from "../../src/page/escape.ts";
-import { theatreFit } from "../../src/page/player/theatre.ts";
+import { theatreFit } from "../../envs/geoguesser/src/page/player/theatre.ts";
 
 const SAMPLE = join(ROOT, "rollouts", "sample");
 const ID = "90a9d3eba5ce";

@@ -18,7 +18,7 @@ import { gunzipSync } from "node:zlib";
 import type { Browser, Page } from "playwright-core";
 import { runCli } from "../helpers.ts";
 import { common, episodeLine, LINES, raw, startServe, stopServe, launchChromium, type Served } from "../serve-helpers.ts";
-import type { LivePlayerData, PlayerEpisode, PlayerMeta } from "../../src/page/player/format.ts";
+import type { LivePlayerData, PlayerEpisode, PlayerMeta } from "../../envs/geoguesser/src/page/player/format.ts";
 import { DEFAULT_IMAGE_SIZE, downscale } from "../../src/page/images.ts";
 
 const dir = join(tmpdir(), `georeplay-serve-player-${process.pid}`);

@@ -14,9 +14,9 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { FIXTURES, runCli } from "../helpers.ts";
 import { startServe, until, type Served, stopServe, launchChromium } from "../serve-helpers.ts";
-import { TrainingGroups, type TrainingRollout } from "../../src/page/training.ts";
+import { TrainingGroups, type TrainingRollout } from "../../envs/geoguesser/src/page/training.ts";
 import { LiveTraining } from "../../envs/geoguesser/src/serve/live-training.ts";
-import { mergeTraining } from "../../src/page/client/state/training.ts";
+import { mergeTraining } from "../../envs/geoguesser/src/page/client/state/training.ts";
 import { computeGroups, GroupCollector } from "../../replay/groups/groups.ts";
 import type { GroupsReport } from "../../replay/groups/groups-schema.ts";
 

@@ -6,7 +6,8 @@
  *            envs/<env>/src/ its command bodies), the interface (envs/environment.ts) and the
  *            registry keyed by the records' env (envs/index.ts); environments never import each other
  *   video/   the frame-pure composition: only browser-safe engine modules
- *   src/     delivery: CLI, page writer, MP4 driver, public API; reaches an environment through the registry
+ *   src/     delivery: CLI, page shell, MP4 driver, public API; like video/, knows no environment: it
+ *            reaches one only through the seam (the interface, the registry and its registrations)
  * Inside replay/ the folders have an order (ENGINE_LAYERS), and no files anywhere import in a circle.
  * A wrong import fails here, naming the file, the line and the rule.
  */
@@ -69,26 +70,15 @@ const ENGINE_PACKAGES = new Set(["zod", "sharp"]);
 const isEnvEngine = (f: string): boolean => /^envs\/[^/]+\/replay\//.test(f);
 /** The environment a file of envs/ belongs to (null for the seam itself: envs/environment.ts, envs/index.ts). */
 const envOf = (f: string): string | null => (f.split("/").length > 2 ? f.split("/")[1] : null);
-/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter (and to Remotion Studio), their JSON Schemas, and their public APIs. */
-const SEAM = new Set(["envs/environment.ts", "envs/index.ts", "envs/compositions.ts", "envs/studio.ts", "envs/schemas.ts", "envs/api.ts"]);
-
-/**
- * Delivery that is still GeoGuesser's and imports its engine directly (its film, pages and scenes:
- * the next to move behind the seam). The list may only shrink: a file that no longer needs it must
- * leave it, and no other file may join it.
- */
-const GEOGUESSER_DELIVERY = new Set([
-  "src/film/native/view-pixels.ts",
-  "src/page/board/data.ts",
-  "src/page/board/live-event.ts",
-  "src/page/model.ts",
-  "src/page/player/board-episode.ts",
-  "src/page/player/clock.ts",
-  "src/page/player/embed.ts",
-  "src/page/player/render-command.ts",
-  "src/page/player/tiles.ts",
-  "src/page/player/video.ts",
-  "src/page/training.ts",
+/** The seam: the interface every environment implements, the registry that picks one by the records' env, the compositions environments bring to the painter (and to Remotion Studio), their JSON Schemas, their public APIs, and the makers of the native painter's deferred views. */
+const SEAM = new Set([
+  "envs/environment.ts",
+  "envs/index.ts",
+  "envs/compositions.ts",
+  "envs/studio.ts",
+  "envs/schemas.ts",
+  "envs/api.ts",
+  "envs/deferred-views.ts",
 ]);
 
 /**
@@ -178,31 +168,30 @@ describe("imports run one way: replay/ <- video/ <- src/", () => {
       .filter((e) => !(e.from === "envs/schemas.ts" && /^envs\/[^/]+\/replay\/(schema\/[^/]+|.*-schema)\.ts$/.test(e.target!)))
       // The package's entry point (src/index.ts) gives each environment's public API: its api.ts only (the rest of it loads when a call needs it).
       .filter((e) => !(e.from === "envs/api.ts" && /^envs\/[^/]+\/api\.ts$/.test(e.target!)))
+      // The native painter's threads make an environment's deferred views with its maker (src/film/): loaded lazily, when a video has some.
+      .filter(
+        (e) =>
+          !(
+            e.from === "envs/deferred-views.ts" &&
+            /^envs\/[^/]+\/src\/film\/[^/]+\.ts$/.test(e.target!) &&
+            /\bimport\(/.test(readFileSync(join(ROOT, e.from), "utf8").split("\n")[e.line - 1])
+          ),
+      )
       .map(where);
     expect(bad).toEqual([]);
   });
 
-  it("video/ and src/ reach an environment only through the seam (GeoGuesser's delivery not yet moved is listed, and the list only shrinks)", () => {
-    const direct = edges.filter(
-      (e) => (folderOf(e.from) === "src" || folderOf(e.from) === "video") && e.target && folderOf(e.target) === "envs" && !SEAM.has(e.target),
-    );
-    const bad = direct.filter((e) => !(GEOGUESSER_DELIVERY.has(e.from) && envOf(e.target!) === "geoguesser")).map(where);
+  it("core imports no environment: src/ and video/ reach one only through the seam", () => {
+    const bad = edges
+      .filter((e) => (folderOf(e.from) === "src" || folderOf(e.from) === "video") && e.target && folderOf(e.target) === "envs" && !SEAM.has(e.target))
+      .map(where);
     expect(bad).toEqual([]);
-    const stillNeeded = new Set(direct.map((e) => e.from));
-    expect(
-      [...GEOGUESSER_DELIVERY].filter((f) => !stillNeeded.has(f)),
-      "files that no longer import GeoGuesser's engine: take them off the list",
-    ).toEqual([]);
-    expect(
-      direct.some((e) => e.target!.startsWith("envs/crops/")),
-      "no core file imports the crops environment",
-    ).toBe(false);
   });
 
-  it("the core's serve (src/serve/) imports no environment, nor a GeoGuesser file still waiting in the core: each environment serves its own runs", () => {
+  it("the core's serve (src/serve/) imports no environment: each environment serves its own runs", () => {
     const bad = edges
       .filter((e) => e.from.startsWith("src/serve/") && e.target)
-      .filter((e) => (folderOf(e.target!) === "envs" && !SEAM.has(e.target!)) || GEOGUESSER_DELIVERY.has(e.target!))
+      .filter((e) => folderOf(e.target!) === "envs" && !SEAM.has(e.target!))
       .map(where);
     expect(bad).toEqual([]);
   });
@@ -427,10 +416,10 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
  * siblings that share only through lower rungs (the two engines never import each other).
  * "." is a folder's loose top-level files (entry points: the CLI, the public APIs).
  *   src/:   what the package is, then ffmpeg (the one way to run it), then filming (what both
- *           engines share, the engines, the engine choice and reports), batches, pages (the page
- *           model and what every page shares, the in-page player, the page template, the board
- *           page's data, the browser client; the page writers are each environment's), the live
- *           server (serve: followed inputs, the event log, HTTP), commands.
+ *           engines share, the engines, the engine choice and reports), batches, pages (what every
+ *           page shares, the players' styles, the page template, the browser client's shared
+ *           pieces; the page writers, models, clients and players are each environment's), the
+ *           live server (serve: followed inputs, the event log, HTTP), commands.
  *   video/: geography (map framing, atlas cells, places, labels: pure), text layout, the scene
  *           vocabulary, then the pieces every environment's compositions share (slideshow marks,
  *           the trace pane, overlays, the group grid and two-up unit, the world map), then the
@@ -440,7 +429,7 @@ describe("the engine has an inner order, and nothing imports in a circle", () =>
 const INNER_ORDERS: Record<"src" | "video", string[][]> = {
   src: [
     ...[["install"], ["ffmpeg"], ["film/shared"], ["film/native", "film/remotion"], ["film"], ["batch"]],
-    ...[["page"], ["page/player"], ["page/view"], ["page/board"], ["page/client"], ["serve"]],
+    ...[["page"], ["page/player"], ["page/view"], ["page/client"], ["serve"]],
     ...[["reports"], ["commands"], ["."]],
   ],
   video: [["map"], ["text"], ["scene"], ["slideshow"], ["parts"], ["."], ["remotion"]],
@@ -484,14 +473,20 @@ describe("src/ and video/ have an inner order too, and no arrow runs back up", (
 });
 
 /**
- * The page client (src/page/client/) as a small app: page state (the store, the
+ * The page client (GeoGuesser's, envs/geoguesser/src/page/client/, built on the core's shared
+ * pieces in src/page/client/) as a small app: page state (the store, the
  * address, the list's rows, search and filter expressions) in state/, apart from
  * the views in app/<feature>/ that render from it; state/ never imports a view,
  * and a feature imports another only through what app/ composes (run.ts,
  * board.ts) or the detail parts every view shows (app/detail/).
  */
-describe("the page client keeps its state apart from its views", () => {
-  const CLIENT = "src/page/client/";
+describe.each(["envs/geoguesser/src/page/client/", "src/page/client/"])("the page client %s keeps its state apart from its views", (CLIENT) => {
+  it("has both", () => {
+    const all = [...files.src, ...files.envs];
+    expect(all.some((f) => f.startsWith(`${CLIENT}state/`))).toBe(true);
+    expect(all.some((f) => f.startsWith(`${CLIENT}app/`))).toBe(true);
+  });
+
   const feature = (f: string) =>
     f.startsWith(`${CLIENT}app/`) ? (f.slice(`${CLIENT}app/`.length).split("/")[1] ? f.slice(`${CLIENT}app/`.length).split("/")[0] : null) : null;
 
@@ -549,10 +544,13 @@ describe("the native painter's threads load only what they use", () => {
     expect([...painter].filter((p) => p === "zod" || p === "sharp")).toEqual([]);
   });
 
-  it("the reprojecting worker loads sharp (it decodes the panoramas) and no validator", () => {
+  it("the reprojecting worker loads no validator, nor does GeoGuesser's maker of its views, which loads sharp (it decodes the panoramas)", () => {
     const reprojector = loadedPackages("src/film/native/reproject-worker.ts");
-    expect(reprojector.has("sharp")).toBe(true);
     expect(reprojector.has("zod")).toBe(false);
+    // The worker loads the environment's maker (envs/deferred-views.ts) as it starts: GeoGuesser's.
+    const panoramas = loadedPackages("envs/geoguesser/src/film/view-pixels.ts");
+    expect(panoramas.has("sharp")).toBe(true);
+    expect(panoramas.has("zod")).toBe(false);
   });
 });
 

@@ -6,11 +6,11 @@
  * makes (tokens, cost, latency, settings, file:line).
  */
 import { describe, expect, it } from "vitest";
-import { compileExpr, ExprError, FIELDS } from "../../src/page/client/state/expr.ts";
-import { stat, summarise } from "../../src/page/client/state/summary.ts";
-import { append, CSV_COLUMNS, csvFileName, filterAndSort, NO_FILTERS, parseSort, toCsv, type ListRow } from "../../src/page/client/state/rows.ts";
-import { listRowOf } from "../../src/page/list-row.ts";
-import type { PageEpisode } from "../../src/page/model.ts";
+import { compileExpr, ExprError, FIELDS } from "../../envs/geoguesser/src/page/client/state/expr.ts";
+import { stat, summarise } from "../../envs/geoguesser/src/page/client/state/summary.ts";
+import { append, CSV_COLUMNS, csvFileName, filterAndSort, NO_FILTERS, parseSort, toCsv, type ListRow } from "../../envs/geoguesser/src/page/client/state/rows.ts";
+import { listRowOf } from "../../envs/geoguesser/src/page/list-row.ts";
+import type { PageEpisode } from "../../envs/geoguesser/src/page/model.ts";
 
 const row = (id: string, o: Partial<ListRow> = {}): ListRow => ({
   id,

@@ -1,5 +1,5 @@
 /**
- * In-between frames drawn from the exact views (src/page/player/exact.ts),
+ * In-between frames drawn from the exact views (envs/geoguesser/src/page/player/exact.ts),
  * as pure maths on real pixels: which verified views a frame file reads
  * (the nearest before and after on its panorama, narrower first), and the
  * overlay: a view at the frame's own camera gives back its own pixels, a
@@ -8,8 +8,8 @@
  * are compared on the sample episode in test/player.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { exactViewsFor, overlaps, overlayExact, readablePixels } from "../../src/page/player/exact.ts";
-import type { FileSource } from "../../src/page/player/format.ts";
+import { exactViewsFor, overlaps, overlayExact, readablePixels } from "../../envs/geoguesser/src/page/player/exact.ts";
+import type { FileSource } from "../../envs/geoguesser/src/page/player/format.ts";
 
 /** A deterministic, non-flat picture (so a shifted sample would show). */
 function picture(w: number, h: number): Uint8ClampedArray {

@@ -26,9 +26,9 @@ export async function encodeVideo(spec: VideoSpec, o: EncodeVideoOptions & { thr
   const total = videoFrames(spec);
   const tmp = tempPathFor(o.out);
   // Started first (unless warmUp did, before the views were verified): they load meanwhile.
-  const threads = o.threads !== undefined ? o.threads : startPainterThreads((o.deferred?.length ?? 0) > 0);
+  const threads = o.threads !== undefined ? o.threads : startPainterThreads();
   // It loads while the painter plans (a machine's second core is otherwise idle then).
-  if (o.deferred?.length) threads?.startReprojector();
+  if (o.deferred?.length) threads?.startReprojector(o.deferred[0].env);
   try {
     // Threads started just now are still loading: this thread plans meanwhile. Started before the
     // views were verified, the painter's is ready and plans the video it will paint.

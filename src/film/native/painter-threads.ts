@@ -20,7 +20,7 @@ import type { PaintWorkerCommand, PaintWorkerMessage, PlanRequest } from "./pain
 import type { FrameRun } from "../shared/frame-runs.ts";
 import type { ShownImage } from "../shared/encode-options.ts";
 import type { PaintJob } from "./paint-into-encoder.ts";
-import type { ReprojectJob } from "./reproject-worker.ts";
+import type { ReprojectJob, ReprojectWorkerData } from "./reproject-worker.ts";
 import { aheadRing } from "./views-ahead.ts";
 import { claimPainterWorker } from "./painter-worker.ts";
 import { paintsAlike } from "../../../video/spec.ts";
@@ -29,8 +29,8 @@ import { paintsAlike } from "../../../video/spec.ts";
 const ABORT_GRACE_MS = 3000;
 
 export interface PainterThreads {
-  /** Starts the worker that reprojects the in-between views ahead of the painter (if not started yet). */
-  startReprojector(): void;
+  /** Starts the worker that reprojects the in-between views (the environment `env`'s) ahead of the painter (if not started yet). */
+  startReprojector(env: string): void;
   /**
    * Has the painter's worker plan the video (it keeps the lines and the painted frames' scenes
    * for painting). A request like the last one (the same options, a spec that paints alike:
@@ -45,15 +45,15 @@ export interface PainterThreads {
 }
 
 /** The threads, started; null when running from sources (no built workers: the caller paints itself). */
-export function startPainterThreads(reprojecting: boolean): PainterThreads | null {
+export function startPainterThreads(): PainterThreads | null {
   const reprojectFile = fileURLToPath(new URL("./reproject-worker.js", import.meta.url));
   const painter = claimPainterWorker();
   if (!painter) return null;
   let reprojector: Worker | null = null;
   // Declared before `closed` is; called only after it is (below, or by encodeVideo).
-  const startReprojector = () => {
+  const startReprojector = (env: string) => {
     if (reprojector || closed || !existsSync(reprojectFile)) return;
-    reprojector = new Worker(reprojectFile);
+    reprojector = new Worker(reprojectFile, { workerData: { env } satisfies ReprojectWorkerData });
     // A producer that dies only means the painter makes the rest of the views itself.
     reprojector.on("error", () => undefined);
   };
@@ -94,7 +94,6 @@ export function startPainterThreads(reprojecting: boolean): PainterThreads | nul
       // so the pid is still its): stop it from here.
       if (!answered && ffmpeg !== undefined) killQuietly(ffmpeg);
     }));
-  if (reprojecting) startReprojector();
 
   return {
     startReprojector,

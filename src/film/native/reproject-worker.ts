@@ -5,21 +5,32 @@
  * failure it stops, and the painter computes the rest itself (where the error
  * is reported with its file).
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { fillRing, type AheadRing } from "./views-ahead.ts";
-import { LOOKAHEAD, prefetchPanos, viewPixels, wordStore } from "./view-pixels.ts";
+import { deferredViewsOf } from "../../../envs/deferred-views.ts";
 
 export interface ReprojectJob {
   ring: AheadRing;
   deferred: DeferredImage[];
 }
 
-// Started before the views' order is known (the worker loads meanwhile): the job comes by message.
+/** What the worker is started with: the environment whose views it makes (DeferredImage.env). */
+export interface ReprojectWorkerData {
+  env: string;
+}
+
+// Started before the views' order is known: the environment's maker (and its decoder) loads
+// meanwhile, and the job comes by message.
+const views = deferredViewsOf((workerData as ReprojectWorkerData).env);
+views.catch(() => undefined); // reported through the ring (below) once the job comes
+
 parentPort!.once("message", (data: ReprojectJob) => {
-  const store = wordStore();
-  fillRing(data.ring, data.deferred.length, (i, out) => {
-    prefetchPanos(store, data.deferred, i + 1, i + LOOKAHEAD);
-    return viewPixels(store, data.deferred[i], out);
+  let store: unknown;
+  fillRing(data.ring, data.deferred.length, async (i, out) => {
+    const v = await views;
+    store ??= v.store();
+    v.prefetch(store, data.deferred, i + 1, i + v.lookahead);
+    return v.pixels(store, data.deferred[i], out);
   }).catch(() => undefined); // the painter sees the flag, makes the view itself and reports the failure with its file
 });

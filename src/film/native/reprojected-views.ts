@@ -11,7 +11,7 @@
 import { createCanvas, ImageData, type Canvas } from "@napi-rs/canvas";
 import type { DeferredImage } from "../shared/encode-options.ts";
 import { ringReader, type AheadRing } from "./views-ahead.ts";
-import type { ViewStore } from "./view-pixels.ts";
+import type { DeferredViews } from "../shared/encode-options.ts";
 
 export interface ReprojectedViews {
   has(src: string): boolean;
@@ -24,14 +24,19 @@ export interface ReprojectedViews {
 /** Released canvases kept for reuse: a scene shows at most two views (a blend). */
 const SPARE_CANVASES = 3;
 
+async function maker(env: string): Promise<{ views: DeferredViews; store: unknown }> {
+  const views = await (await import("../../../envs/deferred-views.ts")).deferredViewsOf(env);
+  return { views, store: views.store() };
+}
+
 export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): ReprojectedViews {
   const index = new Map(deferred.map((d, i) => [d.src, i]));
   const ahead = ring ? ringReader(ring) : null;
-  // Made lazily: with a ring, this thread decodes a panorama only for a view the ring missed.
-  let store: ViewStore | null = null;
-  // Loaded on the first view this thread makes (with a ring, usually none): the painter's thread
-  // then starts without sharp (~0.1 s of loading).
-  let made: typeof import("./view-pixels.ts") | null = null;
+  // The environment's maker (DeferredImage.env: a video's deferred views are one environment's),
+  // loaded on the first view this thread makes (with a ring, usually none): the painter's thread
+  // then starts without its decoder (sharp: ~0.1 s of loading). The store is made with it: with a
+  // ring, this thread decodes a panorama only for a view the ring missed.
+  let made: { views: DeferredViews; store: unknown } | null = null;
   let image: ImageData | null = null;
   const spare: Canvas[] = [];
   let prefetched = -1;
@@ -44,13 +49,12 @@ export function reprojectedViews(deferred: DeferredImage[], ring?: AheadRing): R
       if (!image || image.width !== w || image.height !== h) image = new ImageData(new Uint8ClampedArray(w * h * 4), w, h);
       const words = new Uint32Array(image.data.buffer, image.data.byteOffset, w * h);
       if (!ahead?.take(i, words)) {
-        made ??= await import("./view-pixels.ts");
-        store ??= made.wordStore();
+        made ??= await maker(d.env);
         if (!ahead) {
-          made.prefetchPanos(store, deferred, Math.max(prefetched + 1, i), i + made.LOOKAHEAD);
-          prefetched = Math.max(prefetched, i + made.LOOKAHEAD);
+          made.views.prefetch(made.store, deferred, Math.max(prefetched + 1, i), i + made.views.lookahead);
+          prefetched = Math.max(prefetched, i + made.views.lookahead);
         }
-        await made.viewPixels(store, d, words);
+        await made.views.pixels(made.store, d, words);
       }
       // Every pixel is opaque and overwritten: a reused canvas keeps nothing of its last view.
       const reused = spare.findIndex((c) => c.width === w && c.height === h);

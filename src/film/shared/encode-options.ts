@@ -15,8 +15,26 @@ export interface DeferredView {
 export interface DeferredImage<V extends DeferredView = DeferredView> {
   /** As the scenes name it (relative to publicDir). */
   src: string;
+  /** The environment that deferred it (its records' `env`): envs/deferred-views.ts has its maker of the pixels. */
+  env: string;
   pano: string;
   view: V;
+}
+
+/**
+ * How an environment makes its deferred views' pixels (envs/deferred-views.ts), on the painter's
+ * thread and on the one reprojecting ahead of it: a per-thread store of decoded sources, and a
+ * view's pixels as opaque RGBA words from it.
+ */
+export interface DeferredViews<S = unknown> {
+  /** Views ahead of the one being made whose source starts decoding now. */
+  readonly lookahead: number;
+  /** A thread's store of decoded sources (what pixels() reads). */
+  store(): S;
+  /** Fills `out` (width x height words) with the view; rejects with a named, specific error. */
+  pixels(store: S, d: DeferredImage, out: Uint32Array): Promise<void>;
+  /** Starts decoding the sources of views [from, to] (a head start: a failure is reported when its view is asked for). */
+  prefetch(store: S, deferred: DeferredImage[], from: number, to: number): void;
 }
 
 /** An image source the first time a frame shows it, and the box it is drawn into there (the painter's plan lists them in that order). */

@@ -1,6 +1,6 @@
 /**
  * The crops player's script: envs/crops/src/page/player/main.ts bundled on its own, as the
- * GeoGuesser player is (src/page/player/bundle.ts: minified, zod replaced by the inert stub,
+ * GeoGuesser player is (envs/geoguesser/src/page/player/bundle.ts: minified, zod replaced by the inert stub,
  * recorded by `npm run build`), and wrapped in a function so a page nobody plays only parses it.
  * Inlined before the crops client, under the same CSP hash.
  */

@@ -45,7 +45,7 @@ export interface RenderEpisodeResult {
 
 /** A frames run's deferred in-between frames, named as its timeline's scenes name them. */
 export function deferredImages(gen: FramesResult): DeferredImage<ViewSpec>[] {
-  return gen.deferred.map((d) => ({ src: framePath(gen.timeline.framesDir, d.file), pano: d.pano, view: d.view }));
+  return gen.deferred.map((d) => ({ src: framePath(gen.timeline.framesDir, d.file), env: "geoguesser", pano: d.pano, view: d.view }));
 }
 
 export interface PreparedEpisode extends PreparedVideo {

@@ -7,7 +7,7 @@ import type { InputFormat } from "../../../../replay/formats/inputs.ts";
 import { GeoreplayError } from "../../../../replay/io/errors.ts";
 import type { PageForm } from "../../../../src/page/output/target.ts";
 import type { EpisodeStats } from "./stats.ts";
-import type { TrainingGroups } from "../../../../src/page/training.ts";
+import type { TrainingGroups } from "./training.ts";
 import type { EpisodeTally } from "../../../../src/page/count-words.ts";
 import { counted } from "../../../../src/page/attempts.ts";
 import { DEFAULT_VIEWS_MB } from "../../../../src/page/image-size.ts";

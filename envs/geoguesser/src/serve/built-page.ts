@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import type { BoardData } from "../../../../src/page/board/data.ts";
-import { MAP_CELLS_ID } from "../../../../src/page/player/format.ts";
-import { rowsOfDataScript } from "../../../../src/page/output/run-batches.ts";
+import type { BoardData } from "../page/board/data.ts";
+import { MAP_CELLS_ID } from "../page/player/format.ts";
+import { rowsOfDataScript } from "../page/output/run-batches.ts";
 import { jsonElement, markLive } from "../../../../src/serve/page-folder.ts";
 
 export interface BuiltPage {

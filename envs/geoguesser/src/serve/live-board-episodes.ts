@@ -18,13 +18,13 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { geoevalReward } from "../../replay/rules/reward.ts";
 import { compactEpisode, boardRow, type CompactTables } from "../page/board/build.ts";
-import type { BoardEpisodeRow } from "../../../../src/page/board/data.ts";
-import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../../../../src/page/model.ts";
+import type { BoardEpisodeRow } from "../page/board/data.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../page/model.ts";
 import { smallPano } from "../page/pano-table.ts";
-import { detailText } from "../../../../src/page/search-text.ts";
+import { detailText } from "../page/search-text.ts";
 import { scriptJson } from "../../../../src/page/escape.ts";
 import { dataScript, viewFileName } from "../../../../src/page/output/folder.ts";
-import type { BoardEpisodesUpdate } from "../../../../src/page/board/live-event.ts";
+import type { BoardEpisodesUpdate } from "../page/board/live-event.ts";
 import type { VerifiedBatch } from "./live-episodes.ts";
 
 export interface LiveBoardOptions {

@@ -14,7 +14,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { boardReport, readBoard } from "../../replay/board/index.ts";
 import type { CompleteLine } from "../../../../replay/io/line-reader.ts";
 import { boardReportSection } from "../page/board/sections.ts";
-import type { BoardReportUpdate } from "../../../../src/page/board/live-event.ts";
+import type { BoardReportUpdate } from "../page/board/live-event.ts";
 import { snapshotLines, type TailStart } from "../../../../src/serve/file-tail.ts";
 
 interface Root {

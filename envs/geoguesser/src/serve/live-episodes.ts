@@ -12,19 +12,19 @@ import { basename, dirname, join, resolve } from "node:path";
 import { verifyRun, type ErroredEpisodeInfo, type VerifiedEpisode } from "../../replay/verify/verify.ts";
 import type { CompleteLine } from "../../../../replay/io/line-reader.ts";
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";
-import { erroredPageEpisode, pageEpisode, sourceName, type PageEpisode } from "../../../../src/page/model.ts";
-import { rowOfEpisode } from "../../../../src/page/client/state/rows.ts";
-import { detailText } from "../../../../src/page/search-text.ts";
+import { erroredPageEpisode, pageEpisode, sourceName, type PageEpisode } from "../page/model.ts";
+import { rowOfEpisode } from "../page/client/state/rows.ts";
+import { detailText } from "../page/search-text.ts";
 import { scriptJson } from "../../../../src/page/escape.ts";
 import { dataScript, viewFileName } from "../../../../src/page/output/folder.ts";
 import { PageMapCells } from "../page/board/map-cells.ts";
 import { readMapCell } from "../../../../src/film/shared/map-data.ts";
-import { RUN_BATCH, type RunRow } from "../../../../src/page/output/run-batches.ts";
-import type { EpisodesEvent } from "../../../../src/page/live-events.ts";
+import { RUN_BATCH, type RunRow } from "../page/output/run-batches.ts";
+import type { EpisodesEvent } from "../page/live-events.ts";
 import { summariseRun, type EpisodeStats } from "../page/stats.ts";
 import { headerFacts, summaryTable, type HeaderInfo } from "../page/view/template.ts";
-import { trainingRolloutOf, type TrainingRollout } from "../../../../src/page/training.ts";
-import { mayPlay } from "../../../../src/page/player/embed.ts";
+import { trainingRolloutOf, type TrainingRollout } from "../page/training.ts";
+import { mayPlay } from "../page/player/embed.ts";
 import type { LivePlayers, LivePlayersOptions } from "./live-players.ts";
 
 /** An episodes event but for its time. */

@@ -14,8 +14,8 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync, mkdirSync 
 import { basename, join } from "node:path";
 import { verifyRun, type VerifiedEpisode } from "../../replay/verify/verify.ts";
 import type { JobPool } from "../../replay/verify/pool.ts";
-import { PlayerEmbed } from "../../../../src/page/player/embed.ts";
-import { LIVE_PLAYER_KIND, type LivePlayerData } from "../../../../src/page/player/format.ts";
+import { PlayerEmbed } from "../page/player/embed.ts";
+import { LIVE_PLAYER_KIND, type LivePlayerData } from "../page/player/format.ts";
 import { dataScript, viewFileName } from "../../../../src/page/output/folder.ts";
 import { scriptJson } from "../../../../src/page/escape.ts";
 import type { InputFormat } from "../../../../replay/formats/inputs.ts";

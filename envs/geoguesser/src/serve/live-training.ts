@@ -5,8 +5,8 @@
  * batch `take()` gives the `training` event: the steps the batch touched,
  * recomputed whole, and the run's summary.
  */
-import type { TrainingGroups, TrainingRollout } from "../../../../src/page/training.ts";
-import type { TrainingEvent } from "../../../../src/page/live-events.ts";
+import type { TrainingGroups, TrainingRollout } from "../page/training.ts";
+import type { TrainingEvent } from "../page/live-events.ts";
 
 export class LiveTraining {
   private readonly touched = new Map<string, { run: string; step: number }>();

@@ -8,8 +8,7 @@
  * input has grown for a while. A page opened from disk never connects.
  * Everything from the stream is shown as text (textContent), never markup.
  */
-import type { EpisodesEvent, TrainingEvent, WriterEvent } from "../../live-events.ts";
-import type { BoardEvent } from "../../board/live-event.ts";
+import type { WriterEvent } from "../../live-stream.ts";
 
 /** True on a page `georeplay serve` serves (and not on a copy of it opened from disk). */
 export const isLive = (doc: Document): boolean =>
@@ -29,17 +28,32 @@ interface Wire {
 
 const TYPES = ["episodes", "training", "board", "writer", "restart"];
 
-/** What this module reads of an episodes event; the rest is the page's (a run page's EpisodesEvent, an environment's own). */
-export type LiveCounts = Pick<EpisodesEvent, "problems" | "facts" | "summary" | "at">;
+/** What this module reads of an episodes event; the rest is the page's (each environment's own event: GeoGuesser's run page's EpisodesEvent, crops'). */
+export interface LiveCounts {
+  /** Problems found in the new lines, each said once. */
+  problems: string[];
+  /** The header's facts and the summary over every episode now (the page writer's HTML); "" when unchanged. */
+  facts: string;
+  summary: string;
+  /** When the server read them (ISO 8601). */
+  at: string;
+}
 
-/** What the page does with the stream's events. */
-export interface LiveHandlers<E extends LiveCounts = EpisodesEvent> {
+/** What this module reads of a board event (GeoGuesser's BoardEvent): its problems, when, and the episodes its report counts (null: no report now). */
+export interface LiveBoardCounts {
+  problems: string[];
+  at: string;
+  report: { episodes: number } | null;
+}
+
+/** What the page does with the stream's events (E, T, B: the environment's episodes, training and board events). */
+export interface LiveHandlers<E extends LiveCounts = LiveCounts, T = unknown, B extends LiveBoardCounts = LiveBoardCounts> {
   /** New episodes (a run page); returns how many it did not hold yet. */
   episodes?(e: E): number;
   /** A training page's touched steps (after the episodes event of their rollouts). */
-  training?(e: TrainingEvent): void;
+  training?(e: T): void;
   /** A board page's new episodes and its report, anew. */
-  board?(e: BoardEvent): void;
+  board?(e: B): void;
   /** The events sent before the page opened are applied: an episode it still lacks is not on its way. */
   caughtUp?(): void;
 }
@@ -79,7 +93,10 @@ function showCounts(doc: Document, e: LiveCounts): void {
  * the others catch up with short requests (?once=1) when they open or see a gap, and one of them
  * takes the lock over when that tab closes. Without those APIs each tab follows its own stream.
  */
-export function startLive<E extends LiveCounts = EpisodesEvent>(doc: Document, on: LiveHandlers<E>): void {
+export function startLive<E extends LiveCounts = LiveCounts, T = unknown, B extends LiveBoardCounts = LiveBoardCounts>(
+  doc: Document,
+  on: LiveHandlers<E, T, B>,
+): void {
   const header = doc.querySelector("header.top") ?? doc.body;
   const mark = doc.createElement("p");
   mark.id = "gr-live";
@@ -119,9 +136,9 @@ export function startLive<E extends LiveCounts = EpisodesEvent>(doc: Document, o
       added += n;
       if (n) last = e.at;
       said(e.problems);
-    } else if (w.type === "training") on.training?.(JSON.parse(w.data) as TrainingEvent);
+    } else if (w.type === "training") on.training?.(JSON.parse(w.data) as T);
     else if (w.type === "board") {
-      const e = JSON.parse(w.data) as BoardEvent;
+      const e = JSON.parse(w.data) as B;
       on.board?.(e);
       if (e.report) counted = e.report.episodes;
       last = e.at;

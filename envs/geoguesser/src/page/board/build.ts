@@ -24,9 +24,9 @@ import { PartFile, writePage } from "../../../../../src/page/part-file.ts";
 import { tallyOf, unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { checkTarget } from "../../../../../src/page/output/target.ts";
 import { DATA_CALLBACK, PageFolder } from "../../../../../src/page/output/folder.ts";
-import { detailText } from "../../../../../src/page/search-text.ts";
-import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../../../../../src/page/model.ts";
-import { analysisFields } from "../../../../../src/page/list-row.ts";
+import { detailText } from "../search-text.ts";
+import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
+import { analysisFields } from "../list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../../../../../src/page/escape.ts";
 import { pageParts } from "../view/template.ts";
@@ -37,8 +37,8 @@ import { ExactViewTable, EXACT_MAX_FOV } from "./exact-views.ts";
 import { CompareMapTable } from "./compare-maps.ts";
 import { BoardPlayer, boardPlayerTail } from "./play.ts";
 import { PageMapCells, mapCellsJson, mapCellsTail } from "./map-cells.ts";
-import { BOARD_PANOS_ID, MAP_CELLS_ID, PLAYER_META_ID } from "../../../../../src/page/player/format.ts";
-import type { BoardData, BoardEpisodeRow, PanoRef } from "../../../../../src/page/board/data.ts";
+import { BOARD_PANOS_ID, MAP_CELLS_ID, PLAYER_META_ID } from "../player/format.ts";
+import type { BoardData, BoardEpisodeRow, PanoRef } from "./data.ts";
 
 /**
  * The board's own report: the engine's object for these inputs and this

@@ -10,8 +10,8 @@
 import type { Episode } from "../../../replay/schema/episode.ts";
 import { mapSpec, sharedFrame, type LatLon, type MapPaint } from "../../../../../src/page/geo.ts";
 import type { PageMapCells } from "./map-cells.ts";
-import { outcomeMarks } from "../../../../../src/page/model.ts";
-import type { CompareMaps } from "../../../../../src/page/board/data.ts";
+import { outcomeMarks } from "../model.ts";
+import type { CompareMaps } from "./data.ts";
 
 interface Marks {
   id: string;

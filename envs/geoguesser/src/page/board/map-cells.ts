@@ -11,7 +11,7 @@ import { MapReads } from "../../../../../src/film/shared/map-reads.ts";
 import { readMapCell } from "../../../../../src/film/shared/map-data.ts";
 import { sharedGeometry, type MapSpec } from "../../../../../src/page/geo.ts";
 import { scriptJson } from "../../../../../src/page/escape.ts";
-import { MAP_CELLS_ID } from "../../../../../src/page/player/format.ts";
+import { MAP_CELLS_ID } from "../player/format.ts";
 
 export class PageMapCells {
   /** The page maps' own framings (kept apart from the player's reads, which also trim its places): their atlas cells alone. */

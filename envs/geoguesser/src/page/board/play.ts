@@ -22,12 +22,12 @@ import { MapReads } from "../../../../../src/film/shared/map-reads.ts";
 import { cellsFor, type Atlas } from "../../../../../video/map/atlas.ts";
 import { minPopulation, placeCellsFor, type Place } from "../../../../../video/map/places.ts";
 import { readPlaces } from "../../../../../src/film/shared/map-data.ts";
-import type { PageEpisode, PlayRecord, PlayTurn } from "../../../../../src/page/model.ts";
+import type { PageEpisode, PlayRecord, PlayTurn } from "../model.ts";
 import { scriptJson } from "../../../../../src/page/escape.ts";
-import { boardVideo } from "../../../../../src/page/player/board-episode.ts";
+import { boardVideo } from "../player/board-episode.ts";
 import { fontsFor } from "../../../../../src/page/fonts.ts";
-import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../../../../../src/page/player/format.ts";
-import type { RenderInputs } from "../../../../../src/page/player/render-command.ts";
+import { BOARD_PANOS_ID, PLAYER_FPS, PLAYER_META_ID, PLAYER_OUTPUT, type PlayerMeta } from "../player/format.ts";
+import type { RenderInputs } from "../player/render-command.ts";
 import type { PanoTable } from "../pano-table.ts";
 
 /** The outcome fields the timeline reads (envs/geoguesser/replay/frames/build-timeline.ts outcomeOf). */

@@ -9,9 +9,9 @@ import type { ModelSummary } from "../stats.ts";
 import { WITHIN_KM } from "../stats.ts";
 import { episodeCount as countWords, notCountedWords } from "../../../../../src/page/count-words.ts";
 import { pageCss } from "../../../../../src/page/view/style.ts";
-import { clientScript } from "../../../../../src/page/view/client.ts";
+import { clientScript } from "./client.ts";
 import { playerCss } from "../../../../../src/page/player/style.ts";
-import { playerScript } from "../../../../../src/page/player/bundle.ts";
+import { playerScript } from "../player/bundle.ts";
 import { pageCsp } from "../../../../../src/page/view/template.ts";
 
 export interface RunInfo {

@@ -8,8 +8,8 @@
  */
 import { scriptJson } from "../../../../../src/page/escape.ts";
 import { toHtml } from "../../../../../src/page/markup.ts";
-import { CHARTS_ID, SUMMARY_ID, trainingCharts, trainingFacts } from "../../../../../src/page/training-parts.ts";
-import type { TrainingData } from "../../../../../src/page/training.ts";
+import { CHARTS_ID, SUMMARY_ID, trainingCharts, trainingFacts } from "../training-parts.ts";
+import type { TrainingData } from "../training.ts";
 
 /** The page's table of groups and steps (the client reads it: app/training). */
 export const TRAINING_DATA_ID = "gr-training";
