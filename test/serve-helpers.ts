@@ -22,8 +22,18 @@ export interface Served {
   tmp: string;
 }
 
-/** Starts `georeplay serve` on a free port with its own TMPDIR (and the GeoGuesser fixture's --tasks/--panos unless `base` says otherwise); resolves once it prints its URL. */
-export async function startServe(dir: string, inputs: string[], extra: string[] = [], name = "s", base: string[] = common): Promise<Served> {
+/**
+ * Starts `georeplay serve` on a free port with its own TMPDIR (and the GeoGuesser fixture's --tasks/--panos unless `base` says otherwise); resolves once it prints its URL.
+ * `onStderr` sees its stderr so far after every chunk (to act on what it says before the URL, e.g. that it waits for a first line).
+ */
+export async function startServe(
+  dir: string,
+  inputs: string[],
+  extra: string[] = [],
+  name = "s",
+  base: string[] = common,
+  onStderr?: (err: string) => void,
+): Promise<Served> {
   const tmp = join(dir, `tmp-${name}`);
   mkdirSync(tmp, { recursive: true });
   const proc = spawn(process.execPath, [CLI, "serve", ...inputs, ...base, "--port", "0", ...extra], {
@@ -32,7 +42,10 @@ export async function startServe(dir: string, inputs: string[], extra: string[] 
     stdio: ["ignore", "pipe", "pipe"],
   });
   let err = "";
-  proc.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => {
+    err += d.toString();
+    onStderr?.(err);
+  });
   const exit = new Promise<number | null>((resolve) => proc.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`serve printed no URL:\n${err}`)), 120_000);
