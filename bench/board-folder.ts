@@ -92,7 +92,14 @@ async function main(): Promise<void> {
   const j = (
     page
       ? JSON.parse(page.stdout)
-      : { views: NaN, match: NaN, resolved: NaN, views_embedded: readdirSync(join(out, "views")).length, files: NaN, bytes: folderSize(out).bytes }
+      : {
+          views: NaN,
+          match: NaN,
+          resolved: NaN,
+          views_embedded: readdirSync(join(out, "views")).length,
+          files: folderSize(out).files,
+          bytes: folderSize(out).bytes,
+        }
   ) as { views: number; match: number; resolved: number; views_embedded: number; files: number; bytes: number };
   if (page) console.log(`  page -o DIR/     ${fmt(page.seconds, 0)} s · peak RSS ${fmt(page.maxRssMb, 0)} MB · goal < 480 s, < 600 MB`);
   else console.log(`  page -o DIR/     not built here (--built): measuring ${out}`);
