@@ -124,6 +124,20 @@ describe("the malloc arena cap of a long-running server or page build", () => {
     expect(wantsArenaCap(["page", "run.jsonl"], {}, "darwin")).toBe(false);
     expect(wantsArenaCap(["serve", "run.jsonl"], {}, "darwin")).toBe(false);
   });
+
+  it("runs a page build's child with a fixed mmap threshold and a smaller heap growth step; the user's own settings win", async () => {
+    const { cappedLaunch } = await import("../../src/commands/arena-cap.ts");
+    const page = cappedLaunch("cli.js", ["page", "board/", "-o", "out/"], ["--enable-source-maps"], { PATH: "/bin" });
+    expect(page.argv).toEqual(["--heap-growing-percent=25", "--enable-source-maps", "cli.js", "page", "board/", "-o", "out/"]);
+    expect(page.env).toEqual({ PATH: "/bin", MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" });
+    const own = cappedLaunch("cli.js", ["page", "b/"], ["--heap-growing-percent=50"], { MALLOC_MMAP_THRESHOLD_: "65536" });
+    expect(own.argv).toEqual(["--heap-growing-percent=50", "cli.js", "page", "b/"]);
+    expect(own.env).toEqual({ MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "65536" });
+    // serve keeps what it measured with (the arenas capped, nothing else).
+    const serve = cappedLaunch("cli.js", ["serve", "run.jsonl"], [], {});
+    expect(serve.argv).toEqual(["cli.js", "serve", "run.jsonl"]);
+    expect(serve.env).toEqual({ MALLOC_ARENA_MAX: "2" });
+  });
 });
 
 describe("the live episodes' player files", () => {

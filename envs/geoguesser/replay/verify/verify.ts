@@ -53,6 +53,12 @@ export interface VerifyOptions {
   shard?: Shard;
   limit?: number;
   keepImages?: boolean;
+  /**
+   * With keepImages: a repeated view's outcome comes without its JPEG (the first episode to get a view
+   * had it, and consumers see episodes in input order): for a consumer that keeps each image once by
+   * digest (a board page), so the repeat cache holds no image bytes.
+   */
+  imagesOnce?: boolean;
   episodeFilter?: (e: Episode, ordinal: number) => boolean;
   onEpisode?: (v: VerifiedEpisode) => void | Promise<void>;
   /** An episode the environment failed (no turns; also in the report's errored_episodes): pages list it. */
@@ -185,7 +191,7 @@ export async function verifyRun(opts: VerifyOptions): Promise<VerifyReport> {
     tasks,
     panos,
     size: opts.viewSize ?? 640,
-    checker: pool ? createViewChecker(pool, opts.keepImages ?? false, { batch: true }) : null,
+    checker: pool ? createViewChecker(pool, opts.keepImages ?? false, { batch: true, imagesOnce: opts.imagesOnce ?? false }) : null,
     staging: [],
   };
   const { report } = ctx;

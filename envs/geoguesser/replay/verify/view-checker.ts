@@ -36,7 +36,8 @@ export function viewKey(j: ViewJob): string {
 
 type Queued = { key: string; job: ViewJob; resolve: (o: Shared) => void; reject: (e: Error) => void };
 
-export function createViewChecker(pool: JobPool, keepImages: boolean, opts: { batch?: boolean } = {}): ViewChecker {
+/** `imagesOnce`: remembered outcomes drop their JPEG (a repeat is answered without it: verify.ts imagesOnce). */
+export function createViewChecker(pool: JobPool, keepImages: boolean, opts: { batch?: boolean; imagesOnce?: boolean } = {}): ViewChecker {
   const done = new Map<string, Shared>();
   const inflight = new Map<string, Promise<Shared>>();
   const queued = new Map<string, Queued[]>();
@@ -45,6 +46,10 @@ export function createViewChecker(pool: JobPool, keepImages: boolean, opts: { ba
 
   const remember = (key: string, o: Shared) => {
     if (o.status === "error") return; // a missing panorama may be fixed; and errors are cheap to recompute
+    if (opts.imagesOnce && o.jpeg) {
+      const { jpeg: _jpeg, ...rest } = o;
+      o = rest;
+    }
     done.set(key, o);
     imageBytes += o.jpeg?.byteLength ?? 0;
     while (done.size > MAX_OUTCOMES || imageBytes > MAX_IMAGE_BYTES) {

@@ -23,10 +23,11 @@ import { GeoreplayError, problemsByTurn } from "../../../../../replay/io/errors.
 import { PartFile, writePage } from "../../../../../src/page/part-file.ts";
 import { tallyOf, unwrittenResult, viewBudget, type BuildPageOptions, type BuildPageResult } from "../page-options.ts";
 import { checkTarget } from "../../../../../src/page/output/target.ts";
-import { DATA_CALLBACK, PageFolder } from "../../../../../src/page/output/folder.ts";
+import { DATA_CALLBACK, PageFolder, dataScript } from "../../../../../src/page/output/folder.ts";
+import { ROWS_PER_FILE } from "../output/run-batches.ts";
+import { ROWS_KIND, analysisFields } from "../list-row.ts";
 import { detailText } from "../search-text.ts";
 import { erroredPageEpisode, pageEpisode, type PageEpisode } from "../model.ts";
-import { analysisFields } from "../list-row.ts";
 import { summariseRun, type EpisodeStats } from "../stats.ts";
 import { scriptJson } from "../../../../../src/page/escape.ts";
 import { pageParts } from "../view/template.ts";
@@ -57,6 +58,13 @@ async function reportFor(opts: BoardPageOptions): Promise<{ report: Report; note
 
 /** A board page's options: --baseline optional; `board` when the caller has read it already (board/input.ts). */
 export type BoardPageOptions = BuildPageOptions & { board?: Board };
+
+/**
+ * A board folder's index.html carries the list's first rows only (the list is in file order until the
+ * reader sorts: these are its top, what a first screen shows); the rest are in data/rows-<k>.js,
+ * ROWS_PER_FILE each, read after the first screen (12,800 rows were 5 MB of index.html to parse first).
+ */
+export const BOARD_FIRST_ROWS = 50;
 
 /** Views the verifier rendered (a view it could not render already has its problem reported). */
 const RENDERED = new Set(["match", "resolved", "mismatch"]);
@@ -191,6 +199,8 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       jobs: opts.jobs,
       // The JPEG bytes come back for every view, per episode (the exact-view table keeps what it may use).
       keepImages: folder !== null || budget.spoolBytes > 0,
+      // The exact-view table keeps a view's bytes the first time its digest comes (exact-views.ts): a repeat needs none.
+      imagesOnce: true,
       signal: opts.signal,
       onProgress: opts.onProgress,
       onErrored: (e) => errored.push(erroredPageEpisode(e, opts.episodes)),
@@ -237,12 +247,14 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
       r.chunk = chunkOf.get(r.taskKey)!;
       if (!(String(r.task) in countries) || countries[String(r.task)] === null) countries[String(r.task)] = r.country;
     }
+    const episodes = rows.map(({ taskKey: _, ...r }) => r);
+    const later = folder !== null && !opts.served && episodes.length > BOARD_FIRST_ROWS ? episodes.slice(BOARD_FIRST_ROWS) : [];
     const data: BoardData = {
       baseline,
       arms: report.arms.map((a) => a.arm),
       tasks: report.tasks,
       countries,
-      episodes: rows.map(({ taskKey: _, ...r }) => r),
+      episodes: later.length ? episodes.slice(0, BOARD_FIRST_ROWS) : episodes,
       pano: { width: panos.width, height: panos.height },
       // The folder form's search reads its index (data/sw-0.js).
       ...(folder && !opts.served ? { searchIndex: true as const } : {}),
@@ -260,6 +272,9 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
     };
     if (folder) chunks.writeFiles(folder, compare);
     else await chunks.writeTo(chunkPart, compare);
+    let rowFiles = 0;
+    for (let i = 0; i < later.length; i += ROWS_PER_FILE, rowFiles++)
+      folder!.write(`data/${ROWS_KIND}-${rowFiles}.js`, dataScript(ROWS_KIND, rowFiles, scriptJson(later.slice(i, i + ROWS_PER_FILE))));
     // The folder form's first screen should not wait for the panorama, view, player and map-cell tables (most of
     // index.html on a large board): they go to data/tables-0.js, loaded once first needed (data-files.ts pageTables).
     const tableFile = folder !== null && !opts.served;
@@ -283,6 +298,7 @@ export async function buildBoardPage(opts: BoardPageOptions): Promise<BuildPageR
         incomplete: errors.map((e) => e.message),
         board: boardSections(report, notes, baseline),
         tableFile,
+        ...(later.length ? { rowFiles } : {}),
       },
       summariseRun(
         stats,

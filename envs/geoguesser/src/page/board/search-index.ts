@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { INDEX_KINDS, pushVarint, type IndexTablePayload } from "../../../../../src/page/search-index.ts";
 
 /** Bytes of positions held before they go to the group files. */
-const SPILL_BYTES = 32 << 20;
+const SPILL_BYTES = 16 << 20;
 /** Spill groups (word id mod GROUPS): the end reads one at a time. */
 const GROUPS = 64;
 /** A shard file holds words' postings up to this many bytes (a word larger than that is a shard of its own). */

@@ -14,7 +14,8 @@ import { append, rowText, type ListRow } from "../state/rows.ts";
 import { EpisodeList, type TextReach } from "./list/list.ts";
 import { FolderTextSearch } from "../folder-search.ts";
 import { IndexTextSearch } from "../index-search.ts";
-import { isFolderForm, pageTables } from "../../../../../../src/page/client/data-files.ts";
+import { dataFile, isFolderForm, pageTables } from "../../../../../../src/page/client/data-files.ts";
+import { ROWS_KIND } from "../../list-row.ts";
 import { DetailView } from "./detail/view.ts";
 import { CompareView } from "./compare/compare.ts";
 import { playerHooks } from "./player/player.ts";
@@ -55,9 +56,14 @@ export function startBoard(): void {
   const texts = new Map<string, string>();
   const text = (r: ListRow) => (folder ? folder.text(r.id, own(r)) : (texts.get(r.id) ?? own(r)));
   let loaded: Promise<TextReach> | null = null;
+  // A board folder's rows past its first ones are in data/rows-<k>.js (board/build.ts), read after the first screen;
+  // a search waits for them: its hits are named by row (idOf), and every row must be there to be named.
+  const rowFiles = isFolderForm() ? Number(doc.documentElement.dataset.rowFiles ?? 0) : 0;
+  let rowsIn: () => void = () => {};
+  const allRows = rowFiles ? new Promise<void>((resolve) => (rowsIn = resolve)) : Promise.resolve();
   const loadText = (q: string): Promise<TextReach> =>
     folder
-      ? folder.search(q).then((done) => (done ? "query" : "stale"))
+      ? allRows.then(() => folder.search(q)).then((done) => (done ? "query" : "stale"))
       : (loaded ??= (async () => {
           const n = [...new Set(data.episodes.map((r) => r.chunk))];
           const all = await Promise.all(n.map((c) => chunks.texts(c)));
@@ -130,49 +136,93 @@ export function startBoard(): void {
   window.addEventListener("popstate", () => store.followAddress());
   window.addEventListener("hashchange", () => store.followAddress());
 
+  /** Rows the page did not list yet (a live stream's, a folder's row files): listed once, in every table that counts them. */
+  const addRows = (more: readonly BoardEpisodeRow[]): BoardEpisodeRow[] => {
+    // An episode listed once, whatever the stream repeats (a re-read file, a reconnect).
+    const fresh = more.filter((r) => !byId.has(r.id));
+    for (const r of fresh) {
+      byId.set(r.id, r);
+      if ((data.countries[String(r.task)] ?? null) === null) data.countries[String(r.task)] = r.country;
+    }
+    if (fresh.length) {
+      // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
+      append(data.episodes, fresh);
+      byPlace = null;
+      if (folder instanceof FolderTextSearch) folder.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
+      const touched = new Set(fresh.map((r) => r.task));
+      for (const [task, arms] of episodesByTask(data.episodes.filter((r) => touched.has(r.task)))) byTask.set(task, arms);
+    }
+    return fresh;
+  };
+
   list.apply();
   showViewSources(doc, media);
-  const live = isLive(doc);
-  // A served page's address may name an episode its stream has yet to bring (a reload, a deep link).
-  if (live) detail.setWaiting(true);
-  const s = store.get();
-  if (s.route.kind === "compare") void compare.render(s, null);
-  else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
-  // Served live: new episodes join the list, the per-task table and the compare view, and the report's
-  // tables and per-task numbers follow the sweep (the reader's sorts, filters, scroll and open episode stay).
-  if (live)
-    startLive<LiveCounts, never, BoardEvent>(doc, {
-      caughtUp: () => detail.setWaiting(false),
-      board: (e) => {
-        // The tables first: a new row's detail points into them.
-        media.exact.extend(e.imagesFrom, e.images);
-        media.extendPanos(e.panosFrom, e.panos);
-        // An episode listed once, whatever the stream repeats (a re-read file, a reconnect).
-        const fresh = e.rows.filter((r) => !byId.has(r.id));
-        for (const r of fresh) {
-          byId.set(r.id, r);
-          if ((data.countries[String(r.task)] ?? null) === null) data.countries[String(r.task)] = r.country;
-        }
-        if (fresh.length) {
-          // The list reads this array: new rows go at its end, the reader's sort and filters apply to them.
-          append(data.episodes, fresh);
-          if (folder instanceof FolderTextSearch) folder.add(fresh.map((r) => ({ id: r.id, file: r.chunk, at: r.at })));
-          const touched = new Set(fresh.map((r) => r.task));
-          for (const [task, arms] of episodesByTask(data.episodes.filter((r) => touched.has(r.task)))) byTask.set(task, arms);
-        }
-        if (e.report) {
-          reportTables.refresh(e.report.html, store.get());
-          data.tasks = e.report.tasks;
-          data.arms = e.report.arms;
-        }
+  // The first screen (header, report tables, the list's first rows) is drawn; a folder's other rows come next.
+  doc.documentElement.dataset.firstScreen = "1";
+  (window as unknown as { grFirstScreenAt: number }).grFirstScreenAt = performance.now();
+  if (!rowFiles) return settle();
+  list.loading(`reading the list (${rowFiles} file${rowFiles === 1 ? "" : "s"})…`);
+  // Read once the first screen is painted: the files' scripts run on the thread that paints it.
+  const painted = new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  painted
+    .then(() => readRows(rowFiles))
+    .then(
+      (got) => {
+        const fresh = addRows(got);
         taskTable.grew(store.get());
-        // The address's episode, if it was among them, opens, and the list shows its row.
-        if (fresh.length && detail.grew()) list.loaded(fresh);
-        else if (fresh.length) list.grew(fresh);
+        list.loaded(fresh);
+        rowsIn();
+        settle();
       },
-    });
-  doc.documentElement.dataset.ready = "1";
-  (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+      (e: Error) => {
+        list.loading(`the list could not be read: ${e.message}`);
+        rowsIn();
+        settle();
+      },
+    );
+
+  /** The address's episode or compare view opened, the live stream joined: the page is whole. */
+  function settle(): void {
+    const live = isLive(doc);
+    // A served page's address may name an episode its stream has yet to bring (a reload, a deep link).
+    if (live) detail.setWaiting(true);
+    const s = store.get();
+    if (s.route.kind === "compare") void compare.render(s, null);
+    else if (s.route.kind === "episode" || s.route.kind === "moment") void detail.render(s, null);
+    // Served live: new episodes join the list, the per-task table and the compare view, and the report's
+    // tables and per-task numbers follow the sweep (the reader's sorts, filters, scroll and open episode stay).
+    if (live)
+      startLive<LiveCounts, never, BoardEvent>(doc, {
+        caughtUp: () => detail.setWaiting(false),
+        board: (e) => {
+          // The tables first: a new row's detail points into them.
+          media.exact.extend(e.imagesFrom, e.images);
+          media.extendPanos(e.panosFrom, e.panos);
+          const fresh = addRows(e.rows);
+          if (e.report) {
+            reportTables.refresh(e.report.html, store.get());
+            data.tasks = e.report.tasks;
+            data.arms = e.report.arms;
+          }
+          taskTable.grew(store.get());
+          // The address's episode, if it was among them, opens, and the list shows its row.
+          if (fresh.length && detail.grew()) list.loaded(fresh);
+          else if (fresh.length) list.grew(fresh);
+        },
+      });
+    doc.documentElement.dataset.ready = "1";
+    (window as unknown as { grReadyAt: number }).grReadyAt = performance.now();
+  }
+}
+
+/** data/rows-0.js … data/rows-<n-1>.js in order, one at a time with a yield between (the first screen keeps answering). */
+async function readRows(n: number): Promise<BoardEpisodeRow[]> {
+  const out: BoardEpisodeRow[] = [];
+  for (let k = 0; k < n; k++) {
+    for (const r of await dataFile<BoardEpisodeRow[]>(ROWS_KIND, k, { keep: false })) out.push(r);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  return out;
 }
 
 /**
