@@ -1,0 +1,588 @@
+/**
+ * The gym's JPEG bytes without sharp: a port of the parts of libjpeg-turbo that Pillow's
+ * `save(format="JPEG", quality=85, optimize=True)` runs on an RGB image (baseline, 4:2:0), so
+ * the output is the same bytes (sharp stays the test oracle). Followed step by step:
+ *  - jccolor.c rgb_ycc_convert: 16-bit fixed-point tables, Cb/Cr offset by 128 with
+ *    ONE_HALF - 1 rounding;
+ *  - jcprepct.c / jcsample.c: rows padded by repeating the last row (to an even count before
+ *    downsampling, to whole blocks after), columns by repeating the last column; h2v2_downsample
+ *    averages 2x2 with the bias alternating 1, 2 along a row;
+ *  - jfdctint.c islow FDCT, jcdctmgr.c's quantisation by reciprocal (compute_reciprocal) of the
+ *    quality-85 scaled standard tables times 8;
+ *  - jccoefct.c: luma blocks past the image's blocks in an edge MCU are dummies (zero AC, the DC
+ *    of the block before them in the MCU);
+ *  - jchuff.c: the statistics pass, jpeg_gen_optimal_table, the encode with 0xFF00 stuffing and
+ *    1-bit padding;
+ *  - jcmarker.c's order: SOI, APP0 JFIF 1.1 (density 1:1), DQT 0, DQT 1, SOF0, DHT DC0 AC0 DC1
+ *    AC1, SOS, data, EOI.
+ * Quantised coefficients are kept per block so a caller can re-encode an image that differs
+ * from a previous one in a few blocks (see `JpegEncoder.encodePatched`).
+ */
+
+/** Zigzag position -> natural (row-major) index in an 8x8 block. */
+const NATURAL = Int32Array.from([
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29,
+  22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+]);
+
+const STD_LUMA = [
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68,
+  109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+const STD_CHROMA = [
+  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+];
+
+/** jcparam.c jpeg_set_quality + jpeg_add_quant_table(force_baseline): natural order. */
+export function quantTable(base: readonly number[], quality: number): Int32Array {
+  const scale = quality < 50 ? Math.floor(5000 / quality) : 200 - quality * 2;
+  return Int32Array.from(base, (b) => Math.min(255, Math.max(1, Math.floor((b * scale + 50) / 100))));
+}
+
+/** jcdctmgr.c compute_reciprocal for 16-bit DCTELEM: per natural index, reciprocal, correction, shift. */
+function reciprocals(q: Int32Array): { recip: Float64Array; corr: Int32Array; shift: Int32Array } {
+  const recip = new Float64Array(64);
+  const corr = new Int32Array(64);
+  const shift = new Int32Array(64);
+  for (let i = 0; i < 64; i++) {
+    const d = q[i] << 3;
+    let r = 16 + (31 - Math.clz32(d));
+    let fq = Math.floor(2 ** r / d);
+    const fr = 2 ** r % d;
+    let c = d >> 1;
+    if (fr === 0) {
+      fq = Math.floor(fq / 2);
+      r--;
+    } else if (fr <= d >> 1) c++;
+    else fq++;
+    recip[i] = fq;
+    corr[i] = c;
+    shift[i] = r;
+  }
+  return { recip, corr, shift };
+}
+
+// jccolor.c's tables (SCALEBITS 16).
+const FIX = (x: number) => Math.floor(x * 65536 + 0.5);
+const ONE_HALF = 1 << 15;
+const CBCR_OFFSET = 128 << 16;
+const TAB = new Int32Array(8 * 256);
+for (let i = 0; i < 256; i++) {
+  TAB[i] = FIX(0.299) * i;
+  TAB[256 + i] = FIX(0.587) * i;
+  TAB[512 + i] = FIX(0.114) * i + ONE_HALF;
+  TAB[768 + i] = -FIX(0.16874) * i;
+  TAB[1024 + i] = -FIX(0.33126) * i;
+  TAB[1280 + i] = FIX(0.5) * i + CBCR_OFFSET + ONE_HALF - 1; // B->Cb and R->Cr
+  TAB[1536 + i] = -FIX(0.41869) * i;
+  TAB[1792 + i] = -FIX(0.08131) * i;
+}
+
+const QUALITY = 85;
+const Q = [quantTable(STD_LUMA, QUALITY), quantTable(STD_CHROMA, QUALITY)];
+const RECIP = Q.map(reciprocals);
+
+/** jfdctint.c jpeg_fdct_islow on `ws` (64 centred samples, natural order), then the quantisation into `out` at `o`, zigzag order. */
+function fdctQuantize(ws: Int32Array, out: Int16Array, o: number, t: number): void {
+  for (let r = 0; r < 64; r += 8) {
+    const d0 = ws[r],
+      d1 = ws[r + 1],
+      d2 = ws[r + 2],
+      d3 = ws[r + 3],
+      d4 = ws[r + 4],
+      d5 = ws[r + 5],
+      d6 = ws[r + 6],
+      d7 = ws[r + 7];
+    const tmp0 = d0 + d7,
+      tmp7 = d0 - d7,
+      tmp1 = d1 + d6,
+      tmp6 = d1 - d6,
+      tmp2 = d2 + d5,
+      tmp5 = d2 - d5,
+      tmp3 = d3 + d4,
+      tmp4 = d3 - d4;
+    const tmp10 = tmp0 + tmp3,
+      tmp13 = tmp0 - tmp3,
+      tmp11 = tmp1 + tmp2,
+      tmp12 = tmp1 - tmp2;
+    ws[r] = (tmp10 + tmp11) << 2;
+    ws[r + 4] = (tmp10 - tmp11) << 2;
+    const z1 = (tmp12 + tmp13) * 4433;
+    ws[r + 2] = (z1 + tmp13 * 6270 + 1024) >> 11;
+    ws[r + 6] = (z1 - tmp12 * 15137 + 1024) >> 11;
+    const z5 = (tmp4 + tmp6 + tmp5 + tmp7) * 9633;
+    const a1 = (tmp4 + tmp7) * -7373,
+      a2 = (tmp5 + tmp6) * -20995,
+      a3 = (tmp4 + tmp6) * -16069 + z5,
+      a4 = (tmp5 + tmp7) * -3196 + z5;
+    ws[r + 7] = (tmp4 * 2446 + a1 + a3 + 1024) >> 11;
+    ws[r + 5] = (tmp5 * 16819 + a2 + a4 + 1024) >> 11;
+    ws[r + 3] = (tmp6 * 25172 + a2 + a3 + 1024) >> 11;
+    ws[r + 1] = (tmp7 * 12299 + a1 + a4 + 1024) >> 11;
+  }
+  for (let c = 0; c < 8; c++) {
+    const d0 = ws[c],
+      d1 = ws[c + 8],
+      d2 = ws[c + 16],
+      d3 = ws[c + 24],
+      d4 = ws[c + 32],
+      d5 = ws[c + 40],
+      d6 = ws[c + 48],
+      d7 = ws[c + 56];
+    const tmp0 = d0 + d7,
+      tmp7 = d0 - d7,
+      tmp1 = d1 + d6,
+      tmp6 = d1 - d6,
+      tmp2 = d2 + d5,
+      tmp5 = d2 - d5,
+      tmp3 = d3 + d4,
+      tmp4 = d3 - d4;
+    const tmp10 = tmp0 + tmp3,
+      tmp13 = tmp0 - tmp3,
+      tmp11 = tmp1 + tmp2,
+      tmp12 = tmp1 - tmp2;
+    ws[c] = (tmp10 + tmp11 + 2) >> 2;
+    ws[c + 32] = (tmp10 - tmp11 + 2) >> 2;
+    const z1 = (tmp12 + tmp13) * 4433;
+    ws[c + 16] = (z1 + tmp13 * 6270 + 16384) >> 15;
+    ws[c + 48] = (z1 - tmp12 * 15137 + 16384) >> 15;
+    const z5 = (tmp4 + tmp6 + tmp5 + tmp7) * 9633;
+    const a1 = (tmp4 + tmp7) * -7373,
+      a2 = (tmp5 + tmp6) * -20995,
+      a3 = (tmp4 + tmp6) * -16069 + z5,
+      a4 = (tmp5 + tmp7) * -3196 + z5;
+    ws[c + 56] = (tmp4 * 2446 + a1 + a3 + 16384) >> 15;
+    ws[c + 40] = (tmp5 * 16819 + a2 + a4 + 16384) >> 15;
+    ws[c + 24] = (tmp6 * 25172 + a2 + a3 + 16384) >> 15;
+    ws[c + 8] = (tmp7 * 12299 + a1 + a4 + 16384) >> 15;
+  }
+  const { recip, corr, shift } = RECIP[t];
+  for (let k = 0; k < 64; k++) {
+    const i = NATURAL[k];
+    const v = ws[i];
+    // (|v| + corr) * recip < 2^31 for 8-bit samples: exact in doubles, then an unsigned shift.
+    out[o + k] = v < 0 ? -(((-v + corr[i]) * recip[i]) >>> shift[i]) : ((v + corr[i]) * recip[i]) >>> shift[i];
+  }
+}
+
+/** jchuff.c jpeg_gen_optimal_table: `freq` (257 counts, [256] set here) -> bits[1..16] and huffval. */
+export function optimalTable(counts: Int32Array): { bits: Uint8Array; vals: Uint8Array } {
+  const freq = new Float64Array(257);
+  const nz = new Int32Array(257);
+  const codesize = new Int32Array(257);
+  const others = new Int32Array(257).fill(-1);
+  const bits = new Int32Array(34);
+  let n = 0;
+  for (let i = 0; i < 257; i++) {
+    const f = i === 256 ? 1 : counts[i];
+    if (f) {
+      nz[n] = i;
+      freq[n++] = f;
+    }
+  }
+  for (;;) {
+    let c1 = -1,
+      c2 = -1,
+      v = 1e9,
+      v2 = 1e9;
+    for (let i = 0; i < n; i++) {
+      const f = freq[i];
+      if (f <= v2) {
+        if (f <= v) {
+          c2 = c1;
+          v2 = v;
+          v = f;
+          c1 = i;
+        } else {
+          v2 = f;
+          c2 = i;
+        }
+      }
+    }
+    if (c2 < 0) break;
+    freq[c1] += freq[c2];
+    freq[c2] = 1000000001;
+    codesize[c1]++;
+    while (others[c1] >= 0) codesize[(c1 = others[c1])]++;
+    others[c1] = c2;
+    codesize[c2]++;
+    while (others[c2] >= 0) codesize[(c2 = others[c2])]++;
+  }
+  for (let i = 0; i < n; i++) {
+    if (codesize[i] > 32) throw new Error("JPEG Huffman code length overflow");
+    bits[codesize[i]]++;
+  }
+  const bitPos = new Int32Array(33);
+  for (let i = 1, p = 0; i <= 32; i++) {
+    bitPos[i] = p;
+    p += bits[i];
+  }
+  let i = 32;
+  for (; i > 16; i--) {
+    while (bits[i] > 0) {
+      let j = i - 2;
+      while (bits[j] === 0) j--;
+      bits[i] -= 2;
+      bits[i - 1]++;
+      bits[j + 1] += 2;
+      bits[j]--;
+    }
+  }
+  while (bits[i] === 0) i--;
+  bits[i]--;
+  const vals = new Uint8Array(n - 1);
+  for (let k = 0; k < n - 1; k++) vals[bitPos[codesize[k]]++] = nz[k];
+  return { bits: Uint8Array.from(bits.subarray(1, 17)), vals };
+}
+
+/** jchuff.c jpeg_make_c_derived_tbl: code and length per symbol. */
+function derived(t: { bits: Uint8Array; vals: Uint8Array }): { code: Int32Array; size: Int32Array } {
+  const code = new Int32Array(256);
+  const size = new Int32Array(256);
+  let c = 0,
+    p = 0;
+  for (let l = 1; l <= 16; l++) {
+    for (let k = 0; k < t.bits[l - 1]; k++) {
+      code[t.vals[p]] = c++;
+      size[t.vals[p++]] = l;
+    }
+    c <<= 1;
+  }
+  return { code, size };
+}
+
+const nbitsOf = (v: number) => 32 - Math.clz32(v);
+
+/** Blocks per MCU (4 luma, Cb, Cr) and the luma block (row, column) of each. */
+const BLOCKS = 6;
+
+/** A layout: the sizes everything else is derived from. */
+interface Layout {
+  W: number;
+  H: number;
+  mcuX: number;
+  mcuY: number;
+  /** Luma blocks across and down that hold image data (the rest of the MCU grid is dummies). */
+  yBlocksX: number;
+  yBlocksY: number;
+  /** Padded luma plane (whole blocks) and chroma plane widths/heights. */
+  yW: number;
+  yH: number;
+  cW: number;
+  cH: number;
+}
+
+function layout(W: number, H: number): Layout {
+  const yBlocksX = Math.ceil(W / 8),
+    yBlocksY = Math.ceil(H / 8);
+  const cBlocksX = Math.ceil(Math.ceil(W / 2) / 8),
+    cBlocksY = Math.ceil(Math.ceil(H / 2) / 8);
+  return {
+    W,
+    H,
+    mcuX: Math.ceil(W / 16),
+    mcuY: Math.ceil(H / 16),
+    yBlocksX,
+    yBlocksY,
+    yW: yBlocksX * 8,
+    yH: yBlocksY * 8,
+    cW: cBlocksX * 8,
+    cH: cBlocksY * 8,
+  };
+}
+
+const JFIF_APP0 = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
+
+/** Quantised coefficients of one image, 6 blocks of 64 (zigzag) per MCU in scan order. */
+export interface Coefficients {
+  W: number;
+  H: number;
+  coef: Int16Array;
+}
+
+/**
+ * One encoder, its buffers reused between calls (one image at a time: not re-entrant).
+ */
+export class JpegEncoder {
+  private yPlane = new Uint8Array(0);
+  private cbPlane = new Uint8Array(0);
+  private crPlane = new Uint8Array(0);
+  private cbRow = new Int32Array(0);
+  private crRow = new Int32Array(0);
+  private readonly ws = new Int32Array(64);
+  private out = new Uint8Array(1 << 16);
+  private readonly dcFreq = [new Int32Array(257), new Int32Array(257)];
+  private readonly acFreq = [new Int32Array(257), new Int32Array(257)];
+
+  /** The JPEG bytes of `rgb` (W x H, 8-bit RGB), as a fresh buffer. */
+  encode(rgb: Uint8Array, W: number, H: number): Buffer {
+    return this.entropy(this.coefficients(rgb, W, H));
+  }
+
+  /** Colour conversion, downsampling, FDCT and quantisation of a whole image. */
+  coefficients(rgb: Uint8Array, W: number, H: number): Coefficients {
+    if (!(W >= 1 && H >= 1 && W <= 65535 && H <= 65535) || rgb.length < W * H * 3) throw new Error(`JPEG: bad image ${W}x${H}`);
+    const L = layout(W, H);
+    this.planes(rgb, L, 0, L.mcuY);
+    const coef = new Int16Array(L.mcuX * L.mcuY * BLOCKS * 64);
+    for (let my = 0; my < L.mcuY; my++) for (let mx = 0; mx < L.mcuX; mx++) this.mcu(L, coef, mx, my);
+    return { W, H, coef };
+  }
+
+  /** The planes (Y at full size, Cb/Cr downsampled) for MCU rows my0..my1-1. */
+  private planes(rgb: Uint8Array, L: Layout, my0: number, my1: number): void {
+    const { W, H, yW, yH, cW, cH } = L;
+    if (this.yPlane.length < yW * yH) this.yPlane = new Uint8Array(yW * yH);
+    if (this.cbPlane.length < cW * cH) {
+      this.cbPlane = new Uint8Array(cW * cH);
+      this.crPlane = new Uint8Array(cW * cH);
+    }
+    const rowW = cW * 2;
+    if (this.cbRow.length < rowW * 2) {
+      this.cbRow = new Int32Array(rowW * 2);
+      this.crRow = new Int32Array(rowW * 2);
+    }
+    const Y = this.yPlane,
+      Cb = this.cbPlane,
+      Cr = this.crPlane,
+      cbRow = this.cbRow,
+      crRow = this.crRow;
+    const realC = Math.ceil(H / 2);
+    const cy0 = my0 * 8,
+      cy1 = Math.min(my1 * 8, realC);
+    for (let cy = cy0; cy < cy1; cy++) {
+      // Two source rows (the last repeated when H is odd): Y into the plane, Cb/Cr into full-width rows.
+      for (let k = 0; k < 2; k++) {
+        const y = Math.min(cy * 2 + k, H - 1);
+        const yRow = cy * 2 + k;
+        let s = y * W * 3;
+        const yo = yRow * yW;
+        const ro = k * rowW;
+        for (let x = 0; x < W; x++, s += 3) {
+          const r = rgb[s],
+            g = rgb[s + 1],
+            b = rgb[s + 2];
+          if (yRow < yH) Y[yo + x] = (TAB[r] + TAB[256 + g] + TAB[512 + b]) >> 16;
+          cbRow[ro + x] = (TAB[768 + r] + TAB[1024 + g] + TAB[1280 + b]) >> 16;
+          crRow[ro + x] = (TAB[1280 + r] + TAB[1536 + g] + TAB[1792 + b]) >> 16;
+        }
+        if (yRow < yH) for (let x = W; x < yW; x++) Y[yo + x] = Y[yo + W - 1];
+        for (let x = W; x < rowW; x++) {
+          cbRow[ro + x] = cbRow[ro + W - 1];
+          crRow[ro + x] = crRow[ro + W - 1];
+        }
+      }
+      const co = cy * cW;
+      for (let x = 0, bias = 1; x < cW; x++, bias ^= 3) {
+        const a = 2 * x;
+        Cb[co + x] = (cbRow[a] + cbRow[a + 1] + cbRow[rowW + a] + cbRow[rowW + a + 1] + bias) >> 2;
+        Cr[co + x] = (crRow[a] + crRow[a + 1] + crRow[rowW + a] + crRow[rowW + a + 1] + bias) >> 2;
+      }
+    }
+    // Rows past the image: copies of the last real row (luma rows past an odd H were written above).
+    for (let y = Math.max(H, my0 * 16); y < Math.min(yH, my1 * 16); y++) Y.copyWithin(y * yW, (H - 1) * yW, H * yW);
+    for (let y = Math.max(realC, my0 * 8); y < Math.min(cH, my1 * 8); y++) {
+      Cb.copyWithin(y * cW, (realC - 1) * cW, realC * cW);
+      Cr.copyWithin(y * cW, (realC - 1) * cW, realC * cW);
+    }
+  }
+
+  /** One MCU's six blocks from the planes into `coef`, dummies as jccoefct.c makes them. */
+  private mcu(L: Layout, coef: Int16Array, mx: number, my: number): void {
+    const base = (my * L.mcuX + mx) * BLOCKS * 64;
+    for (let j = 0; j < 4; j++) {
+      const bx = mx * 2 + (j & 1),
+        by = my * 2 + (j >> 1);
+      const o = base + j * 64;
+      if (bx < L.yBlocksX && by < L.yBlocksY) this.block(this.yPlane, L.yW, bx * 8, by * 8, coef, o, 0);
+      else {
+        coef.fill(0, o, o + 64);
+        // Right dummy: the DC of the block to its left; bottom dummy: of the MCU's second block.
+        coef[o] = coef[base + (by < L.yBlocksY ? j - 1 : 1) * 64];
+      }
+    }
+    this.block(this.cbPlane, L.cW, mx * 8, my * 8, coef, base + 4 * 64, 1);
+    this.block(this.crPlane, L.cW, mx * 8, my * 8, coef, base + 5 * 64, 1);
+  }
+
+  private block(plane: Uint8Array, stride: number, x: number, y: number, coef: Int16Array, o: number, t: number): void {
+    const ws = this.ws;
+    for (let r = 0, p = y * stride + x; r < 64; r += 8, p += stride) {
+      ws[r] = plane[p] - 128;
+      ws[r + 1] = plane[p + 1] - 128;
+      ws[r + 2] = plane[p + 2] - 128;
+      ws[r + 3] = plane[p + 3] - 128;
+      ws[r + 4] = plane[p + 4] - 128;
+      ws[r + 5] = plane[p + 5] - 128;
+      ws[r + 6] = plane[p + 6] - 128;
+      ws[r + 7] = plane[p + 7] - 128;
+    }
+    fdctQuantize(ws, coef, o, t);
+  }
+
+  /**
+   * `base`'s coefficients with the MCUs that hold any pixel of `rects` ([x0, y0, x1, y1],
+   * inclusive, clipped here) recomputed from `rgb` (which differs from base's image only
+   * there). Pixels feed only their own MCU (chroma pairs and edge padding stay inside it).
+   */
+  patched(base: Coefficients, rgb: Uint8Array, rects: readonly (readonly number[])[]): Coefficients {
+    const { W, H } = base;
+    const L = layout(W, H);
+    const coef = base.coef.slice();
+    const dirty = new Uint8Array(L.mcuX * L.mcuY);
+    const rows = new Uint8Array(L.mcuY);
+    for (const [x0, y0, x1, y1] of rects) {
+      const ax = Math.max(0, Math.min(x0, x1)),
+        bx = Math.min(W - 1, Math.max(x0, x1));
+      const ay = Math.max(0, Math.min(y0, y1)),
+        by = Math.min(H - 1, Math.max(y0, y1));
+      if (ax > bx || ay > by) continue;
+      for (let my = ay >> 4; my <= by >> 4; my++) {
+        rows[my] = 1;
+        for (let mx = ax >> 4; mx <= bx >> 4; mx++) dirty[my * L.mcuX + mx] = 1;
+      }
+    }
+    for (let my = 0; my < L.mcuY; my++) {
+      if (!rows[my]) continue;
+      this.planes(rgb, L, my, my + 1);
+      for (let mx = 0; mx < L.mcuX; mx++) if (dirty[my * L.mcuX + mx]) this.mcu(L, coef, mx, my);
+    }
+    return { W, H, coef };
+  }
+
+  /** The statistics pass, the optimal tables and the entropy-coded file around them. */
+  entropy({ W, H, coef }: Coefficients): Buffer {
+    const L = layout(W, H);
+    const nMcu = L.mcuX * L.mcuY;
+    const [dc0, dc1] = this.dcFreq;
+    const [ac0, ac1] = this.acFreq;
+    dc0.fill(0);
+    dc1.fill(0);
+    ac0.fill(0);
+    ac1.fill(0);
+    let lastY = 0,
+      lastCb = 0,
+      lastCr = 0;
+    for (let m = 0, o = 0; m < nMcu; m++) {
+      for (let j = 0; j < 4; j++, o += 64) {
+        count(coef, o, lastY, dc0, ac0);
+        lastY = coef[o];
+      }
+      count(coef, o, lastCb, dc1, ac1);
+      lastCb = coef[o];
+      o += 64;
+      count(coef, o, lastCr, dc1, ac1);
+      lastCr = coef[o];
+      o += 64;
+    }
+    const tables = [optimalTable(dc0), optimalTable(ac0), optimalTable(dc1), optimalTable(ac1)];
+    const [dy, ay, dcc, acc] = tables.map(derived);
+
+    let header = [0xff, 0xd8, ...JFIF_APP0];
+    for (let t = 0; t < 2; t++) {
+      header.push(0xff, 0xdb, 0, 67, t);
+      for (let k = 0; k < 64; k++) header.push(Q[t][NATURAL[k]]);
+    }
+    header.push(0xff, 0xc0, 0, 17, 8, H >> 8, H & 255, W >> 8, W & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1);
+    const classes = [0x00, 0x10, 0x01, 0x11];
+    tables.forEach((t, i) => {
+      const len = 2 + 1 + 16 + t.vals.length;
+      header = header.concat([0xff, 0xc4, len >> 8, len & 255, classes[i]], Array.from(t.bits), Array.from(t.vals));
+    });
+    header.push(0xff, 0xda, 0, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0);
+
+    // The scan: a bit buffer of < 8 pending bits plus at most 16 + 11 new ones per step.
+    let out = this.out;
+    let pos = header.length;
+    const need = pos + nMcu * BLOCKS * 64 * 4 + 16;
+    if (out.length < need) out = this.out = new Uint8Array(Math.max(need, out.length * 2));
+    out.set(header);
+    let buf = 0,
+      cnt = 0;
+    const put = (code: number, size: number): void => {
+      buf = (buf << size) | code;
+      cnt += size;
+      while (cnt >= 8) {
+        cnt -= 8;
+        const b = (buf >>> cnt) & 255;
+        out[pos++] = b;
+        if (b === 255) out[pos++] = 0;
+      }
+      buf &= (1 << cnt) - 1;
+    };
+    const encodeBlock = (o: number, last: number, dc: { code: Int32Array; size: Int32Array }, ac: { code: Int32Array; size: Int32Array }) => {
+      let t = coef[o] - last,
+        t2 = t;
+      if (t < 0) {
+        t = -t;
+        t2--;
+      }
+      let nb = t ? nbitsOf(t) : 0;
+      put(dc.code[nb], dc.size[nb]);
+      if (nb) put(t2 & ((1 << nb) - 1), nb);
+      let r = 0;
+      for (let k = 1; k < 64; k++) {
+        t = coef[o + k];
+        if (t === 0) {
+          r++;
+          continue;
+        }
+        while (r > 15) {
+          put(ac.code[0xf0], ac.size[0xf0]);
+          r -= 16;
+        }
+        t2 = t;
+        if (t < 0) {
+          t = -t;
+          t2--;
+        }
+        nb = nbitsOf(t);
+        const s = (r << 4) + nb;
+        put(ac.code[s], ac.size[s]);
+        put(t2 & ((1 << nb) - 1), nb);
+        r = 0;
+      }
+      if (r > 0) put(ac.code[0], ac.size[0]);
+    };
+    lastY = lastCb = lastCr = 0;
+    for (let m = 0, o = 0; m < nMcu; m++) {
+      for (let j = 0; j < 4; j++, o += 64) {
+        encodeBlock(o, lastY, dy, ay);
+        lastY = coef[o];
+      }
+      encodeBlock(o, lastCb, dcc, acc);
+      lastCb = coef[o];
+      o += 64;
+      encodeBlock(o, lastCr, dcc, acc);
+      lastCr = coef[o];
+      o += 64;
+    }
+    put(0x7f, 7); // pad the last byte with 1 bits (jchuff.c flush_bits)
+    out[pos++] = 0xff;
+    out[pos++] = 0xd9;
+    return Buffer.from(out.subarray(0, pos));
+  }
+}
+
+/** jchuff.c htest_one_block: one block's DC category and AC run/size symbols. */
+function count(coef: Int16Array, o: number, last: number, dc: Int32Array, ac: Int32Array): void {
+  const d = coef[o] - last;
+  dc[d ? nbitsOf(d < 0 ? -d : d) : 0]++;
+  let r = 0;
+  for (let k = 1; k < 64; k++) {
+    let t = coef[o + k];
+    if (t === 0) {
+      r++;
+      continue;
+    }
+    while (r > 15) {
+      ac[0xf0]++;
+      r -= 16;
+    }
+    if (t < 0) t = -t;
+    ac[(r << 4) + nbitsOf(t)]++;
+    r = 0;
+  }
+  if (r > 0) ac[0]++;
+}
