@@ -21,17 +21,17 @@
 
 /** Zigzag position -> natural (row-major) index in an 8x8 block. */
 const NATURAL = Int32Array.from([
-  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29,
-  22, 15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
+  0, 1, 8, 16, 9, 2, 3, 10, 17, 24, 32, 25, 18, 11, 4, 5, 12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6, 7, 14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22,
+  15, 23, 30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
 ]);
 
 const STD_LUMA = [
-  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68,
-  109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+  16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103,
+  77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
 ];
 const STD_CHROMA = [
-  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
-  99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
 ];
 
 /** jcparam.c jpeg_set_quality + jpeg_add_quant_table(force_baseline): natural order. */
@@ -40,13 +40,13 @@ export function quantTable(base: readonly number[], quality: number): Int32Array
   return Int32Array.from(base, (b) => Math.min(255, Math.max(1, Math.floor((b * scale + 50) / 100))));
 }
 
-/** jcdctmgr.c compute_reciprocal for 16-bit DCTELEM: per natural index, reciprocal, correction, shift. */
-function reciprocals(q: Int32Array): { recip: Float64Array; corr: Int32Array; shift: Int32Array } {
-  const recip = new Float64Array(64);
+/** jcdctmgr.c compute_reciprocal for 16-bit DCTELEM: per zigzag position, reciprocal, correction, shift. */
+function reciprocals(q: Int32Array): { recip: Int32Array; corr: Int32Array; shift: Int32Array } {
+  const recip = new Int32Array(64);
   const corr = new Int32Array(64);
   const shift = new Int32Array(64);
   for (let i = 0; i < 64; i++) {
-    const d = q[i] << 3;
+    const d = q[NATURAL[i]] << 3;
     let r = 16 + (31 - Math.clz32(d));
     let fq = Math.floor(2 ** r / d);
     const fr = 2 ** r % d;
@@ -63,21 +63,19 @@ function reciprocals(q: Int32Array): { recip: Float64Array; corr: Int32Array; sh
   return { recip, corr, shift };
 }
 
-// jccolor.c's tables (SCALEBITS 16).
+// jccolor.c's coefficients (SCALEBITS 16): Y rounds with ONE_HALF, Cb and Cr are offset by
+// 128 with ONE_HALF - 1 (the B->Cb and R->Cr tables).
 const FIX = (x: number) => Math.floor(x * 65536 + 0.5);
-const ONE_HALF = 1 << 15;
-const CBCR_OFFSET = 128 << 16;
-const TAB = new Int32Array(8 * 256);
-for (let i = 0; i < 256; i++) {
-  TAB[i] = FIX(0.299) * i;
-  TAB[256 + i] = FIX(0.587) * i;
-  TAB[512 + i] = FIX(0.114) * i + ONE_HALF;
-  TAB[768 + i] = -FIX(0.16874) * i;
-  TAB[1024 + i] = -FIX(0.33126) * i;
-  TAB[1280 + i] = FIX(0.5) * i + CBCR_OFFSET + ONE_HALF - 1; // B->Cb and R->Cr
-  TAB[1536 + i] = -FIX(0.41869) * i;
-  TAB[1792 + i] = -FIX(0.08131) * i;
-}
+const Y_R = FIX(0.299),
+  Y_G = FIX(0.587),
+  Y_B = FIX(0.114),
+  CB_R = -FIX(0.16874),
+  CB_G = -FIX(0.33126),
+  HALF = FIX(0.5),
+  CR_G = -FIX(0.41869),
+  CR_B = -FIX(0.08131);
+const Y_ROUND = 1 << 15;
+const CBCR_ROUND = (128 << 16) + (1 << 15) - 1;
 
 const QUALITY = 85;
 const Q = [quantTable(STD_LUMA, QUALITY), quantTable(STD_CHROMA, QUALITY)];
@@ -159,15 +157,14 @@ function fdctQuantize(ws: Int32Array, out: Int16Array, o: number, t: number): vo
   }
   const { recip, corr, shift } = RECIP[t];
   for (let k = 0; k < 64; k++) {
-    const i = NATURAL[k];
-    const v = ws[i];
-    // (|v| + corr) * recip < 2^31 for 8-bit samples: exact in doubles, then an unsigned shift.
-    out[o + k] = v < 0 ? -(((-v + corr[i]) * recip[i]) >>> shift[i]) : ((v + corr[i]) * recip[i]) >>> shift[i];
+    const v = ws[NATURAL[k]];
+    // (|v| + corr) * recip < 2^32 for 8-bit samples: imul's low 32 bits read unsigned by >>>.
+    out[o + k] = v < 0 ? -(Math.imul(corr[k] - v, recip[k]) >>> shift[k]) : Math.imul(v + corr[k], recip[k]) >>> shift[k];
   }
 }
 
 /** jchuff.c jpeg_gen_optimal_table: `freq` (257 counts, [256] set here) -> bits[1..16] and huffval. */
-export function optimalTable(counts: Int32Array): { bits: Uint8Array; vals: Uint8Array } {
+export function optimalTable(counts: ArrayLike<number>): { bits: Uint8Array; vals: Uint8Array } {
   const freq = new Float64Array(257);
   const nz = new Int32Array(257);
   const codesize = new Int32Array(257);
@@ -175,7 +172,7 @@ export function optimalTable(counts: Int32Array): { bits: Uint8Array; vals: Uint
   const bits = new Int32Array(34);
   let n = 0;
   for (let i = 0; i < 257; i++) {
-    const f = i === 256 ? 1 : counts[i];
+    const f = i === 256 ? 1 : i < counts.length ? counts[i] : 0;
     if (f) {
       nz[n] = i;
       freq[n++] = f;
@@ -312,26 +309,28 @@ export class JpegEncoder {
   private crRow = new Int32Array(0);
   private readonly ws = new Int32Array(64);
   private out = new Uint8Array(1 << 16);
-  private readonly dcFreq = [new Int32Array(257), new Int32Array(257)];
-  private readonly acFreq = [new Int32Array(257), new Int32Array(257)];
 
   /** The JPEG bytes of `rgb` (W x H, 8-bit RGB), as a fresh buffer. */
   encode(rgb: Uint8Array, W: number, H: number): Buffer {
     return this.entropy(this.coefficients(rgb, W, H));
   }
 
-  /** Colour conversion, downsampling, FDCT and quantisation of a whole image. */
-  coefficients(rgb: Uint8Array, W: number, H: number): Coefficients {
+  /** Colour conversion, downsampling, FDCT and quantisation of a whole image, into `into` when it fits. */
+  coefficients(rgb: Uint8Array, W: number, H: number, into?: Int16Array): Coefficients {
     if (!(W >= 1 && H >= 1 && W <= 65535 && H <= 65535) || rgb.length < W * H * 3) throw new Error(`JPEG: bad image ${W}x${H}`);
     const L = layout(W, H);
-    this.planes(rgb, L, 0, L.mcuY);
-    const coef = new Int16Array(L.mcuX * L.mcuY * BLOCKS * 64);
+    const size = L.mcuX * L.mcuY * BLOCKS * 64;
+    const coef = into && into.length >= size ? into.subarray(0, size) : new Int16Array(size);
+    this.planes(rgb, L, 0, L.mcuY, 0, L.mcuX);
     for (let my = 0; my < L.mcuY; my++) for (let mx = 0; mx < L.mcuX; mx++) this.mcu(L, coef, mx, my);
     return { W, H, coef };
   }
 
-  /** The planes (Y at full size, Cb/Cr downsampled) for MCU rows my0..my1-1. */
-  private planes(rgb: Uint8Array, L: Layout, my0: number, my1: number): void {
+  /**
+   * The planes (Y at full size, Cb/Cr downsampled) for MCU rows my0..my1-1 and columns
+   * mx0..mx1-1 (elsewhere the planes keep whatever they held).
+   */
+  private planes(rgb: Uint8Array, L: Layout, my0: number, my1: number, mx0: number, mx1: number): void {
     const { W, H, yW, yH, cW, cH } = L;
     if (this.yPlane.length < yW * yH) this.yPlane = new Uint8Array(yW * yH);
     if (this.cbPlane.length < cW * cH) {
@@ -348,6 +347,9 @@ export class JpegEncoder {
       Cr = this.crPlane,
       cbRow = this.cbRow,
       crRow = this.crRow;
+    const last = mx1 === L.mcuX;
+    const xs = mx0 * 16,
+      xe = Math.min(mx1 * 16, W);
     const realC = Math.ceil(H / 2);
     const cy0 = my0 * 8,
       cy1 = Math.min(my1 * 8, realC);
@@ -356,25 +358,36 @@ export class JpegEncoder {
       for (let k = 0; k < 2; k++) {
         const y = Math.min(cy * 2 + k, H - 1);
         const yRow = cy * 2 + k;
-        let s = y * W * 3;
-        const yo = yRow * yW;
         const ro = k * rowW;
-        for (let x = 0; x < W; x++, s += 3) {
-          const r = rgb[s],
-            g = rgb[s + 1],
-            b = rgb[s + 2];
-          if (yRow < yH) Y[yo + x] = (TAB[r] + TAB[256 + g] + TAB[512 + b]) >> 16;
-          cbRow[ro + x] = (TAB[768 + r] + TAB[1024 + g] + TAB[1280 + b]) >> 16;
-          crRow[ro + x] = (TAB[1280 + r] + TAB[1536 + g] + TAB[1792 + b]) >> 16;
+        let s = (y * W + xs) * 3;
+        if (yRow < yH) {
+          const yo = yRow * yW;
+          for (let x = xs; x < xe; x++, s += 3) {
+            const r = rgb[s],
+              g = rgb[s + 1],
+              b = rgb[s + 2];
+            Y[yo + x] = (Y_R * r + Y_G * g + Y_B * b + Y_ROUND) >> 16;
+            cbRow[ro + x] = (CB_R * r + CB_G * g + HALF * b + CBCR_ROUND) >> 16;
+            crRow[ro + x] = (HALF * r + CR_G * g + CR_B * b + CBCR_ROUND) >> 16;
+          }
+          if (last) for (let x = W; x < yW; x++) Y[yo + x] = Y[yo + W - 1];
+        } else {
+          for (let x = xs; x < xe; x++, s += 3) {
+            const r = rgb[s],
+              g = rgb[s + 1],
+              b = rgb[s + 2];
+            cbRow[ro + x] = (CB_R * r + CB_G * g + HALF * b + CBCR_ROUND) >> 16;
+            crRow[ro + x] = (HALF * r + CR_G * g + CR_B * b + CBCR_ROUND) >> 16;
+          }
         }
-        if (yRow < yH) for (let x = W; x < yW; x++) Y[yo + x] = Y[yo + W - 1];
-        for (let x = W; x < rowW; x++) {
-          cbRow[ro + x] = cbRow[ro + W - 1];
-          crRow[ro + x] = crRow[ro + W - 1];
-        }
+        if (last)
+          for (let x = W; x < rowW; x++) {
+            cbRow[ro + x] = cbRow[ro + W - 1];
+            crRow[ro + x] = crRow[ro + W - 1];
+          }
       }
       const co = cy * cW;
-      for (let x = 0, bias = 1; x < cW; x++, bias ^= 3) {
+      for (let x = mx0 * 8, xEnd = Math.min(mx1 * 8, cW), bias = 1; x < xEnd; x++, bias ^= 3) {
         const a = 2 * x;
         Cb[co + x] = (cbRow[a] + cbRow[a + 1] + cbRow[rowW + a] + cbRow[rowW + a + 1] + bias) >> 2;
         Cr[co + x] = (crRow[a] + crRow[a + 1] + crRow[rowW + a] + crRow[rowW + a + 1] + bias) >> 2;
@@ -423,61 +436,120 @@ export class JpegEncoder {
 
   /**
    * `base`'s coefficients with the MCUs that hold any pixel of `rects` ([x0, y0, x1, y1],
-   * inclusive, clipped here) recomputed from `rgb` (which differs from base's image only
-   * there). Pixels feed only their own MCU (chroma pairs and edge padding stay inside it).
+   * inclusive, clipped here) recomputed from `rgb`, which differs from base's image only
+   * inside them; into `into` when it fits. A pixel feeds only its own MCU (chroma pairs, edge
+   * padding and the dummy blocks' DC all stay inside it).
    */
-  patched(base: Coefficients, rgb: Uint8Array, rects: readonly (readonly number[])[]): Coefficients {
+  patched(base: Coefficients, rgb: Uint8Array, rects: readonly (readonly number[])[], into?: Int16Array): Coefficients {
     const { W, H } = base;
     const L = layout(W, H);
-    const coef = base.coef.slice();
+    const n = base.coef.length;
+    const coef = into && into.length >= n ? into.subarray(0, n) : new Int16Array(n);
+    coef.set(base.coef);
     const dirty = new Uint8Array(L.mcuX * L.mcuY);
-    const rows = new Uint8Array(L.mcuY);
     for (const [x0, y0, x1, y1] of rects) {
       const ax = Math.max(0, Math.min(x0, x1)),
         bx = Math.min(W - 1, Math.max(x0, x1));
       const ay = Math.max(0, Math.min(y0, y1)),
         by = Math.min(H - 1, Math.max(y0, y1));
       if (ax > bx || ay > by) continue;
-      for (let my = ay >> 4; my <= by >> 4; my++) {
-        rows[my] = 1;
-        for (let mx = ax >> 4; mx <= bx >> 4; mx++) dirty[my * L.mcuX + mx] = 1;
-      }
+      for (let my = ay >> 4; my <= by >> 4; my++) dirty.fill(1, my * L.mcuX + (ax >> 4), my * L.mcuX + (bx >> 4) + 1);
     }
     for (let my = 0; my < L.mcuY; my++) {
-      if (!rows[my]) continue;
-      this.planes(rgb, L, my, my + 1);
-      for (let mx = 0; mx < L.mcuX; mx++) if (dirty[my * L.mcuX + mx]) this.mcu(L, coef, mx, my);
+      for (let mx = 0; mx < L.mcuX;) {
+        if (!dirty[my * L.mcuX + mx]) {
+          mx++;
+          continue;
+        }
+        let end = mx + 1;
+        while (end < L.mcuX && dirty[my * L.mcuX + end]) end++;
+        this.planes(rgb, L, my, my + 1, mx, end);
+        for (; mx < end; mx++) this.mcu(L, coef, mx, my);
+      }
     }
     return { W, H, coef };
   }
 
-  /** The statistics pass, the optimal tables and the entropy-coded file around them. */
+  private stream = new Int32Array(1 << 16);
+  private readonly freq = new Int32Array(4 * 256);
+  private readonly codes = new Int32Array(4 * 256);
+  private readonly sizes = new Int32Array(4 * 256);
+
+  /**
+   * The statistics pass (jchuff.c htest_one_block), the optimal tables and the entropy-coded
+   * file around them. The statistics pass also writes each block's symbols to a stream (table
+   * and symbol, extra bits), so the encode pass does not scan the coefficients again.
+   */
   entropy({ W, H, coef }: Coefficients): Buffer {
     const L = layout(W, H);
     const nMcu = L.mcuX * L.mcuY;
-    const [dc0, dc1] = this.dcFreq;
-    const [ac0, ac1] = this.acFreq;
-    dc0.fill(0);
-    dc1.fill(0);
-    ac0.fill(0);
-    ac1.fill(0);
+    const freq = this.freq;
+    freq.fill(0);
+    if (this.stream.length < coef.length + nMcu * BLOCKS * 4) this.stream = new Int32Array(coef.length + nMcu * BLOCKS * 4);
+    const stream = this.stream;
+    let n = 0;
     let lastY = 0,
       lastCb = 0,
       lastCr = 0;
     for (let m = 0, o = 0; m < nMcu; m++) {
-      for (let j = 0; j < 4; j++, o += 64) {
-        count(coef, o, lastY, dc0, ac0);
-        lastY = coef[o];
+      for (let j = 0; j < 6; j++, o += 64) {
+        // Tables: 0 DC luma, 1 AC luma, 2 DC chroma, 3 AC chroma; entries are extra << 10 | table << 8 | symbol.
+        const dcT = j < 4 ? 0 : 512;
+        const acT = dcT + 256;
+        const dc = coef[o];
+        let d = dc;
+        if (j < 4) {
+          d -= lastY;
+          lastY = dc;
+        } else if (j === 4) {
+          d -= lastCb;
+          lastCb = dc;
+        } else {
+          d -= lastCr;
+          lastCr = dc;
+        }
+        let nb = 0;
+        if (d < 0) {
+          nb = nbitsOf(-d);
+          d--;
+        } else if (d) nb = nbitsOf(d);
+        freq[dcT + nb]++;
+        stream[n++] = ((d & ((1 << nb) - 1)) << 10) | dcT | nb;
+        let r = 0;
+        for (let k = 1; k < 64; k++) {
+          let t = coef[o + k];
+          if (t === 0) {
+            r++;
+            continue;
+          }
+          while (r > 15) {
+            freq[acT + 0xf0]++;
+            stream[n++] = acT | 0xf0;
+            r -= 16;
+          }
+          if (t < 0) {
+            nb = nbitsOf(-t);
+            t--;
+          } else nb = nbitsOf(t);
+          const sym = (r << 4) + nb;
+          freq[acT + sym]++;
+          stream[n++] = ((t & ((1 << nb) - 1)) << 10) | acT | sym;
+          r = 0;
+        }
+        if (r > 0) {
+          freq[acT]++;
+          stream[n++] = acT;
+        }
       }
-      count(coef, o, lastCb, dc1, ac1);
-      lastCb = coef[o];
-      o += 64;
-      count(coef, o, lastCr, dc1, ac1);
-      lastCr = coef[o];
-      o += 64;
     }
-    const tables = [optimalTable(dc0), optimalTable(ac0), optimalTable(dc1), optimalTable(ac1)];
-    const [dy, ay, dcc, acc] = tables.map(derived);
+    const tables = [0, 1, 2, 3].map((t) => optimalTable(freq.subarray(t * 256, t * 256 + 256)));
+    const codes = this.codes,
+      sizes = this.sizes;
+    tables.forEach((t, i) => {
+      const d = derived(t);
+      codes.set(d.code, i * 256);
+      sizes.set(d.size, i * 256);
+    });
 
     let header = [0xff, 0xd8, ...JFIF_APP0];
     for (let t = 0; t < 2; t++) {
@@ -492,97 +564,49 @@ export class JpegEncoder {
     });
     header.push(0xff, 0xda, 0, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0);
 
-    // The scan: a bit buffer of < 8 pending bits plus at most 16 + 11 new ones per step.
+    // The scan: at most 7 bits pending, plus a code (<= 16 bits) or its extra bits (<= 11) per step.
     let out = this.out;
     let pos = header.length;
-    const need = pos + nMcu * BLOCKS * 64 * 4 + 16;
+    const need = pos + n * 7 + 16; // 27 bits per entry, each byte possibly stuffed
     if (out.length < need) out = this.out = new Uint8Array(Math.max(need, out.length * 2));
     out.set(header);
     let buf = 0,
       cnt = 0;
-    const put = (code: number, size: number): void => {
-      buf = (buf << size) | code;
-      cnt += size;
+    for (let i = 0; i < n; i++) {
+      const e = stream[i];
+      const idx = e & 1023;
+      buf = (buf << sizes[idx]) | codes[idx];
+      cnt += sizes[idx];
       while (cnt >= 8) {
         cnt -= 8;
         const b = (buf >>> cnt) & 255;
         out[pos++] = b;
         if (b === 255) out[pos++] = 0;
       }
-      buf &= (1 << cnt) - 1;
-    };
-    const encodeBlock = (o: number, last: number, dc: { code: Int32Array; size: Int32Array }, ac: { code: Int32Array; size: Int32Array }) => {
-      let t = coef[o] - last,
-        t2 = t;
-      if (t < 0) {
-        t = -t;
-        t2--;
-      }
-      let nb = t ? nbitsOf(t) : 0;
-      put(dc.code[nb], dc.size[nb]);
-      if (nb) put(t2 & ((1 << nb) - 1), nb);
-      let r = 0;
-      for (let k = 1; k < 64; k++) {
-        t = coef[o + k];
-        if (t === 0) {
-          r++;
-          continue;
+      // Extra bits: as many as the symbol's size category (DC: the symbol; AC: its low nibble).
+      const nb = idx & 256 ? idx & 15 : idx & 255;
+      if (nb) {
+        buf = ((buf & 255) << nb) | (e >>> 10);
+        cnt += nb;
+        while (cnt >= 8) {
+          cnt -= 8;
+          const b = (buf >>> cnt) & 255;
+          out[pos++] = b;
+          if (b === 255) out[pos++] = 0;
         }
-        while (r > 15) {
-          put(ac.code[0xf0], ac.size[0xf0]);
-          r -= 16;
-        }
-        t2 = t;
-        if (t < 0) {
-          t = -t;
-          t2--;
-        }
-        nb = nbitsOf(t);
-        const s = (r << 4) + nb;
-        put(ac.code[s], ac.size[s]);
-        put(t2 & ((1 << nb) - 1), nb);
-        r = 0;
       }
-      if (r > 0) put(ac.code[0], ac.size[0]);
-    };
-    lastY = lastCb = lastCr = 0;
-    for (let m = 0, o = 0; m < nMcu; m++) {
-      for (let j = 0; j < 4; j++, o += 64) {
-        encodeBlock(o, lastY, dy, ay);
-        lastY = coef[o];
-      }
-      encodeBlock(o, lastCb, dcc, acc);
-      lastCb = coef[o];
-      o += 64;
-      encodeBlock(o, lastCr, dcc, acc);
-      lastCr = coef[o];
-      o += 64;
+      buf &= 255;
     }
-    put(0x7f, 7); // pad the last byte with 1 bits (jchuff.c flush_bits)
+    // Pad the last byte with 1 bits (jchuff.c flush_bits).
+    buf = (buf << 7) | 0x7f;
+    cnt += 7;
+    if (cnt >= 8) {
+      const b = (buf >>> (cnt - 8)) & 255;
+      out[pos++] = b;
+      if (b === 255) out[pos++] = 0;
+    }
     out[pos++] = 0xff;
     out[pos++] = 0xd9;
     return Buffer.from(out.subarray(0, pos));
   }
-}
-
-/** jchuff.c htest_one_block: one block's DC category and AC run/size symbols. */
-function count(coef: Int16Array, o: number, last: number, dc: Int32Array, ac: Int32Array): void {
-  const d = coef[o] - last;
-  dc[d ? nbitsOf(d < 0 ? -d : d) : 0]++;
-  let r = 0;
-  for (let k = 1; k < 64; k++) {
-    let t = coef[o + k];
-    if (t === 0) {
-      r++;
-      continue;
-    }
-    while (r > 15) {
-      ac[0xf0]++;
-      r -= 16;
-    }
-    if (t < 0) t = -t;
-    ac[(r << 4) + nbitsOf(t)]++;
-    r = 0;
-  }
-  if (r > 0) ac[0]++;
 }

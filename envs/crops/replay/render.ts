@@ -46,6 +46,26 @@ export function drawBoxes(px: Uint8Array, W: number, H: number, view: readonly n
   return px;
 }
 
+/**
+ * Where drawBoxes may change pixels, as thin rectangles ([x0, y0, x1, y1], inclusive, maybe
+ * partly outside the image): each outline's four sides, 2 px of slack either way (drawRectangle
+ * paints up to BOX_WIDTH rows past a tiny box's top). The interiors are left out, so an
+ * encoder can reuse the undrawn view everywhere else.
+ */
+export function outlineRects(W: number, H: number, view: readonly number[], boxes: readonly DrawnBox[]): number[][] {
+  const out: number[][] = [];
+  const m = BOX_WIDTH;
+  for (const b of boxes) {
+    const r = rectPixels(b.box, view, W, H);
+    const xa = Math.min(r[0], r[2]) - m,
+      xb = Math.max(r[0], r[2]) + m;
+    const ya = Math.min(r[1], r[3]) - m,
+      yb = Math.max(r[1], r[3]) + m;
+    out.push([xa, ya, xb, ya + 2 * m + 1], [xa, yb - 2 * m - 1, xb, yb], [xa, ya, xa + 2 * m + 1, yb], [xb - 2 * m - 1, ya, xb, yb]);
+  }
+  return out;
+}
+
 /** The view rectangle resized to W x H without boxes (shared by every turn that keeps the view), into `out` when given. */
 export const viewBase = (img: RgbImage, view: readonly number[], W: number, H: number, out?: Uint8Array): Uint8Array =>
   resizeBicubic(img.data, img.width, img.height, W, H, view, out);
