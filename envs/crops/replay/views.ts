@@ -1,46 +1,68 @@
 /**
  * The sha256 of every view and thumbnail a run needs, each distinct one rendered once: views
  * by (image, view, boxes), thumbnails by (image, view). The resized view without boxes is kept
- * for the few most recent views (turns that only add or move a box share it), the thumbnail
- * base per image. Resizing runs on this thread; JPEG encoding runs on sharp's threads, so the
- * two overlap across turns. Pixel buffers are pooled: a base goes back to the pool once it has
- * left the recent views and no render still reads it.
+ * for the few most recent views (turns that only add or move a box share it), with its
+ * quantised JPEG coefficients: a view with boxes recomputes only the MCUs its outlines touch
+ * and re-runs the entropy pass (jpeg.ts writes the same bytes as encoding it whole). The
+ * thumbnail base per image is kept the same way. Pixel and coefficient buffers are pooled: a
+ * fresh 0.5 MB buffer per view cost more in page faults than the work done in it.
  */
 import type { RgbImage, DrawnBox } from "./render.ts";
-import { drawBoxes, encodeView, renderThumb, sha256Hex, thumbBase, viewBase } from "./render.ts";
+import { drawBoxes, drawThumbOutline, outlineRects, sha256Hex, thumbBase, thumbOutlineRects, viewBase } from "./render.ts";
+import { JpegEncoder, type Coefficients } from "./jpeg.ts";
 
-type Thumb = { data: Uint8Array; width: number; height: number };
-
-/** A resized view without boxes: its pixels, the renders still reading them, whether it left the recent views. */
+/** A resized view or thumbnail without outlines, and its coefficients once encoded. */
 interface Base {
   px: Uint8Array;
-  users: number;
-  dropped: boolean;
+  width: number;
+  height: number;
+  coef?: Coefficients;
 }
 
 const rectKey = (r: readonly number[]) => r.join(",");
-
-/** Box renders copied and encoding at once: enough to keep sharp's threads busy. */
-const BOX_RENDERS_IN_FLIGHT = 8;
 
 export class ViewHashes {
   /** Distinct views and thumbnails rendered. */
   rendered = 0;
   private readonly hashes = new Map<string, Promise<string>>();
   private readonly bases = new Map<string, Base>();
-  private readonly thumbs = new Map<string, Thumb>();
+  private readonly thumbs = new Map<string, Base>();
+  private readonly enc = new JpegEncoder();
+  /** Coefficients of the view being encoded (patched from its base's). */
+  private scratch = new Int16Array(0);
   /** `onImage`: each distinct view and thumbnail's JPEG bytes, once, as rendered (a page keeps them; verify does not). */
   constructor(
     private readonly maxBases = 6,
     private readonly onImage?: (sha256: string, jpeg: Buffer) => void,
   ) {}
 
-  private hashed(jpeg: Promise<Buffer>): Promise<string> {
-    return jpeg.then((b) => {
-      const h = sha256Hex(b);
-      this.onImage?.(h, b);
-      return h;
-    });
+  private hashed(jpeg: Buffer): Promise<string> {
+    const h = sha256Hex(jpeg);
+    this.onImage?.(h, jpeg);
+    return Promise.resolve(h);
+  }
+
+  /** `base`'s coefficients, computed at its first use. */
+  private baseCoef(b: Base): Coefficients {
+    if (!b.coef) {
+      const n = b.px.length; // more than the coefficients need: a pool key per view size
+      b.coef = this.enc.coefficients(b.px, b.width, b.height, this.takeCoef(n));
+    }
+    return b.coef;
+  }
+
+  /** The JPEG of `b` with outlines drawn by `draw` inside `rects`. */
+  private encodeDrawn(b: Base, draw: (px: Uint8Array) => void, rects: number[][]): Buffer {
+    const base = this.baseCoef(b);
+    const px = this.take(b.px.length);
+    try {
+      px.set(b.px);
+      draw(px);
+      if (this.scratch.length < base.coef.length) this.scratch = new Int16Array(base.coef.length);
+      return this.enc.entropy(this.enc.patched(base, px, rects, this.scratch));
+    } finally {
+      this.give(px);
+    }
   }
 
   view(imageId: string, img: RgbImage, view: readonly number[], boxes: readonly DrawnBox[], W: number, H: number): Promise<string> {
@@ -50,59 +72,26 @@ export class ViewHashes {
     if (!h) {
       let base = this.bases.get(vk);
       if (base) this.bases.delete(vk);
-      else base = { px: viewBase(img, view, W, H, this.take(W * H * 3)), users: 0, dropped: false };
+      else base = { px: viewBase(img, view, W, H, this.take(W * H * 3)), width: W, height: H };
       this.bases.set(vk, base);
-      const b = base;
-      b.users++;
       if (this.bases.size > this.maxBases) {
         const [oldKey, old] = this.bases.entries().next().value!;
         this.bases.delete(oldKey);
-        old.dropped = true;
-        if (!old.users) this.give(old.px);
+        this.give(old.px);
+        if (old.coef) this.giveCoef(old.coef.coef, old.px.length);
       }
-      if (boxes.length) {
-        // Boxes are drawn on a pooled copy of the base, returned once the encoder is done with it.
-        // Few copies at a time, so the pool's warm buffers serve them: a fresh 0.8 MB buffer per
-        // render cost more in page faults than the copy itself.
-        h = this.slot().then(() => {
-          const px = this.take(b.px.length);
-          try {
-            px.set(b.px);
-          } finally {
-            this.unuse(b);
-          }
-          drawBoxes(px, W, H, view, boxes);
-          return this.hashed(encodeView(px, W, H)).finally(() => {
-            this.give(px);
-            this.release();
-          });
-        });
-      } else h = this.hashed(encodeView(b.px, W, H)).finally(() => this.unuse(b));
+      h = boxes.length
+        ? this.hashed(this.encodeDrawn(base, (px) => drawBoxes(px, W, H, view, boxes), outlineRects(W, H, view, boxes)))
+        : this.hashed(this.enc.entropy(this.baseCoef(base)));
       this.hashes.set(key, h);
       this.rendered++;
     }
     return h;
   }
 
-  /** A render is done reading `b`; a base that left the recent views goes back to the pool with its last reader. */
-  private unuse(b: Base): void {
-    if (--b.users === 0 && b.dropped) this.give(b.px);
-  }
-
-  /** Box renders between their copy and the end of their encode. */
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private async slot(): Promise<void> {
-    while (this.active >= BOX_RENDERS_IN_FLIGHT) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-  }
-  private release(): void {
-    this.active--;
-    this.waiting.shift()?.();
-  }
-
-  /** Spare pixel buffers by length (a few per size): box renders reuse them instead of allocating. */
+  /** Spare pixel buffers by length (a few per size) and coefficient buffers by their view's pixel length. */
   private readonly spare = new Map<number, Uint8Array[]>();
+  private readonly spareCoef = new Map<number, Int16Array[]>();
   private take(n: number): Uint8Array {
     return this.spare.get(n)?.pop() ?? new Uint8Array(n);
   }
@@ -111,14 +100,26 @@ export class ViewHashes {
     if (list.length < 32) list.push(px);
     this.spare.set(px.length, list);
   }
+  private takeCoef(n: number): Int16Array | undefined {
+    return this.spareCoef.get(n)?.pop();
+  }
+  private giveCoef(c: Int16Array, n: number): void {
+    const list = this.spareCoef.get(n) ?? [];
+    if (list.length < 8) list.push(c);
+    this.spareCoef.set(n, list);
+  }
 
   thumb(imageId: string, img: RgbImage, view: readonly number[]): Promise<string> {
     const key = `t|${imageId}|${rectKey(view)}`;
     let h = this.hashes.get(key);
     if (!h) {
       let base = this.thumbs.get(imageId);
-      if (!base) this.thumbs.set(imageId, (base = thumbBase(img)));
-      h = this.hashed(encodeView(renderThumb(base, view, img.width, img.height), base.width, base.height));
+      if (!base) {
+        const t = thumbBase(img);
+        this.thumbs.set(imageId, (base = { px: t.data, width: t.width, height: t.height }));
+      }
+      const b = base;
+      h = this.hashed(this.encodeDrawn(b, (px) => drawThumbOutline(px, b, view, img.width, img.height), thumbOutlineRects(b, view, img.width, img.height)));
       this.hashes.set(key, h);
     }
     return h;
