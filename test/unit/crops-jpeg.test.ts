@@ -95,7 +95,7 @@ describe("a base's coefficients patched where boxes were drawn equal the drawn i
           }));
           const base = pixels(w, h, seed, "gradient");
           const baseCoef = enc.coefficients(base, w, h, undefined);
-          const saved = { ...baseCoef, coef: baseCoef.coef.slice() };
+          const saved = { ...baseCoef, dc: baseCoef.dc.slice(), ac: baseCoef.ac.slice(), n: baseCoef.n.slice() };
           const drawn = drawBoxes(base.slice(), w, h, view, boxes);
           const whole = enc.encode(drawn, w, h);
           const patched = enc.entropy(enc.patched(saved, drawn, outlineRects(w, h, view, boxes)));

@@ -81,8 +81,12 @@ const QUALITY = 85;
 const Q = [quantTable(STD_LUMA, QUALITY), quantTable(STD_CHROMA, QUALITY)];
 const RECIP = Q.map(reciprocals);
 
-/** jfdctint.c jpeg_fdct_islow on `ws` (64 centred samples, natural order), then the quantisation into `out` at `o`, zigzag order. */
-function fdctQuantize(ws: Int32Array, out: Int16Array, o: number, t: number): void {
+/**
+ * jfdctint.c jpeg_fdct_islow on `ws` (64 centred samples, natural order), then the
+ * quantisation: block `b`'s DC into `c.dc`, its AC coefficients straight into their symbols
+ * (jchuff.c's run/size with extra bits, ZRL, EOB) in `c.ac`.
+ */
+function fdctQuantize(ws: Int32Array, c: Coefficients, b: number, t: number): void {
   for (let r = 0; r < 64; r += 8) {
     const d0 = ws[r],
       d1 = ws[r + 1],
@@ -156,11 +160,41 @@ function fdctQuantize(ws: Int32Array, out: Int16Array, o: number, t: number): vo
     ws[c + 8] = (tmp7 * 12299 + a1 + a4 + 16384) >> 15;
   }
   const { recip, corr, shift } = RECIP[t];
-  for (let k = 0; k < 64; k++) {
+  // (|v| + corr) * recip < 2^32 for 8-bit samples: imul's low 32 bits read unsigned by >>>.
+  const v0 = ws[0];
+  c.dc[b] = v0 < 0 ? -(Math.imul(corr[0] - v0, recip[0]) >>> shift[0]) : Math.imul(v0 + corr[0], recip[0]) >>> shift[0];
+  const ac = c.ac;
+  const o = b * 64;
+  let n = 0,
+    r = 0;
+  for (let k = 1; k < 64; k++) {
     const v = ws[NATURAL[k]];
-    // (|v| + corr) * recip < 2^32 for 8-bit samples: imul's low 32 bits read unsigned by >>>.
-    out[o + k] = v < 0 ? -(Math.imul(corr[k] - v, recip[k]) >>> shift[k]) : Math.imul(v + corr[k], recip[k]) >>> shift[k];
+    let q: number, nb: number;
+    if (v < 0) {
+      q = Math.imul(corr[k] - v, recip[k]) >>> shift[k];
+      if (q === 0) {
+        r++;
+        continue;
+      }
+      nb = nbitsOf(q);
+      q = ~q; // -q - 1: the low nb bits are the extra bits of a negative value
+    } else {
+      q = Math.imul(v + corr[k], recip[k]) >>> shift[k];
+      if (q === 0) {
+        r++;
+        continue;
+      }
+      nb = nbitsOf(q);
+    }
+    while (r > 15) {
+      ac[o + n++] = 0xf0;
+      r -= 16;
+    }
+    ac[o + n++] = ((q & ((1 << nb) - 1)) << 8) | (r << 4) | nb;
+    r = 0;
   }
+  if (r > 0) ac[o + n++] = 0;
+  c.n[b] = n;
 }
 
 /** jchuff.c jpeg_gen_optimal_table: `freq` (257 counts, [256] set here) -> bits[1..16] and huffval. */
@@ -291,11 +325,22 @@ function layout(W: number, H: number): Layout {
 
 const JFIF_APP0 = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
 
-/** Quantised coefficients of one image, 6 blocks of 64 (zigzag) per MCU in scan order. */
+/**
+ * One image quantised, 6 blocks per MCU in scan order: each block's DC, and its AC coefficients
+ * as the entries the entropy pass writes (extra bits << 8 | run << 4 | size; at most 64 per block).
+ */
 export interface Coefficients {
   W: number;
   H: number;
-  coef: Int16Array;
+  dc: Int16Array;
+  ac: Int32Array;
+  n: Uint8Array;
+}
+
+/** Coefficient storage for `blocks` blocks: `into`'s when large enough. */
+function storage(W: number, H: number, blocks: number, into?: Coefficients): Coefficients {
+  if (into && into.dc.length >= blocks) return { W, H, dc: into.dc.subarray(0, blocks), ac: into.ac.subarray(0, blocks * 64), n: into.n.subarray(0, blocks) };
+  return { W, H, dc: new Int16Array(blocks), ac: new Int32Array(blocks * 64), n: new Uint8Array(blocks) };
 }
 
 /**
@@ -316,14 +361,13 @@ export class JpegEncoder {
   }
 
   /** Colour conversion, downsampling, FDCT and quantisation of a whole image, into `into` when it fits. */
-  coefficients(rgb: Uint8Array, W: number, H: number, into?: Int16Array): Coefficients {
+  coefficients(rgb: Uint8Array, W: number, H: number, into?: Coefficients): Coefficients {
     if (!(W >= 1 && H >= 1 && W <= 65535 && H <= 65535) || rgb.length < W * H * 3) throw new Error(`JPEG: bad image ${W}x${H}`);
     const L = layout(W, H);
-    const size = L.mcuX * L.mcuY * BLOCKS * 64;
-    const coef = into && into.length >= size ? into.subarray(0, size) : new Int16Array(size);
+    const c = storage(W, H, L.mcuX * L.mcuY * BLOCKS, into);
     this.planes(rgb, L, 0, L.mcuY, 0, L.mcuX);
-    for (let my = 0; my < L.mcuY; my++) for (let mx = 0; mx < L.mcuX; mx++) this.mcu(L, coef, mx, my);
-    return { W, H, coef };
+    for (let my = 0; my < L.mcuY; my++) for (let mx = 0; mx < L.mcuX; mx++) this.mcu(L, c, mx, my);
+    return c;
   }
 
   /**
@@ -402,24 +446,24 @@ export class JpegEncoder {
   }
 
   /** One MCU's six blocks from the planes into `coef`, dummies as jccoefct.c makes them. */
-  private mcu(L: Layout, coef: Int16Array, mx: number, my: number): void {
-    const base = (my * L.mcuX + mx) * BLOCKS * 64;
+  private mcu(L: Layout, c: Coefficients, mx: number, my: number): void {
+    const base = (my * L.mcuX + mx) * BLOCKS;
     for (let j = 0; j < 4; j++) {
       const bx = mx * 2 + (j & 1),
         by = my * 2 + (j >> 1);
-      const o = base + j * 64;
-      if (bx < L.yBlocksX && by < L.yBlocksY) this.block(this.yPlane, L.yW, bx * 8, by * 8, coef, o, 0);
+      if (bx < L.yBlocksX && by < L.yBlocksY) this.block(this.yPlane, L.yW, bx * 8, by * 8, c, base + j, 0);
       else {
-        coef.fill(0, o, o + 64);
-        // Right dummy: the DC of the block to its left; bottom dummy: of the MCU's second block.
-        coef[o] = coef[base + (by < L.yBlocksY ? j - 1 : 1) * 64];
+        // All AC zero (one EOB); the DC of the block to its left (right dummy) or of the MCU's second block (bottom).
+        c.dc[base + j] = c.dc[base + (by < L.yBlocksY ? j - 1 : 1)];
+        c.ac[(base + j) * 64] = 0;
+        c.n[base + j] = 1;
       }
     }
-    this.block(this.cbPlane, L.cW, mx * 8, my * 8, coef, base + 4 * 64, 1);
-    this.block(this.crPlane, L.cW, mx * 8, my * 8, coef, base + 5 * 64, 1);
+    this.block(this.cbPlane, L.cW, mx * 8, my * 8, c, base + 4, 1);
+    this.block(this.crPlane, L.cW, mx * 8, my * 8, c, base + 5, 1);
   }
 
-  private block(plane: Uint8Array, stride: number, x: number, y: number, coef: Int16Array, o: number, t: number): void {
+  private block(plane: Uint8Array, stride: number, x: number, y: number, c: Coefficients, b: number, t: number): void {
     const ws = this.ws;
     for (let r = 0, p = y * stride + x; r < 64; r += 8, p += stride) {
       ws[r] = plane[p] - 128;
@@ -431,7 +475,7 @@ export class JpegEncoder {
       ws[r + 6] = plane[p + 6] - 128;
       ws[r + 7] = plane[p + 7] - 128;
     }
-    fdctQuantize(ws, coef, o, t);
+    fdctQuantize(ws, c, b, t);
   }
 
   /**
@@ -440,12 +484,13 @@ export class JpegEncoder {
    * inside them; into `into` when it fits. A pixel feeds only its own MCU (chroma pairs, edge
    * padding and the dummy blocks' DC all stay inside it).
    */
-  patched(base: Coefficients, rgb: Uint8Array, rects: readonly (readonly number[])[], into?: Int16Array): Coefficients {
+  patched(base: Coefficients, rgb: Uint8Array, rects: readonly (readonly number[])[], into?: Coefficients): Coefficients {
     const { W, H } = base;
     const L = layout(W, H);
-    const n = base.coef.length;
-    const coef = into && into.length >= n ? into.subarray(0, n) : new Int16Array(n);
-    coef.set(base.coef);
+    const coef = storage(W, H, base.dc.length, into);
+    coef.dc.set(base.dc);
+    coef.ac.set(base.ac);
+    coef.n.set(base.n);
     const dirty = new Uint8Array(L.mcuX * L.mcuY);
     for (const [x0, y0, x1, y1] of rects) {
       const ax = Math.max(0, Math.min(x0, x1)),
@@ -467,146 +512,157 @@ export class JpegEncoder {
         for (; mx < end; mx++) this.mcu(L, coef, mx, my);
       }
     }
-    return { W, H, coef };
+    return coef;
   }
 
-  private stream = new Int32Array(1 << 16);
+  private dcSyms = new Int32Array(0);
   private readonly freq = new Int32Array(4 * 256);
   private readonly codes = new Int32Array(4 * 256);
   private readonly sizes = new Int32Array(4 * 256);
 
   /**
-   * The statistics pass (jchuff.c htest_one_block), the optimal tables and the entropy-coded
-   * file around them. The statistics pass also writes each block's symbols to a stream (table
-   * and symbol, extra bits), so the encode pass does not scan the coefficients again.
+   * The statistics pass (jchuff.c htest_one_block over the blocks' symbols), the optimal tables
+   * and the entropy-coded file around them.
    */
-  entropy({ W, H, coef }: Coefficients): Buffer {
-    const L = layout(W, H);
-    const nMcu = L.mcuX * L.mcuY;
+  entropy(c: Coefficients): Buffer {
+    const nBlocks = c.dc.length;
     const freq = this.freq;
     freq.fill(0);
-    if (this.stream.length < coef.length + nMcu * BLOCKS * 4) this.stream = new Int32Array(coef.length + nMcu * BLOCKS * 4);
-    const stream = this.stream;
-    let n = 0;
-    let lastY = 0,
-      lastCb = 0,
-      lastCr = 0;
-    for (let m = 0, o = 0; m < nMcu; m++) {
-      for (let j = 0; j < 6; j++, o += 64) {
-        // Tables: 0 DC luma, 1 AC luma, 2 DC chroma, 3 AC chroma; entries are extra << 10 | table << 8 | symbol.
-        const dcT = j < 4 ? 0 : 512;
-        const acT = dcT + 256;
-        const dc = coef[o];
-        let d = dc;
-        if (j < 4) {
-          d -= lastY;
-          lastY = dc;
-        } else if (j === 4) {
-          d -= lastCb;
-          lastCb = dc;
-        } else {
-          d -= lastCr;
-          lastCr = dc;
-        }
-        let nb = 0;
-        if (d < 0) {
-          nb = nbitsOf(-d);
-          d--;
-        } else if (d) nb = nbitsOf(d);
-        freq[dcT + nb]++;
-        stream[n++] = ((d & ((1 << nb) - 1)) << 10) | dcT | nb;
-        let r = 0;
-        for (let k = 1; k < 64; k++) {
-          let t = coef[o + k];
-          if (t === 0) {
-            r++;
-            continue;
-          }
-          while (r > 15) {
-            freq[acT + 0xf0]++;
-            stream[n++] = acT | 0xf0;
-            r -= 16;
-          }
-          if (t < 0) {
-            nb = nbitsOf(-t);
-            t--;
-          } else nb = nbitsOf(t);
-          const sym = (r << 4) + nb;
-          freq[acT + sym]++;
-          stream[n++] = ((t & ((1 << nb) - 1)) << 10) | acT | sym;
-          r = 0;
-        }
-        if (r > 0) {
-          freq[acT]++;
-          stream[n++] = acT;
-        }
-      }
-    }
+    if (this.dcSyms.length < nBlocks) this.dcSyms = new Int32Array(nBlocks);
+    const entries = gather(c, freq, this.dcSyms);
     const tables = [0, 1, 2, 3].map((t) => optimalTable(freq.subarray(t * 256, t * 256 + 256)));
-    const codes = this.codes,
-      sizes = this.sizes;
     tables.forEach((t, i) => {
       const d = derived(t);
-      codes.set(d.code, i * 256);
-      sizes.set(d.size, i * 256);
+      this.codes.set(d.code, i * 256);
+      this.sizes.set(d.size, i * 256);
     });
+    const header = headerBytes(c.W, c.H, tables);
+    const need = header.length + (entries + nBlocks) * 7 + 16; // 27 bits per symbol, each byte possibly stuffed
+    if (this.out.length < need) this.out = new Uint8Array(Math.max(need, this.out.length * 2));
+    this.out.set(header);
+    const end = scan(c, this.dcSyms, this.codes, this.sizes, this.out, header.length);
+    return Buffer.from(this.out.subarray(0, end));
+  }
+}
 
-    let header = [0xff, 0xd8, ...JFIF_APP0];
-    for (let t = 0; t < 2; t++) {
-      header.push(0xff, 0xdb, 0, 67, t);
-      for (let k = 0; k < 64; k++) header.push(Q[t][NATURAL[k]]);
+/**
+ * The statistics pass (jchuff.c htest_one_block over the blocks' symbols) into `freq` (tables
+ * 0 DC luma, 1 AC luma, 2 DC chroma, 3 AC chroma, 256 entries each); each block's DC symbol
+ * (extra bits << 8 | size) into `dcSyms`. Returns the number of AC symbols.
+ */
+function gather({ dc, ac, n: counts }: Coefficients, freq: Int32Array, dcSyms: Int32Array): number {
+  const nBlocks = dc.length;
+  let lastY = 0,
+    lastCb = 0,
+    lastCr = 0,
+    entries = 0;
+  for (let b = 0, j = 0; b < nBlocks; b++, j = j === 5 ? 0 : j + 1) {
+    let d = dc[b];
+    if (j < 4) {
+      d -= lastY;
+      lastY = dc[b];
+    } else if (j === 4) {
+      d -= lastCb;
+      lastCb = dc[b];
+    } else {
+      d -= lastCr;
+      lastCr = dc[b];
     }
-    header.push(0xff, 0xc0, 0, 17, 8, H >> 8, H & 255, W >> 8, W & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1);
-    const classes = [0x00, 0x10, 0x01, 0x11];
-    tables.forEach((t, i) => {
-      const len = 2 + 1 + 16 + t.vals.length;
-      header = header.concat([0xff, 0xc4, len >> 8, len & 255, classes[i]], Array.from(t.bits), Array.from(t.vals));
-    });
-    header.push(0xff, 0xda, 0, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0);
+    let nb = 0;
+    if (d < 0) {
+      nb = nbitsOf(-d);
+      d--;
+    } else if (d) nb = nbitsOf(d);
+    const dcT = j < 4 ? 0 : 512;
+    freq[dcT + nb]++;
+    dcSyms[b] = ((d & ((1 << nb) - 1)) << 8) | nb;
+    const acT = dcT + 256;
+    const cnt = counts[b];
+    entries += cnt;
+    for (let i = b * 64, e = i + cnt; i < e; i++) freq[acT + (ac[i] & 255)]++;
+  }
+  return entries;
+}
 
-    // The scan: at most 7 bits pending, plus a code (<= 16 bits) or its extra bits (<= 11) per step.
-    let out = this.out;
-    let pos = header.length;
-    const need = pos + n * 7 + 16; // 27 bits per entry, each byte possibly stuffed
-    if (out.length < need) out = this.out = new Uint8Array(Math.max(need, out.length * 2));
-    out.set(header);
-    let buf = 0,
-      cnt = 0;
-    for (let i = 0; i < n; i++) {
-      const e = stream[i];
-      const idx = e & 1023;
+/** SOI, APP0 JFIF, DQT 0 and 1, SOF0, DHT DC0 AC0 DC1 AC1, SOS: jcmarker.c's order. */
+function headerBytes(W: number, H: number, tables: { bits: Uint8Array; vals: Uint8Array }[]): number[] {
+  const h = [0xff, 0xd8, ...JFIF_APP0];
+  for (let t = 0; t < 2; t++) {
+    h.push(0xff, 0xdb, 0, 67, t);
+    for (let k = 0; k < 64; k++) h.push(Q[t][NATURAL[k]]);
+  }
+  h.push(0xff, 0xc0, 0, 17, 8, H >> 8, H & 255, W >> 8, W & 255, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1);
+  const classes = [0x00, 0x10, 0x01, 0x11];
+  tables.forEach((t, i) => {
+    const len = 2 + 1 + 16 + t.vals.length;
+    h.push(0xff, 0xc4, len >> 8, len & 255, classes[i], ...t.bits, ...t.vals);
+  });
+  h.push(0xff, 0xda, 0, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0);
+  return h;
+}
+
+/**
+ * The entropy-coded scan into `out` from `pos`, then EOI; returns the end. At most 7 bits
+ * pending, plus a code (<= 16 bits) or its extra bits (<= 11) per step; 0xFF bytes stuffed
+ * with 0x00, the last byte padded with 1 bits (jchuff.c flush_bits).
+ */
+function scan({ dc, ac, n: counts }: Coefficients, dcSyms: Int32Array, codes: Int32Array, sizes: Int32Array, out: Uint8Array, pos: number): number {
+  const nBlocks = dc.length;
+  let buf = 0,
+    cnt = 0;
+  for (let b = 0, j = 0; b < nBlocks; b++, j = j === 5 ? 0 : j + 1) {
+    const dcT = j < 4 ? 0 : 512;
+    const acT = dcT + 256;
+    // The DC symbol (its size category is the symbol) and its extra bits in one step: at most 13
+    // DC symbols, so codes of <= 12 bits, + 11 extra + 7 pending fit in 32.
+    const en = dcSyms[b];
+    let nb = en & 255;
+    buf = (buf << sizes[dcT + nb]) | codes[dcT + nb];
+    cnt += sizes[dcT + nb];
+    if (nb) {
+      buf = (buf << nb) | (en >>> 8);
+      cnt += nb;
+    }
+    while (cnt >= 8) {
+      cnt -= 8;
+      const v = (buf >>> cnt) & 255;
+      out[pos++] = v;
+      if (v === 255) out[pos++] = 0;
+    }
+    buf &= 255;
+    for (let i = b * 64, e = i + counts[b]; i < e; i++) {
+      const a = ac[i];
+      const idx = acT + (a & 255);
       buf = (buf << sizes[idx]) | codes[idx];
       cnt += sizes[idx];
       while (cnt >= 8) {
         cnt -= 8;
-        const b = (buf >>> cnt) & 255;
-        out[pos++] = b;
-        if (b === 255) out[pos++] = 0;
+        const v = (buf >>> cnt) & 255;
+        out[pos++] = v;
+        if (v === 255) out[pos++] = 0;
       }
-      // Extra bits: as many as the symbol's size category (DC: the symbol; AC: its low nibble).
-      const nb = idx & 256 ? idx & 15 : idx & 255;
+      nb = a & 15;
       if (nb) {
-        buf = ((buf & 255) << nb) | (e >>> 10);
+        buf = ((buf & 255) << nb) | (a >>> 8);
         cnt += nb;
         while (cnt >= 8) {
           cnt -= 8;
-          const b = (buf >>> cnt) & 255;
-          out[pos++] = b;
-          if (b === 255) out[pos++] = 0;
+          const v = (buf >>> cnt) & 255;
+          out[pos++] = v;
+          if (v === 255) out[pos++] = 0;
         }
       }
       buf &= 255;
     }
-    // Pad the last byte with 1 bits (jchuff.c flush_bits).
-    buf = (buf << 7) | 0x7f;
-    cnt += 7;
-    if (cnt >= 8) {
-      const b = (buf >>> (cnt - 8)) & 255;
-      out[pos++] = b;
-      if (b === 255) out[pos++] = 0;
-    }
-    out[pos++] = 0xff;
-    out[pos++] = 0xd9;
-    return Buffer.from(out.subarray(0, pos));
   }
+  buf = (buf << 7) | 0x7f;
+  cnt += 7;
+  if (cnt >= 8) {
+    const v = (buf >>> (cnt - 8)) & 255;
+    out[pos++] = v;
+    if (v === 255) out[pos++] = 0;
+  }
+  out[pos++] = 0xff;
+  out[pos++] = 0xd9;
+  return pos;
 }

@@ -29,7 +29,7 @@ export class ViewHashes {
   private readonly thumbs = new Map<string, Base>();
   private readonly enc = new JpegEncoder();
   /** Coefficients of the view being encoded (patched from its base's). */
-  private scratch = new Int16Array(0);
+  private scratch?: Coefficients;
   /** `onImage`: each distinct view and thumbnail's JPEG bytes, once, as rendered (a page keeps them; verify does not). */
   constructor(
     private readonly maxBases = 6,
@@ -58,8 +58,8 @@ export class ViewHashes {
     try {
       px.set(b.px);
       draw(px);
-      if (this.scratch.length < base.coef.length) this.scratch = new Int16Array(base.coef.length);
-      return this.enc.entropy(this.enc.patched(base, px, rects, this.scratch));
+      const c = (this.scratch = this.enc.patched(base, px, rects, this.scratch && this.scratch.dc.length >= base.dc.length ? this.scratch : undefined));
+      return this.enc.entropy(c);
     } finally {
       this.give(px);
     }
@@ -78,7 +78,7 @@ export class ViewHashes {
         const [oldKey, old] = this.bases.entries().next().value!;
         this.bases.delete(oldKey);
         this.give(old.px);
-        if (old.coef) this.giveCoef(old.coef.coef, old.px.length);
+        if (old.coef) this.giveCoef(old.coef, old.px.length);
       }
       h = boxes.length
         ? this.hashed(this.encodeDrawn(base, (px) => drawBoxes(px, W, H, view, boxes), outlineRects(W, H, view, boxes)))
@@ -91,7 +91,7 @@ export class ViewHashes {
 
   /** Spare pixel buffers by length (a few per size) and coefficient buffers by their view's pixel length. */
   private readonly spare = new Map<number, Uint8Array[]>();
-  private readonly spareCoef = new Map<number, Int16Array[]>();
+  private readonly spareCoef = new Map<number, Coefficients[]>();
   private take(n: number): Uint8Array {
     return this.spare.get(n)?.pop() ?? new Uint8Array(n);
   }
@@ -100,10 +100,10 @@ export class ViewHashes {
     if (list.length < 32) list.push(px);
     this.spare.set(px.length, list);
   }
-  private takeCoef(n: number): Int16Array | undefined {
+  private takeCoef(n: number): Coefficients | undefined {
     return this.spareCoef.get(n)?.pop();
   }
-  private giveCoef(c: Int16Array, n: number): void {
+  private giveCoef(c: Coefficients, n: number): void {
     const list = this.spareCoef.get(n) ?? [];
     if (list.length < 8) list.push(c);
     this.spareCoef.set(n, list);
