@@ -1,13 +1,12 @@
 /**
- * The crops verifier's floor: the CPU of one JPEG encode through sharp (what `verify` uses)
- * against Pillow's (what the reference uses) on the same pixels. The views and thumbnails are
- * the sample train run's distinct ones, rendered by our renderer and checked against their
- * recorded sha256 first; each encoder then encodes them all, sequentially, several times.
+ * The crops verifier's floor: the CPU of one whole JPEG encode by our encoder (jpeg.ts, what
+ * `verify` uses), by sharp (what it used before; pages' films still do) and by Pillow (what the
+ * reference uses) on the same pixels. The views and thumbnails are the sample train run's
+ * distinct ones, rendered by our renderer and checked against their recorded sha256 with both
+ * our encoder and sharp first; each encoder then encodes them all, sequentially, several times.
+ * (verify encodes a view with boxes by patching its base's coefficients: cheaper than this.)
  *
  *   node dist/bench/crops-encode.js [--reps N]
- *
- * Half the reference's CPU is out of reach while sharp's encode alone costs more than that share
- * of the reference's whole run (see docs/crops.md "How fast").
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -110,8 +109,8 @@ print(json.dumps(out))
 async function main(): Promise<void> {
   const { views, thumbs } = await shots();
   let wrong = 0;
-  for (const s of [...views, ...thumbs]) if (sha256Hex(await encodeView(s.px, s.w, s.h)) !== s.sha) wrong++;
   const enc = new JpegEncoder();
+  for (const s of [...views, ...thumbs]) if (sha256Hex(await encodeView(s.px, s.w, s.h)) !== s.sha) wrong++;
   for (const s of [...views, ...thumbs]) if (sha256Hex(enc.encode(s.px, s.w, s.h)) !== s.sha) wrong++;
   if (wrong) throw new Error(`${wrong} render(s) do not reproduce their recorded sha256`);
   const sharpT = { views: await sharpMs(views), thumbs: await sharpMs(thumbs) };

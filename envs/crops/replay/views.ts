@@ -1,68 +1,102 @@
 /**
  * The sha256 of every view and thumbnail a run needs, each distinct one rendered once: views
  * by (image, view, boxes), thumbnails by (image, view). The resized view without boxes is kept
- * for the few most recent views (turns that only add or move a box share it), with its
- * quantised JPEG coefficients: a view with boxes recomputes only the MCUs its outlines touch
- * and re-runs the entropy pass (jpeg.ts writes the same bytes as encoding it whole). The
- * thumbnail base per image is kept the same way. Pixel and coefficient buffers are pooled: a
- * fresh 0.5 MB buffer per view cost more in page faults than the work done in it.
+ * for the few most recent views (turns that only add or move a box share it), the thumbnail
+ * base per image; view-encoder.ts keeps their JPEG coefficients and encodes the outlined ones
+ * by patching them. From the built CLI the encoding runs on a worker thread (encode-worker.ts),
+ * so this thread's resizing, parsing and checking overlap it; from sources, on this thread.
  */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import type { RgbImage, DrawnBox } from "./render.ts";
-import { drawBoxes, drawThumbOutline, outlineRects, sha256Hex, thumbBase, thumbOutlineRects, viewBase } from "./render.ts";
-import { JpegEncoder, type Coefficients } from "./jpeg.ts";
-
-/** A resized view or thumbnail without outlines, and its coefficients once encoded. */
-interface Base {
-  px: Uint8Array;
-  width: number;
-  height: number;
-  coef?: Coefficients;
-}
+import { thumbBase, viewBase } from "./render.ts";
+import { ViewEncoder, type EncodeOp, type Encoded } from "./view-encoder.ts";
 
 const rectKey = (r: readonly number[]) => r.join(",");
+
+/** Where encode operations run: `send` answers `view` and `thumb` operations. */
+interface Backend {
+  send(m: EncodeOp): Promise<Encoded> | null;
+}
+
+function localBackend(keepBytes: boolean): Backend {
+  const enc = new ViewEncoder(keepBytes);
+  return { send: (m) => ((r) => (r ? Promise.resolve(r) : null))(enc.run(m)) };
+}
+
+/** The built worker's file; null when running from sources. */
+function workerFile(): string | null {
+  const file = fileURLToPath(new URL("./encode-worker.js", import.meta.url));
+  return import.meta.url.endsWith(".js") && existsSync(file) ? file : null;
+}
+
+function workerBackend(file: string, keepBytes: boolean): Backend {
+  const worker = new Worker(file, { workerData: { keepBytes } });
+  // Unreferenced while nothing is pending, so a finished run exits without a close call.
+  worker.unref();
+  const pending = new Map<number, { resolve: (r: Encoded) => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let failure: Error | null = null;
+  const settle = (id: number) => {
+    const p = pending.get(id);
+    pending.delete(id);
+    if (!pending.size) worker.unref();
+    return p;
+  };
+  worker.on("message", (a: { id: number; sha256?: string; jpeg?: Uint8Array; error?: string }) => {
+    const p = settle(a.id);
+    if (a.error !== undefined) p?.reject(new Error(`JPEG encoder: ${a.error}`));
+    else p?.resolve({ sha256: a.sha256!, jpeg: a.jpeg && Buffer.from(a.jpeg.buffer, a.jpeg.byteOffset, a.jpeg.byteLength) });
+  });
+  const fail = (e: Error) => {
+    failure ??= e;
+    for (const id of [...pending.keys()]) settle(id)?.reject(failure);
+  };
+  worker.on("error", fail);
+  worker.on("exit", (code) => fail(new Error(`JPEG encoder thread exited (${code})`)));
+  return {
+    send(m) {
+      if (failure) return m.op === "view" || m.op === "thumb" ? Promise.reject(failure) : null;
+      const id = next++;
+      worker.postMessage({ id, m });
+      if (m.op !== "view" && m.op !== "thumb") return null;
+      if (!pending.size) worker.ref();
+      return new Promise<Encoded>((resolve, reject) => pending.set(id, { resolve, reject }));
+    },
+  };
+}
 
 export class ViewHashes {
   /** Distinct views and thumbnails rendered. */
   rendered = 0;
   private readonly hashes = new Map<string, Promise<string>>();
-  private readonly bases = new Map<string, Base>();
-  private readonly thumbs = new Map<string, Base>();
-  private readonly enc = new JpegEncoder();
-  /** Coefficients of the view being encoded (patched from its base's). */
-  private scratch?: Coefficients;
+  /** Keys of the undrawn views the encoder holds, least recent first. */
+  private readonly bases = new Set<string>();
+  private readonly thumbs = new Set<string>();
+  private readonly backend: Backend;
+  /** One pixel buffer per size for the resize (the encoder copies what it is sent). */
+  private readonly px = new Map<number, Uint8Array>();
   /** `onImage`: each distinct view and thumbnail's JPEG bytes, once, as rendered (a page keeps them; verify does not). */
   constructor(
     private readonly maxBases = 6,
     private readonly onImage?: (sha256: string, jpeg: Buffer) => void,
-  ) {}
-
-  private hashed(jpeg: Buffer): Promise<string> {
-    const h = sha256Hex(jpeg);
-    this.onImage?.(h, jpeg);
-    return Promise.resolve(h);
+  ) {
+    const file = workerFile();
+    this.backend = file ? workerBackend(file, Boolean(onImage)) : localBackend(Boolean(onImage));
   }
 
-  /** `base`'s coefficients, computed at its first use. */
-  private baseCoef(b: Base): Coefficients {
-    if (!b.coef) {
-      const n = b.px.length; // more than the coefficients need: a pool key per view size
-      b.coef = this.enc.coefficients(b.px, b.width, b.height, this.takeCoef(n));
-    }
-    return b.coef;
+  private hashed(r: Promise<Encoded>): Promise<string> {
+    return r.then(({ sha256, jpeg }) => {
+      if (jpeg) this.onImage?.(sha256, jpeg);
+      return sha256;
+    });
   }
 
-  /** The JPEG of `b` with outlines drawn by `draw` inside `rects`. */
-  private encodeDrawn(b: Base, draw: (px: Uint8Array) => void, rects: number[][]): Buffer {
-    const base = this.baseCoef(b);
-    const px = this.take(b.px.length);
-    try {
-      px.set(b.px);
-      draw(px);
-      const c = (this.scratch = this.enc.patched(base, px, rects, this.scratch && this.scratch.dc.length >= base.dc.length ? this.scratch : undefined));
-      return this.enc.entropy(c);
-    } finally {
-      this.give(px);
-    }
+  private buffer(n: number): Uint8Array {
+    let b = this.px.get(n);
+    if (!b) this.px.set(n, (b = new Uint8Array(n)));
+    return b;
   }
 
   view(imageId: string, img: RgbImage, view: readonly number[], boxes: readonly DrawnBox[], W: number, H: number): Promise<string> {
@@ -70,56 +104,34 @@ export class ViewHashes {
     const key = `v|${vk}|${boxes.map((b) => `${b.id}:${rectKey(b.box)}`).join(";")}`;
     let h = this.hashes.get(key);
     if (!h) {
-      let base = this.bases.get(vk);
-      if (base) this.bases.delete(vk);
-      else base = { px: viewBase(img, view, W, H, this.take(W * H * 3)), width: W, height: H };
-      this.bases.set(vk, base);
-      if (this.bases.size > this.maxBases) {
-        const [oldKey, old] = this.bases.entries().next().value!;
-        this.bases.delete(oldKey);
-        this.give(old.px);
-        if (old.coef) this.giveCoef(old.coef, old.px.length);
+      if (this.bases.delete(vk)) this.bases.add(vk);
+      else {
+        this.backend.send({ op: "base", key: vk, px: viewBase(img, view, W, H, this.buffer(W * H * 3)), width: W, height: H });
+        this.bases.add(vk);
+        if (this.bases.size > this.maxBases) {
+          const old = this.bases.values().next().value!;
+          this.bases.delete(old);
+          this.backend.send({ op: "drop", key: old });
+        }
       }
-      h = boxes.length
-        ? this.hashed(this.encodeDrawn(base, (px) => drawBoxes(px, W, H, view, boxes), outlineRects(W, H, view, boxes)))
-        : this.hashed(this.enc.entropy(this.baseCoef(base)));
+      h = this.hashed(this.backend.send({ op: "view", key: vk, view, boxes })!);
       this.hashes.set(key, h);
       this.rendered++;
     }
     return h;
   }
 
-  /** Spare pixel buffers by length (a few per size) and coefficient buffers by their view's pixel length. */
-  private readonly spare = new Map<number, Uint8Array[]>();
-  private readonly spareCoef = new Map<number, Coefficients[]>();
-  private take(n: number): Uint8Array {
-    return this.spare.get(n)?.pop() ?? new Uint8Array(n);
-  }
-  private give(px: Uint8Array): void {
-    const list = this.spare.get(px.length) ?? [];
-    if (list.length < 32) list.push(px);
-    this.spare.set(px.length, list);
-  }
-  private takeCoef(n: number): Coefficients | undefined {
-    return this.spareCoef.get(n)?.pop();
-  }
-  private giveCoef(c: Coefficients, n: number): void {
-    const list = this.spareCoef.get(n) ?? [];
-    if (list.length < 8) list.push(c);
-    this.spareCoef.set(n, list);
-  }
-
   thumb(imageId: string, img: RgbImage, view: readonly number[]): Promise<string> {
     const key = `t|${imageId}|${rectKey(view)}`;
     let h = this.hashes.get(key);
     if (!h) {
-      let base = this.thumbs.get(imageId);
-      if (!base) {
+      const tk = `t|${imageId}`;
+      if (!this.thumbs.has(tk)) {
         const t = thumbBase(img);
-        this.thumbs.set(imageId, (base = { px: t.data, width: t.width, height: t.height }));
+        this.backend.send({ op: "base", key: tk, px: t.data, width: t.width, height: t.height });
+        this.thumbs.add(tk);
       }
-      const b = base;
-      h = this.hashed(this.encodeDrawn(b, (px) => drawThumbOutline(px, b, view, img.width, img.height), thumbOutlineRects(b, view, img.width, img.height)));
+      h = this.hashed(this.backend.send({ op: "thumb", key: tk, view, iw: img.width, ih: img.height })!);
       this.hashes.set(key, h);
     }
     return h;
