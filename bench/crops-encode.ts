@@ -1,10 +1,10 @@
 /**
- * The crops verifier's floor: the CPU of one whole JPEG encode by our encoder (jpeg.ts, what
- * `verify` uses), by sharp (what it used before; pages' films still do) and by Pillow (what the
- * reference uses) on the same pixels. The views and thumbnails are the sample train run's
+ * The crops verifier's floor: the CPU of one whole JPEG encode by sharp (what `verify` uses),
+ * by our exact encoder (jpeg.ts, not yet used: see docs/crops.md "How fast") and by Pillow
+ * (what the reference uses) on the same pixels. The views and thumbnails are the sample train run's
  * distinct ones, rendered by our renderer and checked against their recorded sha256 with both
  * our encoder and sharp first; each encoder then encodes them all, sequentially, several times.
- * (verify encodes a view with boxes by patching its base's coefficients: cheaper than this.)
+ * (jpeg.ts can encode a view with boxes by patching its base's coefficients: cheaper than this.)
  *
  *   node dist/bench/crops-encode.js [--reps N]
  */
@@ -130,8 +130,8 @@ async function main(): Promise<void> {
   console.log(
     `crops JPEG encode, CPU per image (best of ${reps}; load ${loadavg()}): ${views.length} views, ${thumbs.length} thumbnails of the sample's train run`,
   );
-  console.log(`  sharp          : view ${fmt(sharpT.views, 3)} ms · thumbnail ${fmt(sharpT.thumbs, 3)} ms`);
-  console.log(`  ours (verify)  : view ${fmt(ours.views, 3)} ms · thumbnail ${fmt(ours.thumbs, 3)} ms`);
+  console.log(`  sharp (verify) : view ${fmt(sharpT.views, 3)} ms · thumbnail ${fmt(sharpT.thumbs, 3)} ms`);
+  console.log(`  ours (jpeg.ts) : view ${fmt(ours.views, 3)} ms · thumbnail ${fmt(ours.thumbs, 3)} ms`);
   if (ref)
     console.log(
       `  Pillow (ref.)  : view ${fmt(ref.views, 3)} ms · thumbnail ${fmt(ref.thumbs, 3)} ms` +
