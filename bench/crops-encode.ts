@@ -1,13 +1,12 @@
 /**
- * The crops verifier's floor: the CPU of one JPEG encode through sharp (what `verify` uses)
- * against Pillow's (what the reference uses) on the same pixels. The views and thumbnails are
- * the sample train run's distinct ones, rendered by our renderer and checked against their
- * recorded sha256 first; each encoder then encodes them all, sequentially, several times.
+ * The crops verifier's floor: the CPU of one whole JPEG encode by sharp (what `verify` uses),
+ * by our exact encoder (jpeg.ts, not yet used: see docs/crops.md "How fast") and by Pillow
+ * (what the reference uses) on the same pixels. The views and thumbnails are the sample train run's
+ * distinct ones, rendered by our renderer and checked against their recorded sha256 with both
+ * our encoder and sharp first; each encoder then encodes them all, sequentially, several times.
+ * (jpeg.ts can encode a view with boxes by patching its base's coefficients: cheaper than this.)
  *
  *   node dist/bench/crops-encode.js [--reps N]
- *
- * Half the reference's CPU is out of reach while sharp's encode alone costs more than that share
- * of the reference's whole run (see docs/crops.md "How fast").
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +14,7 @@ import { join } from "node:path";
 import { decodeRgb } from "../envs/crops/replay/dataset.ts";
 import { encodeView, renderThumb, renderView, sha256Hex, thumbBase } from "../envs/crops/replay/render.ts";
 import { fitSize, VIEW_LONG } from "../envs/crops/replay/geometry.ts";
+import { JpegEncoder } from "../envs/crops/replay/jpeg.ts";
 import { PYTHON, ROOT, fmt, loadavg, run } from "./common.ts";
 
 const REFERENCE = process.env.GEOREPLAY_CROPS_REFERENCE ?? join(ROOT, "..", "shared", "reference", "crops");
@@ -53,6 +53,19 @@ async function shots(): Promise<{ views: Shot[]; thumbs: Shot[] }> {
     }
   }
   return { views, thumbs };
+}
+
+/** CPU ms per encode through our encoder (sequential, one reused encoder), best of `reps`. */
+function oursMs(list: Shot[]): number {
+  const enc = new JpegEncoder();
+  let best = Infinity;
+  for (let i = 0; i < reps; i++) {
+    const c0 = process.cpuUsage();
+    for (const s of list) enc.encode(s.px, s.w, s.h);
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / 1000 / list.length);
+  }
+  return best;
 }
 
 /** CPU ms per encode through sharp (four in flight, as verify keeps libuv's threads busy), best of `reps`. */
@@ -96,9 +109,12 @@ print(json.dumps(out))
 async function main(): Promise<void> {
   const { views, thumbs } = await shots();
   let wrong = 0;
+  const enc = new JpegEncoder();
   for (const s of [...views, ...thumbs]) if (sha256Hex(await encodeView(s.px, s.w, s.h)) !== s.sha) wrong++;
+  for (const s of [...views, ...thumbs]) if (sha256Hex(enc.encode(s.px, s.w, s.h)) !== s.sha) wrong++;
   if (wrong) throw new Error(`${wrong} render(s) do not reproduce their recorded sha256`);
-  const ours = { views: await sharpMs(views), thumbs: await sharpMs(thumbs) };
+  const sharpT = { views: await sharpMs(views), thumbs: await sharpMs(thumbs) };
+  const ours = { views: oursMs(views), thumbs: oursMs(thumbs) };
   const dir = mkdtempSync(join(tmpdir(), "crops-encode-"));
   let ref: { views: number; thumbs: number } | null = null;
   try {
@@ -114,11 +130,13 @@ async function main(): Promise<void> {
   console.log(
     `crops JPEG encode, CPU per image (best of ${reps}; load ${loadavg()}): ${views.length} views, ${thumbs.length} thumbnails of the sample's train run`,
   );
-  console.log(`  sharp (verify) : view ${fmt(ours.views, 3)} ms · thumbnail ${fmt(ours.thumbs, 3)} ms`);
+  console.log(`  sharp (verify) : view ${fmt(sharpT.views, 3)} ms · thumbnail ${fmt(sharpT.thumbs, 3)} ms`);
+  console.log(`  ours (jpeg.ts) : view ${fmt(ours.views, 3)} ms · thumbnail ${fmt(ours.thumbs, 3)} ms`);
   if (ref)
     console.log(
       `  Pillow (ref.)  : view ${fmt(ref.views, 3)} ms · thumbnail ${fmt(ref.thumbs, 3)} ms` +
-        ` · sharp/Pillow ${fmt(ours.views / ref.views, 2)}x and ${fmt(ours.thumbs / ref.thumbs, 2)}x`,
+        ` · sharp/Pillow ${fmt(sharpT.views / ref.views, 2)}x and ${fmt(sharpT.thumbs / ref.thumbs, 2)}x` +
+        ` · ours/Pillow ${fmt(ours.views / ref.views, 2)}x and ${fmt(ours.thumbs / ref.thumbs, 2)}x`,
     );
 }
 

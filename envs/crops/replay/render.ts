@@ -46,6 +46,33 @@ export function drawBoxes(px: Uint8Array, W: number, H: number, view: readonly n
   return px;
 }
 
+/** The four sides of an outline drawn on pixel rectangle `r` ([x0, y0, x1, y1], inclusive), `m` px of slack either way. */
+function sides(r: readonly number[], m: number): number[][] {
+  const xa = Math.min(r[0], r[2]) - m,
+    xb = Math.max(r[0], r[2]) + m;
+  const ya = Math.min(r[1], r[3]) - m,
+    yb = Math.max(r[1], r[3]) + m;
+  return [
+    [xa, ya, xb, ya + 2 * m + 1],
+    [xa, yb - 2 * m - 1, xb, yb],
+    [xa, ya, xa + 2 * m + 1, yb],
+    [xb - 2 * m - 1, ya, xb, yb],
+  ];
+}
+
+/**
+ * Where drawBoxes may change pixels, as thin rectangles ([x0, y0, x1, y1], inclusive, maybe
+ * partly outside the image): each outline's four sides with BOX_WIDTH px of slack (drawRectangle
+ * paints up to BOX_WIDTH rows past a tiny box's top). The interiors are left out, so an encoder
+ * can reuse the undrawn view's blocks everywhere else.
+ */
+export const outlineRects = (W: number, H: number, view: readonly number[], boxes: readonly DrawnBox[]): number[][] =>
+  boxes.flatMap((b) => sides(rectPixels(b.box, view, W, H), BOX_WIDTH));
+
+/** Where renderThumb may change the thumbnail base's pixels (as `outlineRects`). */
+export const thumbOutlineRects = (base: { width: number; height: number }, view: readonly number[], iw: number, ih: number): number[][] =>
+  sides(rectPixels(view, [0, 0, iw, ih], base.width, base.height), BOX_WIDTH);
+
 /** The view rectangle resized to W x H without boxes (shared by every turn that keeps the view), into `out` when given. */
 export const viewBase = (img: RgbImage, view: readonly number[], W: number, H: number, out?: Uint8Array): Uint8Array =>
   resizeBicubic(img.data, img.width, img.height, W, H, view, out);
@@ -61,8 +88,11 @@ export function thumbBase(img: RgbImage): { data: Uint8Array; width: number; hei
 }
 
 /** A copy of the thumbnail base with `view` outlined (width 1, yellow). */
-export function renderThumb(base: { data: Uint8Array; width: number; height: number }, view: readonly number[], iw: number, ih: number): Uint8Array {
-  const px = base.data.slice();
+export const renderThumb = (base: { data: Uint8Array; width: number; height: number }, view: readonly number[], iw: number, ih: number): Uint8Array =>
+  drawThumbOutline(base.data.slice(), base, view, iw, ih);
+
+/** `view` outlined on thumbnail pixels `px` (of `base`'s size), in place. */
+export function drawThumbOutline(px: Uint8Array, base: { width: number; height: number }, view: readonly number[], iw: number, ih: number): Uint8Array {
   drawRectangle(px, base.width, base.height, rectPixels(view, [0, 0, iw, ih], base.width, base.height), THUMB_COLOR, THUMB_WIDTH);
   return px;
 }
