@@ -8,7 +8,16 @@
 import { describe, expect, it } from "vitest";
 import { compileExpr, ExprError, FIELDS } from "../../envs/geoguesser/src/page/client/state/expr.ts";
 import { stat, summarise } from "../../envs/geoguesser/src/page/client/state/summary.ts";
-import { append, CSV_COLUMNS, csvFileName, filterAndSort, NO_FILTERS, parseSort, toCsv, type ListRow } from "../../envs/geoguesser/src/page/client/state/rows.ts";
+import {
+  append,
+  CSV_COLUMNS,
+  csvFileName,
+  filterAndSort,
+  NO_FILTERS,
+  parseSort,
+  toCsv,
+  type ListRow,
+} from "../../envs/geoguesser/src/page/client/state/rows.ts";
 import { listRowOf } from "../../envs/geoguesser/src/page/list-row.ts";
 import type { PageEpisode } from "../../envs/geoguesser/src/page/model.ts";
 
