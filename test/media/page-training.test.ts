@@ -806,3 +806,37 @@ it("listRowOf carries a training rollout's run and step", () => {
   const row = listRowOf({ id: "x", model: "m", split: "s", index: 0, flags: [], train: { run: "r", step: 4, guessed: true } } as never);
   expect(row.train).toEqual({ run: "r", step: 4, advantage: null, zeroStd: null, groupMean: null, groupStd: null, groupSize: null });
 });
+
+describe("a training page's list fits its panel", () => {
+  // A training list has the most columns (step, group mean and std, advantage, zero spread) and a
+  // mismatch badge in its last one: it shows whole at a laptop's width as at 1920 px.
+  it.each([1280, 1440, 1920])("at a %i px window the status column, its mismatch badge too, is not cut", async (width) => {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`file://${pageFile}`);
+      await page.waitForFunction(() => document.documentElement.dataset.ready === "1");
+      const m = await page.evaluate(() => {
+        const aside = document.querySelector("aside.list") as HTMLElement;
+        const heads = [...aside.querySelectorAll("table.episodes thead th")].filter((th) => getComputedStyle(th).display !== "none");
+        const badges = [...aside.querySelectorAll("table.episodes tbody .badge")];
+        return {
+          last: heads.at(-1)?.textContent,
+          mismatches: badges.filter((b) => /mismatch/.test(b.textContent ?? "")).length,
+          badgeRight: Math.max(...badges.map((b) => b.getBoundingClientRect().right)),
+          panelRight: aside.getBoundingClientRect().left + aside.clientWidth,
+          overflow: aside.scrollWidth - aside.clientWidth,
+          detail: (document.querySelector("#gr-detail") as HTMLElement).getBoundingClientRect().width,
+        };
+      });
+      expect(m.last).toBe("status");
+      expect(m.mismatches).toBeGreaterThan(0);
+      expect(m.overflow).toBeLessThanOrEqual(0);
+      expect(m.badgeRight).toBeLessThanOrEqual(m.panelRight + 0.5);
+      // The episode's pane keeps room for its turns.
+      expect(m.detail).toBeGreaterThan(480);
+    } finally {
+      await context.close();
+    }
+  });
+});

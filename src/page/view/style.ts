@@ -110,6 +110,9 @@ table.episodes td:not(.id):not(.model):not(.num):not(.wide){max-width:6.5em}
 table.episodes td.wide{max-width:12em;white-space:normal}
 /* A wide window gives the list room for whole country names too. */
 @media (min-width:1600px){.layout{grid-template-columns:minmax(340px,780px) 1fr}table.episodes td:not(.id):not(.model):not(.num):not(.wide),table.episodes td.model{max-width:12em}}
+/* A training list has five more columns (step, group mean and std, advantage, zero spread): its panel is wider, so the status column is whole. */
+@media (min-width:1200px){.layout:has(th.train){grid-template-columns:minmax(340px,740px) 1fr}}
+@media (min-width:1600px){.layout:has(th.train){grid-template-columns:minmax(340px,820px) 1fr}}
 table.episodes th[data-sort]:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
 .outcome .media{width:260px;flex:0 0 auto}
 .legend{font-size:.78rem;color:var(--muted)}
